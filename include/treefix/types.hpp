@@ -1,0 +1,38 @@
+#pragma once
+// Value types and operators that the treefix kernels are compiled for. One kernel source serves
+// every combination: the host turns (ValueType, Op) into -D options (see kernels/common.clh).
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace treefix {
+
+enum class ValueType { int32, int64, float32, float64 };
+// sum and xor are groups (they have an inverse) and work with every algorithm; min and max have
+// no inverse and are only available to the level-synchronous and sequential algorithms.
+enum class Op { sum, bit_xor, min, max };
+
+const char* to_string(ValueType t);
+const char* to_string(Op op);
+ValueType parse_value_type(const std::string& name);  // "int32|int64|float|double"
+Op parse_op(const std::string& name);                 // "sum|xor|min|max"
+bool has_inverse(Op op);
+bool is_integer(ValueType t);
+
+template <class T>
+constexpr ValueType value_type_of() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return ValueType::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return ValueType::int64;
+  else if constexpr (std::is_same_v<T, float>) return ValueType::float32;
+  else {
+    static_assert(std::is_same_v<T, double>, "treefix values are int32, int64, float or double");
+    return ValueType::float64;
+  }
+}
+
+// The OpenCL C spelling of a value type ("int", "long", "float", "double").
+const char* opencl_type_name(ValueType t);
+// "-DVALUE_T=float -DOP_SUM=1 ..." for kernels that include common.clh.
+std::string value_op_options(ValueType t, Op op);
+
+}  // namespace treefix

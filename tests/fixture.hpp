@@ -1,0 +1,35 @@
+#pragma once
+// Shared test fixture: one Runtime (one context, one program cache) for the whole test run, on
+// $TREEFIX_DEVICE or the default device; random helpers with fixed seeds.
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "treefix/runtime.hpp"
+
+namespace treefix::test {
+
+inline Runtime& runtime() { return shared_runtime(); }
+
+// Sizes that exercise edges: empty, one, tiny, primes, non-multiples of work-group sizes.
+inline const std::vector<std::size_t>& awkward_sizes() {
+  static const std::vector<std::size_t> sizes = {0, 1, 2, 3, 7, 31, 97, 255, 256, 257, 1000, 4099,
+                                                 65537, 100003};
+  return sizes;
+}
+
+template <class T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed, T low, T high) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  if constexpr (std::is_integral_v<T>) {
+    std::uniform_int_distribution<T> d(low, high);
+    for (auto& x : v) x = d(rng);
+  } else {
+    std::uniform_real_distribution<T> d(low, high);
+    for (auto& x : v) x = d(rng);
+  }
+  return v;
+}
+
+}  // namespace treefix::test
