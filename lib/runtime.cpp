@@ -242,6 +242,7 @@ struct Runtime::Impl {
   std::map<std::string, cl::Buffer> scratch;
   std::map<std::string, std::size_t> scratch_bytes;
   std::size_t built = 0;
+  bool single_pass_scan = false;
   std::string cache_dir = env_or("TREEFIX_CACHE_DIR");
   std::string extra_options = env_or("TREEFIX_BUILD_OPTIONS");
 
@@ -343,7 +344,17 @@ Runtime::Runtime(const std::string& device_spec) : impl_(std::make_unique<Impl>(
     impl_->context = cl::Context(chosen.device);
     impl_->queue = cl::CommandQueue(impl_->context, chosen.device, CL_QUEUE_PROFILING_ENABLE);
   });
+  const auto& d = impl_->description;
+  impl_->single_pass_scan = d.is_gpu && lower(d.vendor + d.platform_name).find("nvidia") != std::string::npos;
+  std::string scan_env = env_or("TREEFIX_SCAN");
+  if (scan_env == "single-pass") impl_->single_pass_scan = true;
+  else if (scan_env == "reduce-then-scan") impl_->single_pass_scan = false;
+  else if (!scan_env.empty())
+    throw InputError("TREEFIX_SCAN='" + scan_env + "': expected single-pass or reduce-then-scan");
 }
+
+bool Runtime::single_pass_scan() const { return impl_->single_pass_scan; }
+void Runtime::set_single_pass_scan(bool enabled) { impl_->single_pass_scan = enabled; }
 
 Runtime::~Runtime() = default;
 

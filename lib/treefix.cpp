@@ -120,13 +120,17 @@ void check_operator(Op op, ValueType type, Algorithm algorithm) {
 struct ScanValue {
   std::string options;
   std::size_t bytes;
+  std::string lookback_as = {};  // how the single-pass scan reinterprets a 4-byte value
 };
 
 ScanValue scan_value(const Runtime& runtime, ValueType type, const TreefixOptions& options) {
   std::string base = value_op_options(type, options.op);
   const bool floating = type == ValueType::float32 || type == ValueType::float64;
-  if (!options.accurate || !floating || options.op != Op::sum)
-    return {base, type == ValueType::int32 || type == ValueType::float32 ? 4u : 8u};
+  if (!options.accurate || !floating || options.op != Op::sum) {
+    if (type == ValueType::int32) return {base, 4, "as_int"};
+    if (type == ValueType::float32) return {base, 4, "as_float"};
+    return {base, 8};
+  }
   const bool wide_ok = options.accurate_method == TreefixOptions::AccurateMethod::automatic;
   if (type == ValueType::float32 && runtime.description().fp64 && wide_ok)
     return {base + " -DACC_T=double -DNEED_FP64=1", 8};
@@ -152,7 +156,7 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
                        work_bytes + 2 * n * sizeof(T) + tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
                        std::max<std::size_t>(work_bytes, tour_length * 4));
   const std::string build = value.options + " " + tour.position_option();
-  detail::ScanPlan plan = detail::plan_scan(runtime, "treefix.cl", build, value.bytes, tour_length);
+  detail::ScanPlan plan = detail::plan_scan(runtime, "treefix.cl", build, value.bytes, tour_length, value.lookback_as);
   const cl::Program& program = plan.sized.program;
   const bool wide_index = plan.wide_index;
   const cl_int exclusive = options.exclusive;
@@ -191,7 +195,7 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
   write.setArg(5, static_cast<cl_int>(root));
   runtime.launch(write, n, 0, options.profile, "write");
 
-  detail::ScanPlan tour_scan = detail::plan_scan(runtime, "scan.cl", value.options, value.bytes, tour_length);
+  detail::ScanPlan tour_scan = detail::plan_scan(runtime, "scan.cl", value.options, value.bytes, tour_length, value.lookback_as);
   detail::run_scan(runtime, tour_scan, tour_length, [&](cl::Kernel& k, cl_uint first) {
     set_args_from(k, first, tour_values, tour_values, cl_int(1));
   }, options.profile, "scan");

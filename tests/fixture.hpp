@@ -11,6 +11,18 @@ namespace treefix::test {
 
 inline Runtime& runtime() { return shared_runtime(); }
 
+// Sets the scan strategy of the test runtime for a scope (tests exercise both on every device).
+class ScanStrategy {
+ public:
+  explicit ScanStrategy(bool single_pass) : saved_(runtime().single_pass_scan()) {
+    runtime().set_single_pass_scan(single_pass);
+  }
+  ~ScanStrategy() { runtime().set_single_pass_scan(saved_); }
+
+ private:
+  bool saved_;
+};
+
 // Sizes that exercise edges: empty, one, tiny, primes, non-multiples of work-group sizes.
 inline const std::vector<std::size_t>& awkward_sizes() {
   static const std::vector<std::size_t> sizes = {0, 1, 2, 3, 7, 31, 97, 255, 256, 257, 1000, 4099,

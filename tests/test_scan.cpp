@@ -52,13 +52,18 @@ void check_scan(std::size_t n, Op op, ScanKind kind, bool in_place) {
 
 }  // namespace
 
-TEST_CASE("scan of small integers is exact for every size, kind and operator") {
+TEST_CASE("scan of small integers is exact for every size, kind, operator and strategy") {
   for (std::size_t n : test::awkward_sizes()) {
+   for (bool single_pass : {false, true}) {
+    test::ScanStrategy strategy(single_pass);
     CAPTURE(n);
+    CAPTURE(single_pass);
     check_scan<std::int32_t>(n, Op::sum, ScanKind::inclusive, false);
     check_scan<std::int32_t>(n, Op::sum, ScanKind::exclusive, true);
     check_scan<std::int64_t>(n, Op::bit_xor, ScanKind::inclusive, true);
     check_scan<std::int32_t>(n, Op::max, ScanKind::exclusive, false);
+    check_scan<float>(n, Op::sum, ScanKind::exclusive, false);
+   }
   }
 }
 
@@ -72,6 +77,10 @@ TEST_CASE("scan of integer-valued floats is exact while sums stay below 2^24") {
 
 TEST_CASE("scan of a few million elements spans many work-groups") {
   check_scan<std::int64_t>(3000017, Op::sum, ScanKind::inclusive, true);
+  for (bool single_pass : {false, true}) {
+    test::ScanStrategy strategy(single_pass);
+    check_scan<std::int32_t>(3000017, Op::sum, ScanKind::inclusive, true);  // thousands of tiles
+  }
 }
 
 TEST_CASE("integer sums wrap around like the host's") {

@@ -61,6 +61,9 @@ void check_exact(const ParentArray& parent, Op op, T low, T high, std::uint64_t 
 TEST_CASE("euler treefix is exact for integers on every shape and awkward size") {
   for (const auto& shape : shapes()) {
     for (std::size_t n : test::awkward_sizes()) {
+     for (bool single_pass : {false, true}) {
+      test::ScanStrategy strategy(single_pass);
+      CAPTURE(single_pass);
       CAPTURE(shape.name);
       CAPTURE(n);
       auto parent = shape.make(n);
@@ -68,6 +71,7 @@ TEST_CASE("euler treefix is exact for integers on every shape and awkward size")
       check_exact<std::int64_t>(parent, Op::sum, -(1ll << 40), 1ll << 40, n + 1);
       check_exact<std::int32_t>(parent, Op::bit_xor, INT32_MIN, INT32_MAX, n + 2);
       check_exact<std::int64_t>(parent, Op::bit_xor, INT64_MIN, INT64_MAX, n + 3);
+     }
     }
   }
 }
@@ -147,6 +151,12 @@ TEST_CASE("euler treefix on a few million vertices") {
   auto& rt = test::runtime();
   for (auto parent : {generate::random_recursive(3000017, 1), generate::path(2000003)}) {
     auto w = test::random_values<std::int64_t>(parent.size(), 9, -100000, 100000);
+    auto w32 = test::random_values<std::int32_t>(parent.size(), 10, -100, 100);
+    for (bool single_pass : {false, true}) {  // int32: the single-pass scan where enabled
+      test::ScanStrategy strategy(single_pass);
+      CHECK(leaffix(rt, parent, w32, euler(Op::sum, false, EulerKernels::fused)) ==
+            reference::leaffix(parent, w32, Op::sum, false));
+    }
     for (EulerKernels form : kBothForms) {
       auto options = euler(Op::sum, false, form);
       CHECK(rootfix(rt, parent, w, options) == reference::rootfix(parent, w, Op::sum, false));

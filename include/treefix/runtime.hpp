@@ -98,6 +98,12 @@ class Runtime {
   std::size_t programs_built() const;  // compilations (or disk-cache loads) so far
 
   // --- launch sizing ---------------------------------------------------------------------------
+  // Whether scans may use the single-pass decoupled look-back, in which a work-group waits for
+  // its predecessors: correct only where running work-groups keep making progress, which OpenCL
+  // does not promise. Default: on for NVIDIA GPUs (known to give it), off elsewhere;
+  // $TREEFIX_SCAN=single-pass|reduce-then-scan overrides, and so does this setter.
+  bool single_pass_scan() const;
+  void set_single_pass_scan(bool enabled);
   // Work-group size to aim for: $TREEFIX_WG_SIZE, else min(256, device max), a power of two.
   std::size_t default_work_group_size() const;
   // Work-groups to keep every compute unit busy in a grid-stride loop (several per unit).

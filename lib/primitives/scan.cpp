@@ -25,18 +25,27 @@ void set_index_arg(cl::Kernel& kernel, cl_uint at, std::size_t value, bool wide_
 }
 
 ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::string& options,
-                   std::size_t value_bytes, std::size_t n) {
+                   std::size_t value_bytes, std::size_t n, const std::string& lookback_as) {
   ScanPlan plan;
   plan.value_bytes = value_bytes;
+  plan.single_pass = n > 0 && value_bytes == 4 && !lookback_as.empty() &&
+                     runtime.description().int64_atomics && runtime.single_pass_scan();
   std::size_t wg = runtime.default_work_group_size();
   // local memory bounds the group size too (tile + scratch of value_bytes each)
   while (wg > 1 && (wg * 33 / 32 + wg) * value_bytes > runtime.description().local_mem_bytes / 2) wg /= 2;
   plan.items = items_per_thread(runtime, wg, value_bytes);
   plan.wide_index = n > 0xFFFFFFFFull - 4 * wg * plan.items;
   plan.sized = runtime.sized_program(
-      program, options + " -DITEMS=" + std::to_string(plan.items) + (plan.wide_index ? " -DWIDE_INDEX=1" : ""), wg);
+      program, options + " -DITEMS=" + std::to_string(plan.items) +
+                   (plan.wide_index ? " -DWIDE_INDEX=1" : "") +
+                   (plan.single_pass ? " -DLOOKBACK=1 -DLOOKBACK_AS=" + lookback_as : ""), wg);
   const std::size_t tile = plan.sized.wg_size * plan.items;
   const std::size_t tiles = (n + tile - 1) / tile;
+  if (plan.single_pass) {  // one tile per group
+    plan.tiles_per_group = 1;
+    plan.groups = tiles;
+    return plan;
+  }
   const std::size_t want_groups = std::max<std::size_t>(1, runtime.saturating_groups(plan.sized.wg_size));
   plan.tiles_per_group = std::max<std::size_t>(1, (tiles + want_groups - 1) / want_groups);
   plan.groups = (tiles + plan.tiles_per_group - 1) / plan.tiles_per_group;
@@ -46,6 +55,21 @@ ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::stri
 void run_scan(Runtime& runtime, const ScanPlan& plan, std::size_t n, const BindParams& bind,
               Profile* profile, const char* phase, const cl::Buffer* total) {
   const std::size_t wg = plan.sized.wg_size;
+  if (plan.single_pass) {
+    cl::Buffer& status = runtime.scratch("scan.status", (plan.groups + 1) * sizeof(cl_ulong));
+    cl::Buffer& total_slot = runtime.scratch("scan.total", plan.value_bytes);
+    cl::Event cleared;
+    runtime.queue().enqueueFillBuffer(status, cl_ulong(0), 0, (plan.groups + 1) * sizeof(cl_ulong),
+                                      nullptr, &cleared);
+    if (profile) profile->record(phase, cleared);
+    cl::Kernel single(plan.sized.program, "scan_single_pass");
+    set_index_arg(single, 0, n, plan.wide_index);
+    single.setArg(1, status);
+    single.setArg(2, total ? *total : total_slot);
+    bind(single, 3);
+    runtime.launch(single, plan.groups * wg, wg, profile, phase);
+    return;
+  }
   cl::Buffer& partial = runtime.scratch("scan.partial", (plan.groups + 1) * plan.value_bytes);
   cl::Buffer& total_slot = runtime.scratch("scan.total", plan.value_bytes);
   if (plan.groups > 0) {
@@ -79,7 +103,8 @@ void scan(Runtime& runtime, ValueType type, Op op, ScanKind kind, const cl::Buff
                      " has no double precision (cl_khr_fp64)");
   translate_device_errors("scan", [&] {
     const std::size_t bytes = type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
-    auto plan = detail::plan_scan(runtime, "scan.cl", value_op_options(type, op), bytes, n);
+    const char* lookback_as = type == ValueType::int32 ? "as_int" : type == ValueType::float32 ? "as_float" : "";
+    auto plan = detail::plan_scan(runtime, "scan.cl", value_op_options(type, op), bytes, n, lookback_as);
     detail::run_scan(runtime, plan, n, [&](cl::Kernel& k, cl_uint first) {
       k.setArg(first, in);
       k.setArg(first + 1, out);
