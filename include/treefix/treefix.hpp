@@ -18,6 +18,7 @@
 //   treefix::rootfix(rt, tree, w, r, {treefix::Op::sum});
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "treefix/device_array.hpp"
@@ -44,6 +45,10 @@ class DeviceEulerTour {
  public:
   DeviceEulerTour() = default;
   DeviceEulerTour(Runtime& runtime, const EulerTour& tour, Profile* profile = nullptr);
+  // Adopts positions built on the device (rooting.hpp: device_euler_tour).
+  DeviceEulerTour(std::size_t vertices, bool wide_positions, cl::Buffer open_pos, cl::Buffer close_pos)
+      : vertices_(vertices), wide_(wide_positions), open_pos_(std::move(open_pos)),
+        close_pos_(std::move(close_pos)) {}
   std::size_t size() const { return vertices_; }
   bool wide_positions() const { return wide_; }
   const cl::Buffer& open_pos() const { return open_pos_; }
