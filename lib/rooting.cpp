@@ -29,8 +29,11 @@ EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices,
     if (!parse_int(token, u))
       in.fail("expected a vertex id, found '" + std::string(token.substr(0, 40)) + "'");
     std::size_t line = in.line();
-    v = in.next_int("the second vertex of an edge");
-    if (in.line() != line) in.fail("an edge line needs two vertex ids ('u v')");
+    std::string_view second;
+    if (!in.next(second) || in.line() != line)
+      throw InputError(path + ":" + std::to_string(line) + ": an edge line needs two vertex ids ('u v')");
+    if (!parse_int(second, v))
+      in.fail("expected a vertex id, found '" + std::string(second.substr(0, 40)) + "'");
     for (std::int64_t id : {u, v}) {
       if (id < 0 || id >= INT32_MAX) in.fail("vertex id " + std::to_string(id) + " is out of range");
       if (vertices >= 0 && id >= vertices)
@@ -226,7 +229,8 @@ DeviceArray<vertex_t> root_forest_impl(Runtime& rt, std::size_t n, const cl::Buf
                                  " closes a cycle: the edges are not a forest (" +
                                  std::to_string(edges) + " edges, but a forest on " +
                                  std::to_string(n) + " vertices with " +
-                                 std::to_string(components.count) + " trees has " +
+                                 std::to_string(components.count) +
+                                 (components.count == 1 ? " tree has " : " trees has ") +
                                  std::to_string(n - components.count) + ")");
     }
     label = &components.label;
