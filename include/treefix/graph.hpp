@@ -13,6 +13,19 @@ struct Csr {
   std::vector<vertex_t> column;          // neighbour ids
   std::size_t vertices() const { return row_offset.empty() ? 0 : row_offset.size() - 1; }
   std::size_t edges() const { return column.size(); }  // directed edges (arcs)
+  std::size_t degree(vertex_t v) const {
+    return static_cast<std::size_t>(row_offset[v + 1] - row_offset[v]);
+  }
 };
+
+// Builds the CSR of n vertices from arcs source[i] -> target[i] (both directions when
+// `undirected`). Self loops are dropped, duplicate arcs merged, every row sorted. O(n + m log d).
+// Throws InputError for an endpoint outside 0..n-1.
+Csr csr_from_edges(std::size_t n, const std::vector<vertex_t>& source,
+                   const std::vector<vertex_t>& target, bool undirected);
+
+// The graph of a forest: an arc from every vertex to each of its children (rows in increasing
+// child order), so that a BFS from the roots visits the forest level by level.
+Csr child_graph(const ParentArray& parent);
 
 }  // namespace treefix

@@ -1,0 +1,88 @@
+#pragma once
+// Level-synchronous treefix (the seed paper's Algorithm 1): the forest is searched breadth-first
+// from its roots once, on the device, leaving its vertices grouped by depth; then
+//   rootfix  sweeps the levels top-down: one launch per level, result(v) = result(parent) (+) w(v);
+//   leaffix  sweeps them bottom-up, deepest first: each vertex folds its children's results
+//            (load-balanced like the BFS gather: per work-item, per work-group, or device-wide
+//            for a vertex with very many children), so no atomics and a deterministic order.
+// Every operator works, including min and max, which the Euler-tour method cannot do (no
+// inverse). Cost per call: depth + 1 launches (plus 2 per level holding a vertex of very high
+// degree) and O(n) traffic; the Euler-tour method costs a constant number of launches and O(n)
+// traffic, so levels wins on shallow trees and loses on deep ones (see levels_preferred).
+//
+//   treefix::LevelStructure levels(rt, parent);
+//   auto w = treefix::DeviceArray<float>::upload(rt, weights);
+//   treefix::DeviceArray<float> r(rt, levels.size());
+//   treefix::levels_leaffix(rt, levels, w, r, treefix::Op::max);
+#include <cstddef>
+#include <vector>
+
+#include "treefix/bfs.hpp"
+#include "treefix/device_array.hpp"
+#include "treefix/runtime.hpp"
+#include "treefix/tree.hpp"
+#include "treefix/types.hpp"
+
+namespace treefix {
+
+class LevelStructure {
+ public:
+  // Validates the parent array (InputError on a bad one), uploads the parent array and the child
+  // lists, and runs the device BFS from the roots.
+  LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile = nullptr);
+  std::size_t size() const { return vertices_; }
+  // Number of levels (height + 1; 0 for an empty forest) and vertices per level.
+  std::size_t levels() const { return level_offset_.empty() ? 0 : level_offset_.size() - 1; }
+  const std::vector<std::size_t>& level_offset() const { return level_offset_; }
+  std::size_t widest_level() const;
+  std::size_t build_launches() const { return build_launches_; }
+
+  const DeviceGraph& children() const { return children_; }
+  const DeviceArray<vertex_t>& parent() const { return parent_; }
+  const DeviceArray<vertex_t>& order() const { return order_; }  // vertices by depth
+  const DeviceArray<vertex_t>& huge() const { return huge_; }    // high-degree vertices by level
+  const std::vector<std::size_t>& huge_offset() const { return huge_offset_; }  // per level
+  std::size_t huge_degree() const { return huge_degree_; }
+
+ private:
+  std::size_t vertices_ = 0, huge_degree_ = 0, build_launches_ = 0;
+  DeviceGraph children_;
+  DeviceArray<vertex_t> parent_, order_, huge_;
+  std::vector<std::size_t> level_offset_, huge_offset_;
+};
+
+struct LevelsStats {
+  std::size_t kernel_launches = 0;  // of the sweep alone
+};
+
+// result = rootfix / leaffix of weights; result and weights hold size() values and must be
+// different arrays. Kernels are recorded under the "levels" phase when a profile is given.
+template <class T>
+void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+                    DeviceArray<T>& result, Op op, bool exclusive = false,
+                    Profile* profile = nullptr, LevelsStats* stats = nullptr);
+template <class T>
+void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+                    DeviceArray<T>& result, Op op, bool exclusive = false,
+                    Profile* profile = nullptr, LevelsStats* stats = nullptr);
+
+// Host convenience: prepare, upload, sweep, download.
+template <class T>
+std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
+                              const std::vector<T>& weights, Op op, bool exclusive = false);
+template <class T>
+std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
+                              const std::vector<T>& weights, Op op, bool exclusive = false);
+
+// Whether `auto` should take the level sweeps rather than the Euler tour for a forest of n
+// vertices and `levels` levels: always for operators without an inverse (min, max: the Euler
+// tour cannot do them); otherwise when the per-level launches are cheaper than the Euler tour's
+// extra passes over 2n positions, i.e. when levels <= kLevelsBase + n / kVerticesPerLevel.
+// The constants model a launch as worth the traffic of kVerticesPerLevel vertices (about 5 us
+// of launch and sync against ~20 bytes per vertex the Euler method moves in excess of the
+// sweep at ~2 TB/s): docs/bfs.md shows the reasoning; recalibrate from `treefix-bench levels`.
+constexpr std::size_t kLevelsBase = 8;
+constexpr std::size_t kVerticesPerLevel = 1 << 19;
+bool levels_preferred(std::size_t levels, std::size_t n, Op op);
+
+}  // namespace treefix

@@ -1,0 +1,174 @@
+// Level-synchronous treefix: device BFS of the forest from its roots, then one launch per level
+// (kernels/bfs.cl, level sweeps).
+#include "treefix/levels.hpp"
+
+#include <algorithm>
+
+#include "treefix/error.hpp"
+#include "treefix/graph.hpp"
+
+namespace treefix {
+
+LevelStructure::LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile)
+    : vertices_(parent.size()) {
+  validate_parent_array(parent);
+  std::vector<vertex_t> roots;
+  for (std::size_t v = 0; v < parent.size(); ++v)
+    if (parent[v] == -1) roots.push_back(static_cast<vertex_t>(v));
+  children_ = DeviceGraph(runtime, child_graph(parent), profile);
+  BfsOptions options;
+  options.profile = profile;
+  DeviceBfs searched = bfs(runtime, children_, roots, options);
+  if (searched.reached() != vertices_)  // cannot happen for a validated forest
+    throw Error("level structure: the BFS reached " + std::to_string(searched.reached()) + " of " +
+                std::to_string(vertices_) + " vertices");
+  // In a forest the only arc into v comes from its parent, so the BFS parents are the parents.
+  parent_ = std::move(searched.parent);
+  order_ = std::move(searched.order);
+  huge_ = std::move(searched.huge);
+  level_offset_ = std::move(searched.level_offset);
+  huge_offset_ = std::move(searched.huge_offset);
+  huge_degree_ = searched.huge_degree;
+  build_launches_ = searched.kernel_launches;
+}
+
+std::size_t LevelStructure::widest_level() const {
+  std::size_t widest = 0;
+  for (std::size_t l = 0; l + 1 < level_offset_.size(); ++l)
+    widest = std::max(widest, level_offset_[l + 1] - level_offset_[l]);
+  return widest;
+}
+
+namespace {
+
+void check_arrays(const LevelStructure& levels, std::size_t weights, std::size_t result) {
+  if (weights != levels.size() || result != levels.size())
+    throw InputError(std::to_string(weights) + " weights and " + std::to_string(result) +
+                     " results for a forest of " + std::to_string(levels.size()) + " vertices");
+}
+
+void set_edge_arg(cl::Kernel& kernel, cl_uint index, const LevelStructure& levels, std::size_t value) {
+  if (levels.children().wide_offsets()) kernel.setArg(index, static_cast<cl_long>(value));
+  else kernel.setArg(index, static_cast<cl_int>(std::min<std::size_t>(value, INT32_MAX)));
+}
+
+SizedProgram sweep_program(Runtime& runtime, const LevelStructure& levels, ValueType type, Op op) {
+  return runtime.sized_program(
+      "bfs.cl", std::string(levels.children().offset_option()) + " " + value_op_options(type, op));
+}
+
+}  // namespace
+
+template <class T>
+void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+                    DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
+                    LevelsStats* stats) {
+  check_arrays(levels, weights.size(), result.size());
+  if (levels.size() == 0) return;
+  SizedProgram sized = sweep_program(runtime, levels, value_type_of<T>(), op);
+  translate_device_errors("levels rootfix", [&] {
+    cl::Kernel sweep(sized.program, "rootfix_level");
+    const auto& offset = levels.level_offset();
+    for (std::size_t l = 0; l < levels.levels(); ++l) {
+      const std::size_t count = offset[l + 1] - offset[l];
+      set_args(sweep, levels.order().buffer(), static_cast<cl_int>(offset[l]),
+               static_cast<cl_int>(count), levels.parent().buffer(), weights.buffer(),
+               result.buffer(), static_cast<cl_int>(exclusive));
+      runtime.launch(sweep, count, sized.wg_size, profile, "levels");
+      if (stats) ++stats->kernel_launches;
+    }
+  });
+}
+
+template <class T>
+void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+                    DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
+                    LevelsStats* stats) {
+  check_arrays(levels, weights.size(), result.size());
+  if (levels.size() == 0) return;
+  SizedProgram sized = sweep_program(runtime, levels, value_type_of<T>(), op);
+  const std::size_t wg = sized.wg_size;
+  const std::size_t groups_huge = runtime.saturating_groups(wg);
+  const auto& offset = levels.level_offset();
+  const auto& huge_offset = levels.huge_offset();
+  std::size_t most_huge = 0;
+  for (std::size_t l = 0; l < levels.levels(); ++l)
+    most_huge = std::max(most_huge, huge_offset[l + 1] - huge_offset[l]);
+  translate_device_errors("levels leaffix", [&] {
+    cl::Buffer partial;
+    if (most_huge) partial = runtime.scratch("levels-partials", most_huge * groups_huge * sizeof(T));
+    cl::Kernel sweep(sized.program, "leaffix_level");
+    cl::Kernel huge_partial(sized.program, "leaffix_huge_partial");
+    cl::Kernel huge_finish(sized.program, "leaffix_huge_finish");
+    for (std::size_t l = levels.levels(); l-- > 0;) {
+      const std::size_t count = offset[l + 1] - offset[l];
+      const std::size_t groups = std::min((count + wg - 1) / wg, runtime.saturating_groups(wg));
+      set_args(sweep, levels.order().buffer(), static_cast<cl_int>(offset[l]),
+               static_cast<cl_int>(count), levels.children().row_offset(),
+               levels.children().column(), weights.buffer(), result.buffer(),
+               static_cast<cl_int>(exclusive));
+      set_edge_arg(sweep, 8, levels, levels.huge_degree());
+      runtime.launch(sweep, groups * wg, wg, profile, "levels");
+      if (stats) ++stats->kernel_launches;
+      const std::size_t huge_count = huge_offset[l + 1] - huge_offset[l];
+      if (huge_count == 0) continue;
+      set_args(huge_partial, levels.huge().buffer(), static_cast<cl_int>(huge_offset[l]),
+               static_cast<cl_int>(huge_count), levels.children().row_offset(),
+               levels.children().column(), weights.buffer(), result.buffer(),
+               static_cast<cl_int>(exclusive), partial);
+      runtime.launch(huge_partial, groups_huge * wg, wg, profile, "levels");
+      set_args(huge_finish, levels.huge().buffer(), static_cast<cl_int>(huge_offset[l]),
+               static_cast<cl_int>(groups_huge), weights.buffer(), result.buffer(),
+               static_cast<cl_int>(exclusive), partial);
+      runtime.launch(huge_finish, huge_count * wg, wg, profile, "levels");
+      if (stats) stats->kernel_launches += 2;
+    }
+  });
+}
+
+template <class T>
+std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
+                              const std::vector<T>& weights, Op op, bool exclusive) {
+  if (weights.size() != parent.size())
+    throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
+                     std::to_string(parent.size()) + " vertices");
+  LevelStructure levels(runtime, parent);
+  auto w = DeviceArray<T>::upload(runtime, weights);
+  DeviceArray<T> r(runtime, parent.size(), "rootfix result");
+  levels_rootfix(runtime, levels, w, r, op, exclusive);
+  return r.download(runtime);
+}
+
+template <class T>
+std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
+                              const std::vector<T>& weights, Op op, bool exclusive) {
+  if (weights.size() != parent.size())
+    throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
+                     std::to_string(parent.size()) + " vertices");
+  LevelStructure levels(runtime, parent);
+  auto w = DeviceArray<T>::upload(runtime, weights);
+  DeviceArray<T> r(runtime, parent.size(), "leaffix result");
+  levels_leaffix(runtime, levels, w, r, op, exclusive);
+  return r.download(runtime);
+}
+
+bool levels_preferred(std::size_t levels, std::size_t n, Op op) {
+  if (!has_inverse(op)) return true;
+  return levels <= kLevelsBase + n / kVerticesPerLevel;
+}
+
+#define TREEFIX_LEVELS_INSTANTIATE(T)                                                            \
+  template void levels_rootfix<T>(Runtime&, const LevelStructure&, const DeviceArray<T>&,        \
+                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);           \
+  template void levels_leaffix<T>(Runtime&, const LevelStructure&, const DeviceArray<T>&,        \
+                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);           \
+  template std::vector<T> levels_rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
+                                            Op, bool);                                           \
+  template std::vector<T> levels_leaffix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
+                                            Op, bool);
+TREEFIX_LEVELS_INSTANTIATE(std::int32_t)
+TREEFIX_LEVELS_INSTANTIATE(std::int64_t)
+TREEFIX_LEVELS_INSTANTIATE(float)
+TREEFIX_LEVELS_INSTANTIATE(double)
+
+}  // namespace treefix
