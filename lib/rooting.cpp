@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 
+#include "treefix/bfs.hpp"
 #include "treefix/io.hpp"
 
 namespace treefix {
@@ -297,12 +298,53 @@ ParentArray root_forest(Runtime& runtime, const EdgeList& forest, const RootingO
   return root_forest(runtime, forest.vertices, source, target, options).download(runtime, options.profile);
 }
 
-const char* to_string(RstMethod) { return "euler"; }
+const char* to_string(RstMethod method) { return method == RstMethod::bfs ? "bfs" : "euler"; }
 
 RstMethod parse_rst_method(const std::string& name) {
   if (name == "euler") return RstMethod::euler;
-  throw InputError("unknown spanning-tree method '" + name + "' (expected euler)");
+  if (name == "bfs") return RstMethod::bfs;
+  throw InputError("unknown spanning-tree method '" + name + "' (expected euler or bfs)");
 }
+
+namespace {
+
+// The source vertex of every arc (binary search in the row offsets, on the device).
+DeviceArray<vertex_t> arc_sources(Runtime& runtime, const Csr& graph, Profile* profile) {
+  auto row_offset = DeviceArray<std::int64_t>::upload(runtime, graph.row_offset, profile, "graph");
+  DeviceArray<vertex_t> source(runtime, graph.edges(), "arc sources");
+  Program c(runtime, "connectivity.cl", profile);
+  c.run("connectivity", "cc_arc_sources", graph.edges(), row_offset.buffer(), source.buffer(),
+        static_cast<cl_int>(graph.vertices()), static_cast<cl_int>(graph.edges()));
+  return source;
+}
+
+// BFS trees: from the root (R, else vertex 0); when that leaves vertices unreached, one
+// multi-source BFS from the root of every component (labels from connectivity).
+ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
+  const std::size_t n = graph.vertices();
+  if (n == 0) return {};
+  Profile* profile = options.profile;
+  DeviceGraph device_graph(runtime, graph, profile);
+  BfsOptions bfs_options;
+  bfs_options.profile = profile;
+  vertex_t first = options.root.value_or(0);
+  DeviceBfs result = bfs(runtime, device_graph, {first}, bfs_options);
+  if (result.reached() < n) {
+    DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
+    Components cc = connectivity(runtime, n, arc_source.buffer(), device_graph.column(),
+                                 graph.edges(), profile).components;
+    std::vector<vertex_t> label = cc.label.download(runtime, profile);
+    std::vector<vertex_t> sources;
+    for (std::size_t v = 0; v < n; ++v)
+      if (label[v] == static_cast<vertex_t>(v) && (!options.root || label[*options.root] != label[v]))
+        sources.push_back(static_cast<vertex_t>(v));
+    if (options.root) sources.push_back(*options.root);
+    result = bfs(runtime, device_graph, sources, bfs_options);
+  }
+  return result.parent.download(runtime, profile);
+}
+
+}  // namespace
 
 ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
   const std::size_t n = graph.vertices(), arcs = graph.edges();
@@ -311,13 +353,10 @@ ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const Rst
     throw InputError("root " + std::to_string(*options.root) + " is not a vertex (there are " +
                      std::to_string(n) + ")");
   return translate_device_errors("rooted spanning forest", [&] {
+    if (options.method == RstMethod::bfs) return bfs_spanning_forest(runtime, graph, options);
     Profile* profile = options.profile;
-    auto row_offset = DeviceArray<std::int64_t>::upload(runtime, graph.row_offset, profile, "graph");
     auto column = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "graph");
-    DeviceArray<vertex_t> arc_source(runtime, arcs, "arc sources");
-    Program c(runtime, "connectivity.cl", profile);
-    c.run("connectivity", "cc_arc_sources", arcs, row_offset.buffer(), arc_source.buffer(),
-          static_cast<cl_int>(n), static_cast<cl_int>(arcs));
+    DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
     Components cc = connectivity(runtime, n, arc_source.buffer(), column.buffer(), arcs, profile)
                         .components;
     RootingOptions rooting;

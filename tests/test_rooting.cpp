@@ -289,17 +289,24 @@ TEST_CASE("rooting: rooted spanning forests of grids, paths, random graphs, with
   graphs.emplace_back("single vertex", to_csr(1, {}));
   for (auto& [name, g] : graphs) {
     CAPTURE(name);
-    check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g));
-    if (g.vertices() > 1) {
+    for (auto method : {RstMethod::euler, RstMethod::bfs}) {
+      std::string method_name = to_string(method);
+      CAPTURE(method_name);
       RstOptions options;
-      options.root = static_cast<vertex_t>(g.vertices() - 2);
-      options.list_rank.method = ListRankMethod::wyllie;
-      check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options), *options.root);
+      options.method = method;
+      check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options));
+      if (g.vertices() > 1) {
+        options.root = static_cast<vertex_t>(g.vertices() - 2);
+        options.list_rank.method = ListRankMethod::wyllie;
+        check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options), *options.root);
+      }
     }
   }
   RstOptions bad;
   bad.root = 5;
   CHECK_THROWS_AS(rooted_spanning_forest(rt, to_csr(3, {{0, 1}}), bad), InputError);
+  CHECK(parse_rst_method("bfs") == RstMethod::bfs);
+  CHECK_THROWS_AS(parse_rst_method("dfs"), InputError);
 }
 
 TEST_CASE("rooting: the device Euler tour equals the host builder's positions") {

@@ -84,9 +84,11 @@ Components connected_components(Runtime& runtime, std::size_t vertices, const cl
                                 const cl::Buffer& target, std::size_t edges,
                                 Profile* profile = nullptr);
 
-enum class RstMethod { euler };
+// euler: connectivity + Euler-tour rooting (steps grow with log n, not with the diameter);
+// bfs: BFS trees (bfs.hpp) from the root, then, if vertices are left, from every component's root.
+enum class RstMethod { euler, bfs };
 const char* to_string(RstMethod method);
-RstMethod parse_rst_method(const std::string& name);  // "euler" ("bfs" is the BFS module's)
+RstMethod parse_rst_method(const std::string& name);  // "euler|bfs"
 
 struct RstOptions {
   RstMethod method = RstMethod::euler;
@@ -96,7 +98,8 @@ struct RstOptions {
 };
 
 // A rooted spanning forest of a graph (CSR, both directions stored; self loops and repeated arcs
-// are harmless): one tree per component.
+// are harmless): one tree per component. The graph is taken as undirected (method bfs follows
+// arcs, so give it symmetric graphs).
 ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options = {});
 
 // Open/close positions of a forest whose parent array is on the device (n vertices, valid forest:
