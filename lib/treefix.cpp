@@ -1,10 +1,12 @@
 // Treefix: algorithm dispatch, the device tree, and the Euler-tour (Write / Scan / Read) method.
 #include "treefix/treefix.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "treefix/primitives.hpp"
 #include "treefix/reference.hpp"
+#include "treefix/rooting.hpp"
 
 namespace treefix {
 
@@ -53,7 +55,15 @@ DeviceTree::DeviceTree(Runtime& runtime, ParentArray parent)
 }
 
 const DeviceEulerTour& DeviceTree::euler_tour(Profile* profile) {
-  if (!euler_) euler_ = std::make_unique<DeviceEulerTour>(*runtime_, build_euler_tour(parent_), profile);
+  if (euler_) return *euler_;
+  if (2 * parent_.size() < static_cast<std::size_t>(INT32_MAX)) {
+    // Built on the device (rooting.hpp; the parent array was validated by the constructor).
+    auto parent = DeviceArray<vertex_t>::upload(*runtime_, parent_, profile, "parent array");
+    euler_ = std::make_unique<DeviceEulerTour>(
+        device_euler_tour(*runtime_, parent.buffer(), parent_.size(), {}, profile));
+  } else {  // 64-bit positions: the host builder
+    euler_ = std::make_unique<DeviceEulerTour>(*runtime_, build_euler_tour(parent_), profile);
+  }
   return *euler_;
 }
 
