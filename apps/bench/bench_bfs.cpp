@@ -22,6 +22,7 @@
 #include "treefix/generate.hpp"
 #include "treefix/levels.hpp"
 #include "treefix/reference.hpp"
+#include "treefix/treefix.hpp"
 
 namespace treefix::bench {
 namespace {
@@ -112,6 +113,23 @@ void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::si
   std::cerr << "  done " << name << "\n";
 }
 
+// Kernels enqueued, transfers excluded.
+std::size_t kernel_launches(const Profile& profile) {
+  std::size_t count = 0;
+  for (auto& phase : profile.phases())
+    if (phase != "upload" && phase != "download") count += profile.launches(phase);
+  return count;
+}
+
+template <class T>
+void check(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  for (std::size_t v = 0; v < want.size(); ++v)
+    if (std::abs(static_cast<double>(got[v]) - static_cast<double>(want[v])) >
+        1e-3 * (1 + std::abs(static_cast<double>(want[v]))))
+      throw Error("bench: wrong result of " + what + " at vertex " + std::to_string(v) + ": " +
+                  std::to_string(got[v]) + " instead of " + std::to_string(want[v]));
+}
+
 template <class T>
 void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent, std::size_t repeats,
                 Table& table) {
@@ -122,13 +140,17 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
   double build_ms = ms_since(build_start);
   std::mt19937_64 rng(7);
   std::vector<T> w(n);
-  for (auto& x : w) x = static_cast<T>(rng() % 1000) / T(8);
+  // Small integers, so that float sums are exact and every algorithm can be checked exactly
+  // (the Euler method's prefix over the whole tour loses float precision on big trees).
+  for (auto& x : w) x = static_cast<T>(rng() % 4);
   auto dw = DeviceArray<T>::upload(rt, w);
   DeviceArray<T> dr(rt, n);
   auto order = top_down_order(parent);
+  DeviceTree euler_tree(rt, parent);
   for (Op op : {Op::sum, Op::max}) {
     for (int leaf = 0; leaf < 2; ++leaf) {
-      std::vector<double> kernel_ms, wall_ms, cpu_ms;
+      std::vector<double> kernel_ms, wall_ms, cpu_ms, euler_kernel_ms, euler_wall_ms;
+      std::size_t euler_launches = 0;
       LevelsStats stats;
       for (std::size_t i = 0; i <= repeats; ++i) {
         Profile profile;
@@ -142,24 +164,46 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
         auto ref = leaf ? reference::leaffix(parent, order, w, op, false)
                         : reference::rootfix(parent, order, w, op, false);
         double cpu = ms_since(cpu_start);
-        if (i == 0) {  // warm-up; check the result once
-          auto got = dr.download(rt);
-          for (std::size_t v = 0; v < n; ++v)
-            if (std::abs(static_cast<double>(got[v]) - static_cast<double>(ref[v])) >
-                1e-3 * (1 + std::abs(static_cast<double>(ref[v]))))
-              throw Error("levels bench: wrong result on " + name + " at vertex " + std::to_string(v));
-          continue;
+        if (i == 0) check(dr.download(rt), ref, name + " levels");
+        if (has_inverse(op)) {  // the Euler-tour method, for the operators it supports
+          Profile euler_profile;
+          TreefixOptions options;
+          options.op = op;
+          options.algorithm = Algorithm::euler;
+          options.profile = &euler_profile;
+          auto euler_start = Clock::now();
+          if (leaf) leaffix(rt, euler_tree, dw, dr, options);
+          else rootfix(rt, euler_tree, dw, dr, options);
+          rt.queue().finish();
+          if (i == 0) check(dr.download(rt), ref, name + " euler");
+          if (i > 0) {
+            euler_wall_ms.push_back(ms_since(euler_start));
+            euler_kernel_ms.push_back(euler_profile.total_milliseconds() -
+                                      euler_profile.milliseconds("upload") -
+                                      euler_profile.milliseconds("download"));
+            euler_launches = kernel_launches(euler_profile);
+          }
         }
+        if (i == 0) continue;  // warm-up
+
         kernel_ms.push_back(profile.milliseconds("levels"));
         wall_ms.push_back(wall);
         cpu_ms.push_back(cpu);
         stats = run;
       }
+      const bool euler = has_inverse(op);
+      const bool pick_levels = levels_preferred(levels.levels(), n, op);
+      const double auto_wall =
+          pick_levels ? median(wall_ms) : euler ? median(euler_wall_ms) : median(cpu_ms);
       table.rows.push_back({name, std::to_string(n), std::to_string(levels.levels()),
                             leaf ? "leaffix" : "rootfix", to_string(op),
-                            levels_preferred(levels.levels(), n, op) ? "levels" : "euler",
                             std::to_string(stats.kernel_launches), fixed(build_ms),
-                            fixed(median(kernel_ms)), fixed(median(wall_ms)), fixed(median(cpu_ms))});
+                            fixed(median(kernel_ms)), fixed(median(wall_ms)),
+                            euler ? std::to_string(euler_launches) : "-",
+                            euler ? fixed(median(euler_kernel_ms)) : "-",
+                            euler ? fixed(median(euler_wall_ms)) : "-",
+                            pick_levels ? "levels" : euler ? "euler" : "sequential", fixed(auto_wall),
+                            fixed(median(cpu_ms))});
     }
   }
   std::cerr << "  done " << name << "\n";
@@ -185,8 +229,9 @@ void run(const BfsBenchOptions& o) {
   traversal.print(std::cout);
 
   Table trees;
-  trees.header = {"tree", "vertices", "levels", "sweep", "op", "auto_picks", "launches",
-                  "prepare_ms", "kernel_ms", "wall_ms", "sequential_ms"};
+  trees.header = {"tree", "vertices", "levels", "sweep", "op", "levels_launches", "levels_prepare_ms",
+                  "levels_kernel_ms", "levels_wall_ms", "euler_launches", "euler_kernel_ms",
+                  "euler_wall_ms", "auto_picks", "auto_wall_ms", "sequential_ms"};
   if (!o.skip_trees) {
     const std::size_t n = o.tree_vertices;
     bench_tree<float>(rt, "star", generate::star(n), o.repeats, trees);
@@ -199,7 +244,7 @@ void run(const BfsBenchOptions& o) {
     bench_tree<float>(rt, "bfs-kronecker", generate::bfs_spanning_tree(kron, hub), o.repeats, trees);
     bench_tree<float>(rt, "bfs-grid", generate::bfs_spanning_tree(grid, 0), o.repeats, trees);
     std::cout << "\nlevel-synchronous treefix, float (median of " << o.repeats
-              << "; auto_picks = levels_preferred; launches per sweep)\n";
+              << "; launches per call; auto_picks = levels_preferred(levels, n, op))\n";
     trees.print(std::cout);
   }
   std::cout.flush();
