@@ -191,6 +191,38 @@ kernel void bfs_expand_huge(global const EDGE_T* row_offset, global const int* c
   }
 }
 
+// Bottom-up step (Beamer's direction-optimising BFS, undirected graphs only): every unvisited
+// vertex looks through its own row for a neighbour on level `depth_now` and stops at the first.
+// One pass over all vertices on purpose: chosen by the host only when the frontier is a large
+// share of the unvisited vertices, where it reads far fewer edges than the top-down expansion.
+// No atomics for claiming: each vertex is decided by its own work-item, and depth_now values do
+// not change during the step.
+kernel void bfs_bottom_up(global const EDGE_T* row_offset, global const int* column,
+                          global int* depth, global int* parent, global int* queue,
+                          global int* counters, global int* huge, EDGE_T huge_degree,
+                          int depth_now, int n) {
+  local int items[WG_SIZE];
+  local int block[2];
+  const int lid = get_local_id(0);
+  for (int base = get_group_id(0) * WG_SIZE; base < n; base += get_num_groups(0) * WG_SIZE) {
+    const int v = base + lid;
+    bool found = false;
+    if (v < n && depth[v] == -1) {
+      const EDGE_T end = row_offset[v + 1];
+      for (EDGE_T e = row_offset[v]; e < end; ++e) {
+        int u = column[e];
+        if (depth[u] == depth_now) {
+          depth[v] = depth_now + 1;
+          parent[v] = u;
+          found = true;
+          break;
+        }
+      }
+    }
+    append_found(found, v, queue, counters, huge, row_offset, huge_degree, items, block);
+  }
+}
+
 // --- level sweeps of the level-synchronous treefix -------------------------------------------
 #ifdef VALUE_T
 

@@ -72,7 +72,7 @@ std::string fixed(double x, int digits = 3) {
 }
 
 void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::size_t repeats,
-                     Table& table) {
+                     bool beamer, Table& table) {
   DeviceGraph device_graph(rt, g);
   std::mt19937_64 rng(42);
   std::vector<vertex_t> sources;
@@ -81,11 +81,12 @@ void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::si
     if (g.degree(s) > 0) sources.push_back(s);
   }
   std::vector<double> kernel_ms, wall_ms, rate, cpu_ms;
-  std::size_t levels = 0, launches = 0;
+  std::size_t levels = 0, launches = 0, bottom_up = 0;
   for (std::size_t i = 0; i < sources.size(); ++i) {
     Profile profile;
     BfsOptions options;
     options.profile = &profile;
+    options.direction_optimizing = beamer;
     auto start = Clock::now();
     DeviceBfs r = bfs(rt, device_graph, {sources[i]}, options);
     rt.queue().finish();
@@ -102,15 +103,17 @@ void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::si
     rate.push_back(arcs / 2 / (wall * 1e-3));
     levels = r.levels();
     launches = r.kernel_launches;
+    bottom_up = r.bottom_up_levels;
     auto cpu_start = Clock::now();
     auto ref = bfs_reference(g, sources[i]);
     cpu_ms.push_back(ms_since(cpu_start));
     if (ref.depth != depth) throw Error("bfs bench: device depths differ from the reference on " + name);
   }
-  table.rows.push_back({name, std::to_string(g.vertices()), std::to_string(g.edges()),
-                        std::to_string(levels), std::to_string(launches), fixed(median(kernel_ms)),
+  table.rows.push_back({name, beamer ? "direction-optimising" : "top-down",
+                        std::to_string(g.vertices()), std::to_string(g.edges()),
+                        std::to_string(levels), std::to_string(bottom_up), std::to_string(launches), fixed(median(kernel_ms)),
                         fixed(median(wall_ms)), fixed(median(rate) * 1e-9, 4), fixed(median(cpu_ms))});
-  std::cerr << "  done " << name << "\n";
+  std::cerr << "  done " << name << (beamer ? " (direction-optimising)" : "") << "\n";
 }
 
 // Kernels enqueued, transfers excluded.
@@ -217,14 +220,16 @@ void run(const BfsBenchOptions& o) {
   std::cout << "treefix-bench bfs, " << date << "\ndevice: " << rt.description().summary() << "\n\n";
 
   Table traversal;
-  traversal.header = {"graph", "vertices", "arcs", "levels", "launches", "kernel_ms", "wall_ms",
+  traversal.header = {"graph", "bfs", "vertices", "arcs", "levels", "bottom_up", "launches", "kernel_ms", "wall_ms",
                       "GTEPS(wall)", "cpu_ms"};
   std::cerr << "generating graphs\n";
   Csr kron = generate::kronecker(o.scale, o.edge_factor, 1);
-  bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, o.repeats, traversal);
   Csr grid = generate::grid2d(o.grid_side, o.grid_side);
-  bench_traversal(rt, "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side), grid,
-                  o.repeats, traversal);
+  const std::string grid_name = "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side);
+  for (bool beamer : {false, true}) {
+    bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, o.repeats, beamer, traversal);
+    bench_traversal(rt, grid_name, grid, o.repeats, beamer, traversal);
+  }
   std::cout << "BFS traversal (median of " << o.repeats << " sources)\n";
   traversal.print(std::cout);
 

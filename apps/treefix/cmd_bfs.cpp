@@ -16,7 +16,7 @@ namespace {
 struct BfsCommand {
   std::string graph, output, parents, format = "auto", device;
   std::int64_t source = 0;
-  bool directed = false, check = false, stats = false;
+  bool directed = false, check = false, stats = false, beamer = false;
 };
 
 void run_bfs(const BfsCommand& c) {
@@ -31,6 +31,7 @@ void run_bfs(const BfsCommand& c) {
   Profile profile;
   BfsOptions options;
   options.profile = &profile;
+  options.direction_optimizing = c.beamer;
   BfsResult r = bfs(runtime, graph, static_cast<vertex_t>(c.source), options);
   if (c.check) {
     BfsResult ref = bfs_reference(graph, static_cast<vertex_t>(c.source));
@@ -41,7 +42,7 @@ void run_bfs(const BfsCommand& c) {
     std::size_t reached = 0;
     for (vertex_t d : r.depth) reached += d >= 0;
     std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, " << reached
-              << " reached in " << r.levels << " levels, " << r.kernel_launches << " kernel launches, "
+              << " reached in " << r.levels << " levels, " << r.kernel_launches << " kernel launches (" << r.bottom_up_levels << " bottom-up levels), "
               << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "") << "\n";
   }
   write_output(c.output, [&](std::ostream& out) { write_values(out, r.depth); });
@@ -61,6 +62,8 @@ void setup_bfs(CLI::App& app) {
                       "and unreachable vertices)");
   command->add_option("--format", c->format, "graph format: auto|mtx|edges|metis (default auto)");
   command->add_flag("--directed", c->directed, "edge lists: 'u v' is the arc u -> v only");
+  command->add_flag("--direction-optimizing", c->beamer,
+                    "undirected graphs: expand wide levels bottom-up (Beamer)");
   command->add_flag("--check", c->check, "verify against the sequential BFS (fails if different)");
   command->add_flag("--stats", c->stats, "print levels, launches and kernel time to stderr");
   add_device_option(command, c->device);
