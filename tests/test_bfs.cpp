@@ -68,15 +68,17 @@ TEST_CASE("bfs on Kronecker graphs: hubs go through the work-group and device-wi
   Csr g = generate::kronecker(14, 16, 11);
   vertex_t source = 0;
   while (g.degree(source) == 0) ++source;
+  BfsOptions top_down;
+  top_down.direction_optimizing = false;
+  check_bfs(g, source, top_down);
   check_bfs(g, source);
-  BfsOptions low;
+  BfsOptions low = top_down;
   low.huge_degree = 1;  // raised to the work-group size: every long row takes the device-wide path
   check_bfs(g, source, low);
 }
 
 TEST_CASE("direction-optimising bfs goes bottom-up on wide levels and still matches the reference") {
-  BfsOptions beamer;
-  beamer.direction_optimizing = true;
+  BfsOptions beamer;  // the default
   Csr g = generate::kronecker(14, 16, 5);
   REQUIRE(g.undirected);
   vertex_t source = 0;

@@ -16,7 +16,7 @@ namespace {
 struct BfsCommand {
   std::string graph, output, parents, format = "auto", device;
   std::int64_t source = 0;
-  bool directed = false, check = false, stats = false, beamer = false;
+  bool directed = false, check = false, stats = false, top_down = false;
 };
 
 void run_bfs(const BfsCommand& c) {
@@ -31,7 +31,7 @@ void run_bfs(const BfsCommand& c) {
   Profile profile;
   BfsOptions options;
   options.profile = &profile;
-  options.direction_optimizing = c.beamer;
+  options.direction_optimizing = !c.top_down;
   BfsResult r = bfs(runtime, graph, static_cast<vertex_t>(c.source), options);
   if (c.check) {
     BfsResult ref = bfs_reference(graph, static_cast<vertex_t>(c.source));
@@ -62,8 +62,9 @@ void setup_bfs(CLI::App& app) {
                       "and unreachable vertices)");
   command->add_option("--format", c->format, "graph format: auto|mtx|edges|metis (default auto)");
   command->add_flag("--directed", c->directed, "edge lists: 'u v' is the arc u -> v only");
-  command->add_flag("--direction-optimizing", c->beamer,
-                    "undirected graphs: expand wide levels bottom-up (Beamer)");
+  command->add_flag("--top-down", c->top_down,
+                    "never expand a level bottom-up (by default wide levels of undirected graphs "
+                    "are, as in Beamer's direction-optimising BFS)");
   command->add_flag("--check", c->check, "verify against the sequential BFS (fails if different)");
   command->add_flag("--stats", c->stats, "print levels, launches and kernel time to stderr");
   add_device_option(command, c->device);

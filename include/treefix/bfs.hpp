@@ -45,8 +45,9 @@ struct BfsOptions {
   // Beamer's direction-optimising BFS: on undirected graphs, levels whose frontier holds more
   // than 1/bottom_up_alpha of the unvisited vertices run bottom-up (every unvisited vertex looks
   // for a parent in the frontier), until the frontier falls below 1/top_down_beta of all
-  // vertices again. Ignored on directed graphs.
-  bool direction_optimizing = false;
+  // vertices again. Ignored on directed graphs. On by default: 5x fewer kernel milliseconds on
+  // Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has both).
+  bool direction_optimizing = true;
   double bottom_up_alpha = 14, top_down_beta = 24;
   Profile* profile = nullptr;   // receives every transfer and kernel ("bfs" phase for kernels)
 };

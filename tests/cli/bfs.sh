@@ -46,8 +46,9 @@ done
 "$treefix" bfs --graph grid.mtx --source 0 --check > grid_depth.txt
 [ "$(sort -n grid_depth.txt | tail -1)" = 68 ] || fail "30x40 grid eccentricity of a corner"
 "$treefix" generate kronecker --scale 10 --edge-factor 8 --format edges -o kron.txt
-"$treefix" bfs --graph kron.txt --source 1 --check --output kron_td.txt
-"$treefix" bfs --graph kron.txt --source 1 --check --direction-optimizing --output kron_do.txt
+"$treefix" bfs --graph kron.txt --source 1 --check --top-down --output kron_td.txt
+"$treefix" bfs --graph kron.txt --source 1 --check --stats --output kron_do.txt 2> kron_stats.txt
+grep -q "bottom-up levels" kron_stats.txt || fail "--stats reports bottom-up levels"
 diff kron_td.txt kron_do.txt || fail "direction-optimising BFS changes depths"
 "$treefix" generate bfs-tree --rows 3 --cols 3 -o span.txt
 printf '9\n-1\n0\n1\n0\n1\n2\n3\n4\n5\n' | diff - span.txt || fail "BFS spanning tree of a 3x3 grid"
