@@ -23,37 +23,20 @@
 // slice of the BFS order of a forest (read the parent's result, one write), and leaffix of one
 // level from its children's results (child CSR), load-balanced the same three ways.
 
+#include "common.clh"
+#include "workgroup.clh"
+
 #ifndef EDGE_T
 #define EDGE_T int
 #endif
 
-// --- work-group helpers ---------------------------------------------------------------------
-
-// Exclusive prefix sum of one int per work-item; `total` receives the sum. On return scratch[k]
-// holds the inclusive sum of items 0..k (the fine-grained gather searches it).
-int wg_exclusive_scan_int(int x, local int* scratch, int* total) {
-  const int lid = get_local_id(0);
-  scratch[lid] = x;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int offset = 1; offset < WG_SIZE; offset <<= 1) {
-    int y = lid >= offset ? scratch[lid - offset] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    scratch[lid] += y;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  int inclusive = scratch[lid];
-  *total = scratch[WG_SIZE - 1];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return inclusive - x;
-}
-
-// The item k of the tile that owns `rank` of the concatenated rows: the first k whose inclusive
-// sum exceeds rank.
-int owner_of_rank(local const int* inclusive, int rank) {
+// The item k of the tile that owns `rank` of the concatenated rows: the last k whose row starts
+// at or before rank (empty rows share their start with the next row and come before it).
+int owner_of_rank(local const uint* row_rank, uint rank) {
   int lo = 0, hi = WG_SIZE - 1;
   while (lo < hi) {
-    int mid = (lo + hi) >> 1;
-    if (inclusive[mid] > rank) hi = mid; else lo = mid + 1;
+    int mid = (lo + hi + 1) >> 1;
+    if (row_rank[mid] <= rank) lo = mid; else hi = mid - 1;
   }
   return lo;
 }
@@ -111,7 +94,8 @@ kernel void bfs_expand(global const EDGE_T* row_offset, global const int* column
                        global int* depth, global int* parent, global int* queue, int begin,
                        int count, global int* counters, global int* huge, EDGE_T huge_degree,
                        int next_depth) {
-  local int scratch[WG_SIZE];
+  local uint scratch[WG_SIZE];
+  local uint row_rank[WG_SIZE];
   local int items[WG_SIZE];
   local int block[2];
   local EDGE_T row_begin[WG_SIZE];
@@ -160,20 +144,19 @@ kernel void bfs_expand(global const EDGE_T* row_offset, global const int* column
     }
 
     // Rows shorter than WG_SIZE: fine-grained gather over the tile's concatenated rows.
-    int small = (v >= 0 && degree < WG_SIZE && degree < huge_degree) ? (int)degree : 0;
-    int total;
-    wg_exclusive_scan_int(small, scratch, &total);
+    uint small = (v >= 0 && degree < WG_SIZE && degree < huge_degree) ? (uint)degree : 0u;
+    uint total;
+    row_rank[lid] = wg_sum_uint_exclusive(small, scratch, &total);
     row_begin[lid] = first;
     row_vertex[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int base = 0; base < total; base += WG_SIZE) {
-      const int rank = base + lid;
+    for (uint base = 0; base < total; base += WG_SIZE) {
+      const uint rank = base + lid;
       bool found = false;
       int u = -1;
       if (rank < total) {
-        int k = owner_of_rank(scratch, rank);
-        int before = k > 0 ? scratch[k - 1] : 0;
-        u = column[row_begin[k] + (rank - before)];
+        int k = owner_of_rank(row_rank, rank);
+        u = column[row_begin[k] + (rank - row_rank[k])];
         found = claim(depth, parent, u, row_vertex[k], next_depth);
       }
       append_found(found, u, queue, counters, huge, row_offset, huge_degree, items, block);
@@ -208,73 +191,66 @@ kernel void bfs_expand_huge(global const EDGE_T* row_offset, global const int* c
   }
 }
 
+// Bottom-up step (Beamer's direction-optimising BFS, undirected graphs only): every unvisited
+// vertex looks through its own row for a neighbour on level `depth_now` and stops at the first.
+// One pass over all vertices on purpose: chosen by the host only when the frontier is a large
+// share of the unvisited vertices, where it reads far fewer edges than the top-down expansion.
+// No atomics for claiming: each vertex is decided by its own work-item, and depth_now values do
+// not change during the step.
+kernel void bfs_bottom_up(global const EDGE_T* row_offset, global const int* column,
+                          global int* depth, global int* parent, global int* queue,
+                          global int* counters, global int* huge, EDGE_T huge_degree,
+                          int depth_now, int n) {
+  local int items[WG_SIZE];
+  local int block[2];
+  const int lid = get_local_id(0);
+  for (int base = get_group_id(0) * WG_SIZE; base < n; base += get_num_groups(0) * WG_SIZE) {
+    const int v = base + lid;
+    bool found = false;
+    if (v < n && depth[v] == -1) {
+      const EDGE_T end = row_offset[v + 1];
+      for (EDGE_T e = row_offset[v]; e < end; ++e) {
+        int u = column[e];
+        if (depth[u] == depth_now) {
+          depth[v] = depth_now + 1;
+          parent[v] = u;
+          found = true;
+          break;
+        }
+      }
+    }
+    append_found(found, v, queue, counters, huge, row_offset, huge_degree, items, block);
+  }
+}
+
 // --- level sweeps of the level-synchronous treefix -------------------------------------------
 #ifdef VALUE_T
 
-#ifdef VALUE_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
-#if defined(OP_SUM)
-#define LV_COMBINE(a, b) ((a) + (b))
-#define LV_IDENTITY ((VALUE_T)0)
-#elif defined(OP_XOR)
-#define LV_COMBINE(a, b) ((a) ^ (b))
-#define LV_IDENTITY ((VALUE_T)0)
-#elif defined(OP_MIN)
-#define LV_COMBINE(a, b) ((b) < (a) ? (b) : (a))
-#ifdef VALUE_IS_INTEGER
-#define LV_IDENTITY ((VALUE_T)(sizeof(VALUE_T) == 4 ? (long)INT_MAX : LONG_MAX))
-#else
-#define LV_IDENTITY ((VALUE_T)INFINITY)
-#endif
-#elif defined(OP_MAX)
-#define LV_COMBINE(a, b) ((a) < (b) ? (b) : (a))
-#ifdef VALUE_IS_INTEGER
-#define LV_IDENTITY ((VALUE_T)(sizeof(VALUE_T) == 4 ? (long)INT_MIN : LONG_MIN))
-#else
-#define LV_IDENTITY ((VALUE_T)(-INFINITY))
-#endif
-#else
-#error "bfs.cl level sweeps need OP_SUM, OP_XOR, OP_MIN or OP_MAX (value_op_options)"
-#endif
-
-// Reduction of one value per work-item; every work-item gets the result.
-VALUE_T wg_reduce_value(VALUE_T x, local VALUE_T* scratch) {
-  const int lid = get_local_id(0);
-  scratch[lid] = x;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int stride = WG_SIZE / 2; stride > 0; stride >>= 1) {
-    if (lid < stride) scratch[lid] = LV_COMBINE(scratch[lid], scratch[lid + stride]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  VALUE_T r = scratch[0];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  return r;
-}
+// value_t, OP and IDENTITY come from common.clh; OP(a, b) keeps a before b.
+WG_DEFINE_SCAN(wg_value, value_t, OP, IDENTITY)
 
 // rootfix(v) = rootfix(parent) (+) w(v); exclusive: rootfix_excl(v) = rootfix_excl(parent) (+)
 // w(parent), identity at a root. One level slice of the BFS order per launch, top level first.
 kernel void rootfix_level(global const int* order, int begin, int count, global const int* parent,
-                          global const VALUE_T* weight, global VALUE_T* result, int exclusive) {
+                          global const value_t* weight, global value_t* result, int exclusive) {
   int i = get_global_id(0);
   if (i >= count) return;
   int v = order[begin + i];
   int p = parent[v];
-  if (exclusive) result[v] = p < 0 ? LV_IDENTITY : LV_COMBINE(result[p], weight[p]);
-  else result[v] = p < 0 ? weight[v] : LV_COMBINE(result[p], weight[v]);
+  if (exclusive) result[v] = p < 0 ? IDENTITY : OP(result[p], weight[p]);
+  else result[v] = p < 0 ? weight[v] : OP(result[p], weight[v]);
 }
 
 // What child c contributes to its parent: its inclusive leaffix.
-#define CHILD_TOTAL(c) (exclusive ? LV_COMBINE(result[c], weight[c]) : result[c])
+#define CHILD_TOTAL(c) (exclusive ? OP(result[c], weight[c]) : result[c])
 
 // leaffix(v) = w(v) (+) leaffix of its children (exclusive: without w(v)), for one level slice,
 // deepest level first. Rows of huge_degree children or more are left to leaffix_huge_*.
 kernel void leaffix_level(global const int* order, int begin, int count,
                           global const EDGE_T* child_offset, global const int* child,
-                          global const VALUE_T* weight, global VALUE_T* result, int exclusive,
+                          global const value_t* weight, global value_t* result, int exclusive,
                           EDGE_T huge_degree) {
-  local VALUE_T scratch[WG_SIZE];
+  local value_t scratch[WG_SIZE];
   local int big_owner;
   local EDGE_T big_begin, big_end;
   local int big_vertex;
@@ -291,12 +267,12 @@ kernel void leaffix_level(global const int* order, int begin, int count,
     }
     // few children: the work-item folds them itself
     if (v >= 0 && degree < WG_SIZE && degree < huge_degree) {
-      VALUE_T acc = LV_IDENTITY;
+      value_t acc = IDENTITY;
       for (EDGE_T e = first; e < first + degree; ++e) {
         int c = child[e];
-        acc = LV_COMBINE(acc, CHILD_TOTAL(c));
+        acc = OP(acc, CHILD_TOTAL(c));
       }
-      result[v] = exclusive ? acc : LV_COMBINE(acc, weight[v]);
+      result[v] = exclusive ? acc : OP(acc, weight[v]);
     }
     // many children: the work-group reduces them, one vertex at a time
     bool big = v >= 0 && degree >= WG_SIZE && degree < huge_degree;
@@ -314,13 +290,13 @@ kernel void leaffix_level(global const int* order, int begin, int count,
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       if (owner < 0) break;
-      VALUE_T acc = LV_IDENTITY;
+      value_t acc = IDENTITY;
       for (EDGE_T e = big_begin + lid; e < big_end; e += WG_SIZE) {
         int c = child[e];
-        acc = LV_COMBINE(acc, CHILD_TOTAL(c));
+        acc = OP(acc, CHILD_TOTAL(c));
       }
-      acc = wg_reduce_value(acc, scratch);
-      if (lid == 0) result[big_vertex] = exclusive ? acc : LV_COMBINE(acc, weight[big_vertex]);
+      acc = wg_value_reduce(acc, scratch);
+      if (lid == 0) result[big_vertex] = exclusive ? acc : OP(acc, weight[big_vertex]);
     }
   }
 }
@@ -329,35 +305,35 @@ kernel void leaffix_level(global const int* order, int begin, int count,
 // h into partial[h * groups + g].
 kernel void leaffix_huge_partial(global const int* huge, int huge_first, int huge_count,
                                  global const EDGE_T* child_offset, global const int* child,
-                                 global const VALUE_T* weight, global const VALUE_T* result,
-                                 int exclusive, global VALUE_T* partial) {
-  local VALUE_T scratch[WG_SIZE];
+                                 global const value_t* weight, global const value_t* result,
+                                 int exclusive, global value_t* partial) {
+  local value_t scratch[WG_SIZE];
   const int lid = get_local_id(0), g = get_group_id(0), groups = get_num_groups(0);
   for (int h = 0; h < huge_count; ++h) {
     const int v = huge[huge_first + h];
     const EDGE_T end = child_offset[v + 1];
-    VALUE_T acc = LV_IDENTITY;
+    value_t acc = IDENTITY;
     for (EDGE_T e = child_offset[v] + (EDGE_T)g * WG_SIZE + lid; e < end;
          e += (EDGE_T)groups * WG_SIZE) {
       int c = child[e];
-      acc = LV_COMBINE(acc, CHILD_TOTAL(c));
+      acc = OP(acc, CHILD_TOTAL(c));
     }
-    acc = wg_reduce_value(acc, scratch);
+    acc = wg_value_reduce(acc, scratch);
     if (lid == 0) partial[h * groups + g] = acc;
   }
 }
 
 // Huge rows, step 2: work-group h folds the `groups` partials of huge vertex h.
 kernel void leaffix_huge_finish(global const int* huge, int huge_first, int groups,
-                                global const VALUE_T* weight, global VALUE_T* result,
-                                int exclusive, global const VALUE_T* partial) {
-  local VALUE_T scratch[WG_SIZE];
+                                global const value_t* weight, global value_t* result,
+                                int exclusive, global const value_t* partial) {
+  local value_t scratch[WG_SIZE];
   const int lid = get_local_id(0), h = get_group_id(0);
-  VALUE_T acc = LV_IDENTITY;
-  for (int g = lid; g < groups; g += WG_SIZE) acc = LV_COMBINE(acc, partial[h * groups + g]);
-  acc = wg_reduce_value(acc, scratch);
+  value_t acc = IDENTITY;
+  for (int g = lid; g < groups; g += WG_SIZE) acc = OP(acc, partial[h * groups + g]);
+  acc = wg_value_reduce(acc, scratch);
   const int v = huge[huge_first + h];
-  if (lid == 0) result[v] = exclusive ? acc : LV_COMBINE(acc, weight[v]);
+  if (lid == 0) result[v] = exclusive ? acc : OP(acc, weight[v]);
 }
 
 #endif  // VALUE_T

@@ -8,7 +8,7 @@
 namespace treefix {
 
 DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile)
-    : vertices_(graph.vertices()), arcs_(graph.edges()) {
+    : vertices_(graph.vertices()), arcs_(graph.edges()), undirected_(graph.undirected) {
   if (graph.row_offset.empty()) {  // an empty Csr: no vertices
     vertices_ = 0;
   }
@@ -89,25 +89,51 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
 
     cl::Kernel expand(sized.program, "bfs_expand");
     cl::Kernel expand_huge(sized.program, "bfs_expand_huge");
+    cl::Kernel bottom_up(sized.program, "bfs_bottom_up");
+    const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
+    bool going_bottom_up = false;
+    std::size_t previous_count = 0;
     for (int next_depth = 1; queue_hi > queue_lo; ++next_depth) {
       const std::size_t count = queue_hi - queue_lo;
-      const std::size_t groups = std::min((count + wg - 1) / wg, saturating);
-      set_args(expand, graph.row_offset(), graph.column(), result.depth.buffer(),
-               result.parent.buffer(), result.order.buffer(), static_cast<cl_int>(queue_lo),
-               static_cast<cl_int>(count), counters.buffer(), result.huge.buffer());
-      set_edge_arg(expand, 9, graph, huge_degree);
-      expand.setArg(10, static_cast<cl_int>(next_depth));
-      runtime.launch(expand, groups * wg, wg, profile, "bfs");
-      ++result.kernel_launches;
-      if (huge_hi > huge_lo) {
-        set_args(expand_huge, graph.row_offset(), graph.column(), result.depth.buffer(),
+      if (may_go_bottom_up) {  // Beamer's switch, on vertex counts (known without a reduction)
+        const std::size_t unvisited = n - queue_hi;
+        if (!going_bottom_up)
+          going_bottom_up = count > previous_count &&
+                            static_cast<double>(count) > unvisited / options.bottom_up_alpha;
+        else
+          going_bottom_up = !(count < previous_count &&
+                              static_cast<double>(count) < n / options.top_down_beta);
+      }
+      previous_count = count;
+      if (going_bottom_up) {
+        set_args(bottom_up, graph.row_offset(), graph.column(), result.depth.buffer(),
                  result.parent.buffer(), result.order.buffer(), counters.buffer(),
-                 result.huge.buffer(), static_cast<cl_int>(huge_lo),
-                 static_cast<cl_int>(huge_hi - huge_lo));
-        set_edge_arg(expand_huge, 9, graph, huge_degree);
-        expand_huge.setArg(10, static_cast<cl_int>(next_depth));
-        runtime.launch(expand_huge, saturating * wg, wg, profile, "bfs");
+                 result.huge.buffer());
+        set_edge_arg(bottom_up, 7, graph, huge_degree);
+        bottom_up.setArg(8, static_cast<cl_int>(next_depth - 1));
+        bottom_up.setArg(9, static_cast<cl_int>(n));
+        runtime.launch(bottom_up, std::min(round_up(n, wg), saturating * wg), wg, profile, "bfs");
         ++result.kernel_launches;
+        ++result.bottom_up_levels;
+      } else {
+        const std::size_t groups = std::min((count + wg - 1) / wg, saturating);
+        set_args(expand, graph.row_offset(), graph.column(), result.depth.buffer(),
+                 result.parent.buffer(), result.order.buffer(), static_cast<cl_int>(queue_lo),
+                 static_cast<cl_int>(count), counters.buffer(), result.huge.buffer());
+        set_edge_arg(expand, 9, graph, huge_degree);
+        expand.setArg(10, static_cast<cl_int>(next_depth));
+        runtime.launch(expand, groups * wg, wg, profile, "bfs");
+        ++result.kernel_launches;
+        if (huge_hi > huge_lo) {
+          set_args(expand_huge, graph.row_offset(), graph.column(), result.depth.buffer(),
+                   result.parent.buffer(), result.order.buffer(), counters.buffer(),
+                   result.huge.buffer(), static_cast<cl_int>(huge_lo),
+                   static_cast<cl_int>(huge_hi - huge_lo));
+          set_edge_arg(expand_huge, 9, graph, huge_degree);
+          expand_huge.setArg(10, static_cast<cl_int>(next_depth));
+          runtime.launch(expand_huge, saturating * wg, wg, profile, "bfs");
+          ++result.kernel_launches;
+        }
       }
       auto totals = counters.download(runtime, profile);
       queue_lo = queue_hi;
@@ -135,6 +161,7 @@ BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOpti
   result.parent = searched.parent.download(runtime, options.profile);
   result.levels = searched.levels();
   result.kernel_launches = searched.kernel_launches;
+  result.bottom_up_levels = searched.bottom_up_levels;
   return result;
 }
 

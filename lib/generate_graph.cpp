@@ -54,6 +54,7 @@ Csr grid2d(std::size_t rows, std::size_t cols) {
       if (r + 1 < rows) g.column.push_back(static_cast<vertex_t>(v + cols));
       g.row_offset[v + 1] = static_cast<std::int64_t>(g.column.size());
     }
+  g.undirected = true;
   return g;
 }
 

@@ -54,7 +54,18 @@ Csr csr_from_edges(std::size_t n, const std::vector<vertex_t>& source,
   g.row_offset[n] = write;
   g.column.resize(static_cast<std::size_t>(write));
   g.column.shrink_to_fit();
+  g.undirected = undirected;
   return g;
+}
+
+bool has_reverse_arcs(const Csr& g) {
+  for (std::size_t v = 0; v < g.vertices(); ++v)
+    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e) {
+      vertex_t u = g.column[e];
+      auto begin = g.column.begin() + g.row_offset[u], end = g.column.begin() + g.row_offset[u + 1];
+      if (!std::binary_search(begin, end, static_cast<vertex_t>(v))) return false;
+    }
+  return true;
 }
 
 Csr child_graph(const ParentArray& parent) {
@@ -195,7 +206,9 @@ Csr read_matrix_market(const std::string& path) {
   }
   if (in.next(token))
     in.fail("unexpected '" + std::string(token.substr(0, 40)) + "' after " + std::to_string(entries) + " entries");
-  return csr_from_edges(static_cast<std::size_t>(rows), source, target, symmetric);
+  Csr g = csr_from_edges(static_cast<std::size_t>(rows), source, target, symmetric);
+  if (!g.undirected) g.undirected = has_reverse_arcs(g);  // structurally symmetric "general"
+  return g;
 }
 
 Csr read_edge_list(const std::string& path, bool directed) {
@@ -298,7 +311,9 @@ Csr read_metis(const std::string& path) {
                      " neighbour entries) but the file lists " + std::to_string(neighbours) +
                      " neighbour entries");
   // METIS lists both directions already
-  return csr_from_edges(static_cast<std::size_t>(n), source, target, false);
+  Csr g = csr_from_edges(static_cast<std::size_t>(n), source, target, false);
+  g.undirected = has_reverse_arcs(g);
+  return g;
 }
 
 void write_matrix_market(std::ostream& out, const Csr& graph) {

@@ -153,8 +153,8 @@ std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
 }
 
 bool levels_preferred(std::size_t levels, std::size_t n, Op op) {
-  if (!has_inverse(op)) return true;
-  return levels <= kLevelsBase + n / kVerticesPerLevel;
+  const std::size_t per_level = has_inverse(op) ? kEulerVerticesPerLevel : kSequentialVerticesPerLevel;
+  return levels <= kLevelsBase + n / per_level;
 }
 
 #define TREEFIX_LEVELS_INSTANTIATE(T)                                                            \

@@ -68,10 +68,39 @@ TEST_CASE("bfs on Kronecker graphs: hubs go through the work-group and device-wi
   Csr g = generate::kronecker(14, 16, 11);
   vertex_t source = 0;
   while (g.degree(source) == 0) ++source;
+  BfsOptions top_down;
+  top_down.direction_optimizing = false;
+  check_bfs(g, source, top_down);
   check_bfs(g, source);
-  BfsOptions low;
+  BfsOptions low = top_down;
   low.huge_degree = 1;  // raised to the work-group size: every long row takes the device-wide path
   check_bfs(g, source, low);
+}
+
+TEST_CASE("direction-optimising bfs goes bottom-up on wide levels and still matches the reference") {
+  BfsOptions beamer;  // the default
+  Csr g = generate::kronecker(14, 16, 5);
+  REQUIRE(g.undirected);
+  vertex_t source = 0;
+  while (g.degree(source) == 0) ++source;
+  auto r = check_bfs(g, source, beamer);
+  CHECK(r.bottom_up_levels > 0);
+  CHECK(r.bottom_up_levels < r.levels);
+  for (std::size_t n : {2, 97, 4099, 100003}) {
+    CAPTURE(n);
+    Csr random = random_graph(n, 4 * n, n + 7, true);
+    check_bfs(random, 0, beamer);
+    BfsOptions always = beamer;  // bottom-up from the first level on, never back
+    always.bottom_up_alpha = 1e-9;
+    always.top_down_beta = 1e9;
+    check_bfs(random, static_cast<vertex_t>(n - 1), always);
+  }
+  check_bfs(star_graph(100000), 5, beamer);
+  check_bfs(generate::grid2d(61, 67), 0, beamer);
+  // directed graphs never go bottom-up
+  Csr directed = random_graph(4099, 4 * 4099, 3, false);
+  CHECK_FALSE(directed.undirected);
+  CHECK(check_bfs(directed, 0, beamer).bottom_up_levels == 0);
 }
 
 TEST_CASE("bfs on a star: a row of 10^5 neighbours, reached from the center and from a leaf") {

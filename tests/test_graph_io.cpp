@@ -60,6 +60,7 @@ TEST_CASE("a symmetric pattern Matrix Market file gives both directions of every
   for (vertex_t v = 0; v < 10; ++v) CHECK(g.degree(v) == 3);
   CHECK(symmetric(g));
   CHECK(row(g, 0) == std::vector<vertex_t>{1, 4, 5});
+  CHECK(g.undirected);
 }
 
 TEST_CASE("a general real Matrix Market file keeps arc directions, drops self loops and duplicates") {
@@ -70,6 +71,7 @@ TEST_CASE("a general real Matrix Market file keeps arc directions, drops self lo
   CHECK(row(g, 2) == std::vector<vertex_t>{3});
   CHECK(row(g, 4) == std::vector<vertex_t>{0});
   CHECK(row(g, 6).empty());
+  CHECK_FALSE(g.undirected);
 }
 
 TEST_CASE("METIS files: empty lines are isolated vertices, comments are skipped, weights read") {

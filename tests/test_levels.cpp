@@ -117,10 +117,14 @@ TEST_CASE("levels host convenience and input errors") {
   CHECK_NOTHROW(levels_rootfix(rt, empty, none, none, Op::sum));
 }
 
-TEST_CASE("levels_preferred: always for min/max, for sum/xor only while the forest is shallow") {
-  CHECK(levels_preferred(1000000, 1000000, Op::min));
-  CHECK(levels_preferred(1000000, 1000000, Op::max));
+TEST_CASE("levels_preferred: shallow forests take the level sweeps, deep ones the alternative") {
+  // min/max: the alternative is the sequential reference, so only very deep trees leave levels
+  CHECK(levels_preferred(2, 1000000, Op::min));
+  CHECK(levels_preferred(2048, std::size_t{1} << 22, Op::max));  // caterpillar, spine 2048
+  CHECK_FALSE(levels_preferred(16384, 16384, Op::max));          // a path
+  // sum/xor: the alternative is the Euler tour
   CHECK(levels_preferred(2, 1000000, Op::sum));
+  CHECK(levels_preferred(8, 10, Op::bit_xor));
   CHECK_FALSE(levels_preferred(1000000, 1000000, Op::sum));
   CHECK_FALSE(levels_preferred(100, 1 << 20, Op::bit_xor));
   CHECK(levels_preferred(100, std::size_t{1} << 26, Op::bit_xor));

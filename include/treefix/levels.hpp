@@ -74,15 +74,18 @@ template <class T>
 std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
                               const std::vector<T>& weights, Op op, bool exclusive = false);
 
-// Whether `auto` should take the level sweeps rather than the Euler tour for a forest of n
-// vertices and `levels` levels: always for operators without an inverse (min, max: the Euler
-// tour cannot do them); otherwise when the per-level launches are cheaper than the Euler tour's
-// extra passes over 2n positions, i.e. when levels <= kLevelsBase + n / kVerticesPerLevel.
-// The constants model a launch as worth the traffic of kVerticesPerLevel vertices (about 5 us
-// of launch and sync against ~20 bytes per vertex the Euler method moves in excess of the
-// sweep at ~2 TB/s): docs/bfs.md shows the reasoning; recalibrate from `treefix-bench levels`.
+// Whether `auto` should take the level sweeps for a forest of n vertices and `levels` levels,
+// rather than the alternative: the Euler tour for sum and xor, the sequential CPU reference for
+// min and max (the Euler tour cannot do them). The level sweeps pay one launch (and, in the
+// preparation, one host synchronisation) per level, the alternatives a fixed cost per vertex:
+//   sum, xor:  levels <= kLevelsBase + n / kEulerVerticesPerLevel
+//              (a launch, ~5-10 us, is worth the extra Euler-tour traffic of ~2^18 vertices)
+//   min, max:  levels <= kLevelsBase + n / kSequentialVerticesPerLevel
+//              (a launch is worth the host pass and transfers of ~2^10 vertices)
+// docs/bfs.md gives the reasoning and the measurements; recalibrate from `treefix-bench bfs`.
 constexpr std::size_t kLevelsBase = 8;
-constexpr std::size_t kVerticesPerLevel = 1 << 19;
+constexpr std::size_t kEulerVerticesPerLevel = std::size_t{1} << 18;
+constexpr std::size_t kSequentialVerticesPerLevel = std::size_t{1} << 10;
 bool levels_preferred(std::size_t levels, std::size_t n, Op op);
 
 }  // namespace treefix
