@@ -153,7 +153,8 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
     options.list_rank.method = v.ranking;
     ParentArray parent;
     std::string phases;
-    std::size_t repeats = (v.method == RstMethod::bfs && name.rfind("path", 0) == 0) ? 1 : o.repeats;
+    // BFS on the path: one level per vertex; one run (programs are built by then), no warm-up.
+    std::size_t repeats = (v.method == RstMethod::bfs && name.rfind("path", 0) == 0) ? 0 : o.repeats;
     auto [wall, kernel] = measure(rt, repeats, kKernelPhases, [&](Profile& profile) {
       options.profile = &profile;
       parent = rooted_spanning_forest(rt, g, options);
