@@ -7,6 +7,7 @@
 
 #include "fixture.hpp"
 #include "treefix/generate.hpp"
+#include "treefix/reference.hpp"
 #include "treefix/rooting.hpp"
 
 using namespace treefix;
@@ -339,4 +340,20 @@ TEST_CASE("rooting: the device Euler tour equals the host builder's positions") 
     CHECK(std::vector<std::int64_t>(open_pos.begin(), open_pos.end()) == expected.open_pos);
   }
   CHECK_THROWS_AS(device_euler_tour(rt, ParentArray{1, 0}), InputError);
+}
+
+TEST_CASE("rooting: DeviceTree's Euler tour comes from the device and gives the reference treefix") {
+  auto& rt = test::runtime();
+  auto parent = generate::random_forest(100003, 17, 8);
+  DeviceTree tree(rt, parent);
+  const DeviceEulerTour& tour = tree.euler_tour();
+  std::vector<std::int32_t> close_pos(parent.size());
+  rt.queue().enqueueReadBuffer(tour.close_pos(), CL_TRUE, 0, parent.size() * 4, close_pos.data());
+  auto expected = build_euler_tour(parent).close_pos;
+  CHECK(std::vector<std::int64_t>(close_pos.begin(), close_pos.end()) == expected);
+  auto weights = test::random_values<std::int64_t>(parent.size(), 3, -1000, 1000);
+  TreefixOptions options;
+  options.algorithm = Algorithm::euler;
+  CHECK(rootfix(rt, parent, weights, options) == reference::rootfix(parent, weights, Op::sum, false));
+  CHECK(leaffix(rt, parent, weights, options) == reference::leaffix(parent, weights, Op::sum, false));
 }
