@@ -371,7 +371,7 @@ ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const Rst
 
 DeviceEulerTour device_euler_tour(Runtime& runtime, const cl::Buffer& parent, std::size_t n,
                                   const ListRankOptions& list_rank, Profile* profile) {
-  if (2 * n >= static_cast<std::size_t>(INT_MAX))
+  if (DeviceEulerTour::needs_wide_positions(n))
     throw CapacityError("device Euler tour of " + std::to_string(n) +
                         " vertices: positions are 32-bit (2n < 2^31)");
   return translate_device_errors("device Euler tour", [&] {
@@ -379,7 +379,7 @@ DeviceEulerTour device_euler_tour(Runtime& runtime, const cl::Buffer& parent, st
     const cl_int count = static_cast<cl_int>(n);
     cl::Buffer open_pos = runtime.allocate(n * sizeof(cl_int), "open positions");
     cl::Buffer close_pos = runtime.allocate(n * sizeof(cl_int), "close positions");
-    if (n == 0) return DeviceEulerTour(0, false, open_pos, close_pos);
+    if (n == 0) return DeviceEulerTour(runtime, 0, open_pos, close_pos, false, profile);
     cl::Buffer key = runtime.allocate(n * sizeof(cl_uint), "sibling keys");
     cl::Buffer child = runtime.allocate(n * sizeof(cl_int), "children");
     p.run("tour", "et_keys", n, parent, key, child, count);
@@ -395,7 +395,7 @@ DeviceEulerTour device_euler_tour(Runtime& runtime, const cl::Buffer& parent, st
     ranking.profile = profile;
     treefix::list_rank(runtime, succ, rank, 2 * n, ranking);
     p.run("tour", "et_positions", n, rank, open_pos, close_pos, count);
-    return DeviceEulerTour(n, false, open_pos, close_pos);
+    return DeviceEulerTour(runtime, n, open_pos, close_pos, false, profile);
   });
 }
 
