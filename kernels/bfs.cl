@@ -41,6 +41,10 @@ int owner_of_rank(local const uint* row_rank, uint rank) {
   return lo;
 }
 
+// --- BFS (compiled without VALUE_T: the sweep variants, one per type and operator, need only
+// the sweep kernels, and PoCL compiles every kernel of a program) -------------------------------
+#ifndef VALUE_T
+
 // --- BFS ------------------------------------------------------------------------------------
 
 // True for exactly one caller per vertex u: the one that moves depth[u] from -1 to next_depth.
@@ -222,6 +226,8 @@ kernel void bfs_bottom_up(global const EDGE_T* row_offset, global const int* col
     append_found(found, v, queue, counters, huge, row_offset, huge_degree, items, block);
   }
 }
+
+#endif  // !VALUE_T
 
 // --- level sweeps of the level-synchronous treefix -------------------------------------------
 #ifdef VALUE_T
