@@ -41,6 +41,10 @@ int owner_of_rank(local const uint* row_rank, uint rank) {
   return lo;
 }
 
+// --- BFS (compiled without VALUE_T: the sweep variants, one per type and operator, need only
+// the sweep kernels, and PoCL compiles every kernel of a program) -------------------------------
+#ifndef VALUE_T
+
 // --- BFS ------------------------------------------------------------------------------------
 
 // True for exactly one caller per vertex u: the one that moves depth[u] from -1 to next_depth.
@@ -223,6 +227,8 @@ kernel void bfs_bottom_up(global const EDGE_T* row_offset, global const int* col
   }
 }
 
+#endif  // !VALUE_T
+
 // --- level sweeps of the level-synchronous treefix -------------------------------------------
 #ifdef VALUE_T
 
@@ -241,22 +247,40 @@ kernel void rootfix_level(global const int* order, int begin, int count, global 
   else result[v] = p < 0 ? weight[v] : OP(result[p], weight[v]);
 }
 
+// Runs of narrow levels (host-chosen: few vertices, no huge row) are swept by one work-group in
+// one launch, a barrier between levels instead of a launch: a path costs one launch, not one per
+// vertex. barrier(CLK_GLOBAL_MEM_FENCE) orders the group's global writes before the next level.
+kernel void rootfix_levels_fused(global const int* order, global const int* level_offset,
+                                 int first_level, int last_level, global const int* parent,
+                                 global const value_t* weight, global value_t* result,
+                                 int exclusive) {
+  for (int l = first_level; l < last_level; ++l) {
+    const int end = level_offset[l + 1];
+    for (int i = level_offset[l] + get_local_id(0); i < end; i += WG_SIZE) {
+      int v = order[i];
+      int p = parent[v];
+      if (exclusive) result[v] = p < 0 ? IDENTITY : OP(result[p], weight[p]);
+      else result[v] = p < 0 ? weight[v] : OP(result[p], weight[v]);
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}
+
 // What child c contributes to its parent: its inclusive leaffix.
 #define CHILD_TOTAL(c) (exclusive ? OP(result[c], weight[c]) : result[c])
 
-// leaffix(v) = w(v) (+) leaffix of its children (exclusive: without w(v)), for one level slice,
-// deepest level first. Rows of huge_degree children or more are left to leaffix_huge_*.
-kernel void leaffix_level(global const int* order, int begin, int count,
-                          global const EDGE_T* child_offset, global const int* child,
-                          global const value_t* weight, global value_t* result, int exclusive,
-                          EDGE_T huge_degree) {
-  local value_t scratch[WG_SIZE];
-  local int big_owner;
-  local EDGE_T big_begin, big_end;
-  local int big_vertex;
+// leaffix(v) = w(v) (+) leaffix of its children (exclusive: without w(v)) for the vertices
+// order[begin .. begin + count), tiles `group`, `group + groups`, ... of them. Rows of
+// huge_degree children or more are left to leaffix_huge_*. Called by every work-item.
+// big[0] = owner, big[1] = vertex; big_range = [begin, end) of the row being folded.
+void leaffix_tiles(global const int* order, int begin, int count, int group, int groups,
+                   global const EDGE_T* child_offset, global const int* child,
+                   global const value_t* weight, global value_t* result, int exclusive,
+                   EDGE_T huge_degree, local value_t* scratch, local int* big,
+                   local EDGE_T* big_range) {
   const int lid = get_local_id(0);
   const int tiles = (count + WG_SIZE - 1) / WG_SIZE;
-  for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
+  for (int tile = group; tile < tiles; tile += groups) {
     const int i = tile * WG_SIZE + lid;
     int v = -1;
     EDGE_T first = 0, degree = 0;
@@ -275,29 +299,58 @@ kernel void leaffix_level(global const int* order, int begin, int count,
       result[v] = exclusive ? acc : OP(acc, weight[v]);
     }
     // many children: the work-group reduces them, one vertex at a time
-    bool big = v >= 0 && degree >= WG_SIZE && degree < huge_degree;
+    bool is_big = v >= 0 && degree >= WG_SIZE && degree < huge_degree;
     for (;;) {
-      if (lid == 0) big_owner = -1;
+      if (lid == 0) big[0] = -1;
       barrier(CLK_LOCAL_MEM_FENCE);
-      if (big) atomic_max(&big_owner, lid);
+      if (is_big) atomic_max(big, lid);
       barrier(CLK_LOCAL_MEM_FENCE);
-      const int owner = big_owner;
+      const int owner = big[0];
       if (lid == owner) {
-        big_begin = first;
-        big_end = first + degree;
-        big_vertex = v;
-        big = false;
+        big_range[0] = first;
+        big_range[1] = first + degree;
+        big[1] = v;
+        is_big = false;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       if (owner < 0) break;
       value_t acc = IDENTITY;
-      for (EDGE_T e = big_begin + lid; e < big_end; e += WG_SIZE) {
+      for (EDGE_T e = big_range[0] + lid; e < big_range[1]; e += WG_SIZE) {
         int c = child[e];
         acc = OP(acc, CHILD_TOTAL(c));
       }
       acc = wg_value_reduce(acc, scratch);
-      if (lid == 0) result[big_vertex] = exclusive ? acc : OP(acc, weight[big_vertex]);
+      if (lid == 0) result[big[1]] = exclusive ? acc : OP(acc, weight[big[1]]);
     }
+  }
+}
+
+// One level slice per launch, deepest level first.
+kernel void leaffix_level(global const int* order, int begin, int count,
+                          global const EDGE_T* child_offset, global const int* child,
+                          global const value_t* weight, global value_t* result, int exclusive,
+                          EDGE_T huge_degree) {
+  local value_t scratch[WG_SIZE];
+  local int big[2];
+  local EDGE_T big_range[2];
+  leaffix_tiles(order, begin, count, get_group_id(0), get_num_groups(0), child_offset, child,
+                weight, result, exclusive, huge_degree, scratch, big, big_range);
+}
+
+// A run of narrow levels [first_level, last_level), deepest first, by one work-group.
+kernel void leaffix_levels_fused(global const int* order, global const int* level_offset,
+                                 int first_level, int last_level,
+                                 global const EDGE_T* child_offset, global const int* child,
+                                 global const value_t* weight, global value_t* result,
+                                 int exclusive, EDGE_T huge_degree) {
+  local value_t scratch[WG_SIZE];
+  local int big[2];
+  local EDGE_T big_range[2];
+  for (int l = last_level - 1; l >= first_level; --l) {
+    leaffix_tiles(order, level_offset[l], level_offset[l + 1] - level_offset[l], 0, 1,
+                  child_offset, child, weight, result, exclusive, huge_degree, scratch, big,
+                  big_range);
+    barrier(CLK_GLOBAL_MEM_FENCE);
   }
 }
 

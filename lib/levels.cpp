@@ -30,6 +30,24 @@ LevelStructure::LevelStructure(Runtime& runtime, const ParentArray& parent, Prof
   huge_offset_ = std::move(searched.huge_offset);
   huge_degree_ = searched.huge_degree;
   build_launches_ = searched.kernel_launches;
+
+  // sweep plan: runs of narrow levels without huge rows
+  const std::size_t levels = this->levels();
+  auto narrow = [&](std::size_t l) {
+    return level_offset_[l + 1] - level_offset_[l] <= kFusedLevelWidth &&
+           huge_offset_[l + 1] == huge_offset_[l];
+  };
+  for (std::size_t l = 0; l < levels;) {
+    std::size_t end = l + 1;
+    if (narrow(l))
+      while (end < levels && narrow(end)) ++end;
+    const bool fused = end - l >= 2;
+    segments_.push_back({l, end, fused});
+    if (fused) fused_levels_ += end - l;
+    l = end;
+  }
+  std::vector<vertex_t> offsets(level_offset_.begin(), level_offset_.end());
+  level_offset_device_ = DeviceArray<vertex_t>::upload(runtime, offsets, profile, "level offsets");
 }
 
 std::size_t LevelStructure::widest_level() const {
@@ -68,8 +86,19 @@ void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const Device
   SizedProgram sized = sweep_program(runtime, levels, value_type_of<T>(), op);
   translate_device_errors("levels rootfix", [&] {
     cl::Kernel sweep(sized.program, "rootfix_level");
+    cl::Kernel fused(sized.program, "rootfix_levels_fused");
     const auto& offset = levels.level_offset();
-    for (std::size_t l = 0; l < levels.levels(); ++l) {
+    for (const auto& segment : levels.segments()) {
+      if (segment.fused) {
+        set_args(fused, levels.order().buffer(), levels.level_offset_device().buffer(),
+                 static_cast<cl_int>(segment.first_level), static_cast<cl_int>(segment.last_level),
+                 levels.parent().buffer(), weights.buffer(), result.buffer(),
+                 static_cast<cl_int>(exclusive));
+        runtime.launch(fused, sized.wg_size, sized.wg_size, profile, "levels");
+        if (stats) ++stats->kernel_launches;
+        continue;
+      }
+      const std::size_t l = segment.first_level;
       const std::size_t count = offset[l + 1] - offset[l];
       set_args(sweep, levels.order().buffer(), static_cast<cl_int>(offset[l]),
                static_cast<cl_int>(count), levels.parent().buffer(), weights.buffer(),
@@ -100,7 +129,21 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
     cl::Kernel sweep(sized.program, "leaffix_level");
     cl::Kernel huge_partial(sized.program, "leaffix_huge_partial");
     cl::Kernel huge_finish(sized.program, "leaffix_huge_finish");
-    for (std::size_t l = levels.levels(); l-- > 0;) {
+    cl::Kernel fused(sized.program, "leaffix_levels_fused");
+    const auto& segments = levels.segments();
+    for (std::size_t s = segments.size(); s-- > 0;) {
+      const auto& segment = segments[s];
+      if (segment.fused) {
+        set_args(fused, levels.order().buffer(), levels.level_offset_device().buffer(),
+                 static_cast<cl_int>(segment.first_level), static_cast<cl_int>(segment.last_level),
+                 levels.children().row_offset(), levels.children().column(), weights.buffer(),
+                 result.buffer(), static_cast<cl_int>(exclusive));
+        set_edge_arg(fused, 9, levels, levels.huge_degree());
+        runtime.launch(fused, wg, wg, profile, "levels");
+        if (stats) ++stats->kernel_launches;
+        continue;
+      }
+      const std::size_t l = segment.first_level;
       const std::size_t count = offset[l + 1] - offset[l];
       const std::size_t groups = std::min((count + wg - 1) / wg, runtime.saturating_groups(wg));
       set_args(sweep, levels.order().buffer(), static_cast<cl_int>(offset[l]),
@@ -152,7 +195,7 @@ std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
   return r.download(runtime);
 }
 
-bool levels_preferred(std::size_t levels, std::size_t n, Op op) {
+bool levels_preferred(std::size_t levels, std::size_t n, Op op) {  // levels: cost in launches
   const std::size_t per_level = has_inverse(op) ? kEulerVerticesPerLevel : kSequentialVerticesPerLevel;
   return levels <= kLevelsBase + n / per_level;
 }

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <iterator>
+#include <random>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -186,4 +188,45 @@ TEST_CASE("BFS spanning trees are valid trees of the graph; unreachable vertices
   auto ref = bfs_reference(k, 0);
   CHECK(bfs_tree_problem(k, 0, ref.depth, ref.depth, kt).empty());
   CHECK_THROWS_AS(generate::bfs_spanning_tree(k, 1024), InputError);
+}
+
+TEST_CASE("mutated and random graph files either read as valid graphs or fail with InputError") {
+  std::mt19937_64 rng(2024);
+  const std::string alphabet = std::string("0123456789 \n-+%#.eE9x") + '\0';
+  std::vector<std::pair<std::string, std::string>> seeds;
+  for (const char* name : {"petersen.mtx", "directed_real.mtx", "two_triangles.graph", "weighted.graph"}) {
+    std::ifstream in(data_path(name), std::ios::binary);
+    seeds.emplace_back(name, std::string(std::istreambuf_iterator<char>(in), {}));
+  }
+  seeds.emplace_back("list.txt", "0 1\n1 2\n2 3 # c\n3 0\n");
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    auto& [name, text] = seeds[trial % seeds.size()];
+    std::string mutated = text;
+    int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits && !mutated.empty(); ++e) {
+      std::size_t at = rng() % mutated.size();
+      switch (rng() % 3) {
+        case 0: mutated[at] = alphabet[rng() % alphabet.size()]; break;
+        case 1: mutated.erase(at, 1 + rng() % 8); break;
+        default: mutated.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+      }
+    }
+    if (trial % 50 == 0) {  // pure garbage too
+      mutated.clear();
+      for (int i = 0; i < 300; ++i) mutated += static_cast<char>(rng() % 256);
+    }
+    auto path = scratch_file("fuzz-" + name, mutated);
+    try {
+      Csr g = read_graph(path);
+      for (vertex_t u : g.column) REQUIRE((u >= 0 && static_cast<std::size_t>(u) < g.vertices()));
+      REQUIRE(g.row_offset.size() == g.vertices() + 1);
+      ++accepted;
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find(path) == 0);  // every message names the file
+      ++rejected;
+    }
+  }
+  CHECK(accepted > 0);
+  CHECK(rejected > 0);
 }

@@ -97,6 +97,29 @@ TEST_CASE("levels on degenerate shapes: star (device-wide fold), caterpillar, pa
   LevelStructure star(test::runtime(), generate::star(100003));
   CHECK(star.levels() == 2);
   CHECK(star.huge_offset().back() == 1);  // the center took the device-wide path
+  CHECK(star.segments().size() == 2);     // a huge level and a wide one: a launch each
+  CHECK_FALSE(star.segments()[0].fused);
+}
+
+TEST_CASE("runs of narrow levels are fused into one launch") {
+  auto& rt = test::runtime();
+  LevelStructure path(rt, generate::path(2003));
+  REQUIRE(path.segments().size() == 1);
+  CHECK(path.segments()[0].fused);
+  CHECK(path.fused_levels() == 2003);
+  LevelsStats stats;
+  auto parent = generate::kary(100003, 3);  // levels of 1, 3, ..., 729 vertices, then wider
+  LevelStructure kary(rt, parent);
+  REQUIRE(kary.segments().size() == 6);  // [0, 7) fused, then levels 7..11
+  CHECK(kary.segments()[0].fused);
+  CHECK(kary.segments()[0].last_level == 7);
+  auto w = test::random_values<std::int64_t>(parent.size(), 1, -5, 5);
+  auto dw = DeviceArray<std::int64_t>::upload(rt, w);
+  DeviceArray<std::int64_t> dr(rt, parent.size());
+  levels_leaffix(rt, kary, dw, dr, Op::sum, false, nullptr, &stats);
+  CHECK(stats.kernel_launches == 6);
+  CHECK(dr.download(rt) == reference::leaffix(parent, w, Op::sum));
+  CHECK(kary.sweep_cost_in_launches() == 6 + 7 / 4);
 }
 
 TEST_CASE("levels host convenience and input errors") {

@@ -195,7 +195,7 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
         stats = run;
       }
       const bool euler = has_inverse(op);
-      const bool pick_levels = levels_preferred(levels.levels(), n, op);
+      const bool pick_levels = levels_preferred(levels.sweep_cost_in_launches(), n, op);
       const double auto_wall =
           pick_levels ? median(wall_ms) : euler ? median(euler_wall_ms) : median(cpu_ms);
       table.rows.push_back({name, std::to_string(n), std::to_string(levels.levels()),
@@ -249,7 +249,7 @@ void run(const BfsBenchOptions& o) {
     bench_tree<float>(rt, "bfs-kronecker", generate::bfs_spanning_tree(kron, hub), o.repeats, trees);
     bench_tree<float>(rt, "bfs-grid", generate::bfs_spanning_tree(grid, 0), o.repeats, trees);
     std::cout << "\nlevel-synchronous treefix, float (median of " << o.repeats
-              << "; launches per call; auto_picks = levels_preferred(levels, n, op))\n";
+              << "; launches per call; auto_picks = levels_preferred(sweep_cost_in_launches, n, op))\n";
     trees.print(std::cout);
   }
   std::cout.flush();

@@ -37,17 +37,33 @@ class LevelStructure {
   std::size_t widest_level() const;
   std::size_t build_launches() const { return build_launches_; }
 
+  // The sweep plan: consecutive levels of at most kFusedLevelWidth vertices and no huge row form
+  // runs swept by one work-group in one launch (a barrier between levels); other levels get a
+  // launch each. Segments cover the levels in order, top first.
+  struct Segment {
+    std::size_t first_level, last_level;  // [first, last)
+    bool fused;
+  };
+  const std::vector<Segment>& segments() const { return segments_; }
+  std::size_t fused_levels() const { return fused_levels_; }
+  // What a sweep costs in units of one kernel launch (~6 us on a GPU): one per segment, plus a
+  // quarter per fused level (a barrier and a few dependent memory accesses, ~1.5 us). The
+  // quantity levels_preferred() compares with n.
+  std::size_t sweep_cost_in_launches() const { return segments_.size() + fused_levels_ / 4; }
+
   const DeviceGraph& children() const { return children_; }
   const DeviceArray<vertex_t>& parent() const { return parent_; }
   const DeviceArray<vertex_t>& order() const { return order_; }  // vertices by depth
   const DeviceArray<vertex_t>& huge() const { return huge_; }    // high-degree vertices by level
   const std::vector<std::size_t>& huge_offset() const { return huge_offset_; }  // per level
+  const DeviceArray<vertex_t>& level_offset_device() const { return level_offset_device_; }
   std::size_t huge_degree() const { return huge_degree_; }
 
  private:
-  std::size_t vertices_ = 0, huge_degree_ = 0, build_launches_ = 0;
+  std::size_t vertices_ = 0, huge_degree_ = 0, build_launches_ = 0, fused_levels_ = 0;
   DeviceGraph children_;
-  DeviceArray<vertex_t> parent_, order_, huge_;
+  DeviceArray<vertex_t> parent_, order_, huge_, level_offset_device_;
+  std::vector<Segment> segments_;
   std::vector<std::size_t> level_offset_, huge_offset_;
 };
 
@@ -74,7 +90,12 @@ template <class T>
 std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
                               const std::vector<T>& weights, Op op, bool exclusive = false);
 
-// Whether `auto` should take the level sweeps for a forest of n vertices and `levels` levels,
+// Levels of at most this many vertices may be fused into one launch.
+constexpr std::size_t kFusedLevelWidth = 1024;
+
+// Whether `auto` should take the level sweeps for a forest of n vertices whose sweep costs
+// `levels` launches (LevelStructure::sweep_cost_in_launches(); the number of levels when
+// nothing is fused),
 // rather than the alternative: the Euler tour for sum and xor, the sequential CPU reference for
 // min and max (the Euler tour cannot do them). The level sweeps pay one launch (and, in the
 // preparation, one host synchronisation) per level, the alternatives a fixed cost per vertex:
