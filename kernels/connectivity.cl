@@ -26,8 +26,10 @@ kernel void cc_propose(global const int* source, global const int* target,
   if (e >= edges) return;
   int ru = label[source[e]], rv = label[target[e]];
   if (ru == rv) return;
-  atomic_min(&hook_to[max(ru, rv)], min(ru, rv));
-  *active = 1;
+  // Plain reads first: hubs receive many proposals, and most lose (fewer contended atomics).
+  int high = max(ru, rv), low = min(ru, rv);
+  if (low < hook_to[high]) atomic_min(&hook_to[high], low);
+  if (*active == 0) *active = 1;
 }
 
 kernel void cc_record(global const int* source, global const int* target,
@@ -38,7 +40,7 @@ kernel void cc_record(global const int* source, global const int* target,
   int ru = label[source[e]], rv = label[target[e]];
   if (ru == rv) return;
   int high = max(ru, rv);
-  if (hook_to[high] == min(ru, rv)) atomic_min(&hook_edge[high], e);
+  if (hook_to[high] == min(ru, rv) && e < hook_edge[high]) atomic_min(&hook_edge[high], e);
 }
 
 kernel void cc_apply(global int* label, global const int* hook_to, const int n) {
@@ -52,7 +54,7 @@ kernel void cc_jump(global int* label, volatile global int* changed, const int n
   int up = label[v], upper = label[up];
   if (up != upper) {
     label[v] = upper;
-    *changed = 1;
+    if (*changed == 0) *changed = 1;
   }
 }
 

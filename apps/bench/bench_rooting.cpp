@@ -77,12 +77,14 @@ struct Table {
 };
 
 // Median wall and kernel time of `repeats` runs of f(profile) after one warm-up run; `phases`
-// receives the median milliseconds of each profiled phase ("connectivity=1.2 listrank=0.8 ...").
+// receives the median milliseconds of each profiled phase ("connectivity=1.2 listrank=0.8 ...")
+// and the number of profiled commands per phase of the last run (rounds of iterative phases).
 template <class F>
 std::pair<double, double> measure(Runtime& rt, std::size_t repeats, const char* kernel_phases, F&& f,
                                   std::string* phases = nullptr) {
   std::vector<double> wall, kernel;
   std::vector<std::pair<std::string, std::vector<double>>> per_phase;
+  std::vector<std::string> last_launches;  // commands per phase in the last run
   for (std::size_t i = 0; i <= repeats; ++i) {
     Profile profile;
     rt.queue().finish();
@@ -101,11 +103,16 @@ std::pair<double, double> measure(Runtime& rt, std::size_t repeats, const char* 
       it->second.push_back(ms);
     }
     kernel.push_back(k);
+    last_launches.clear();
+    for (auto& phase : profile.phases())
+      last_launches.push_back(phase + "=" + std::to_string(profile.launches(phase)));
   }
   if (phases) {
     phases->clear();
     for (auto& [phase, sample] : per_phase)
       *phases += (phases->empty() ? "" : " ") + phase + "=" + fixed(median(sample));
+    *phases += " launches:";
+    for (auto& phase : last_launches) *phases += " " + phase;
   }
   return {median(wall), median(kernel)};
 }
