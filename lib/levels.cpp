@@ -9,27 +9,60 @@
 
 namespace treefix {
 
-LevelStructure::LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile)
+LevelStructure::LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile,
+                               Build build)
     : vertices_(parent.size()) {
   validate_parent_array(parent);
-  std::vector<vertex_t> roots;
-  for (std::size_t v = 0; v < parent.size(); ++v)
-    if (parent[v] == -1) roots.push_back(static_cast<vertex_t>(v));
-  children_ = DeviceGraph(runtime, child_graph(parent), profile);
-  BfsOptions options;
-  options.profile = profile;
-  DeviceBfs searched = bfs(runtime, children_, roots, options);
-  if (searched.reached() != vertices_)  // cannot happen for a validated forest
-    throw Error("level structure: the BFS reached " + std::to_string(searched.reached()) + " of " +
-                std::to_string(vertices_) + " vertices");
-  // In a forest the only arc into v comes from its parent, so the BFS parents are the parents.
-  parent_ = std::move(searched.parent);
-  order_ = std::move(searched.order);
-  huge_ = std::move(searched.huge);
-  level_offset_ = std::move(searched.level_offset);
-  huge_offset_ = std::move(searched.huge_offset);
-  huge_degree_ = searched.huge_degree;
-  build_launches_ = searched.kernel_launches;
+  Csr children = child_graph(parent);
+  children_ = DeviceGraph(runtime, children, profile);
+  if (build == Build::device_bfs) {
+    std::vector<vertex_t> roots;
+    for (std::size_t v = 0; v < parent.size(); ++v)
+      if (parent[v] == -1) roots.push_back(static_cast<vertex_t>(v));
+    BfsOptions options;
+    options.profile = profile;
+    DeviceBfs searched = bfs(runtime, children_, roots, options);
+    if (searched.reached() != vertices_)  // cannot happen for a validated forest
+      throw Error("level structure: the BFS reached " + std::to_string(searched.reached()) +
+                  " of " + std::to_string(vertices_) + " vertices");
+    // In a forest the only arc into v comes from its parent, so the BFS parents are the parents.
+    parent_ = std::move(searched.parent);
+    order_ = std::move(searched.order);
+    huge_ = std::move(searched.huge);
+    level_offset_ = std::move(searched.level_offset);
+    huge_offset_ = std::move(searched.huge_offset);
+    huge_degree_ = searched.huge_degree;
+    build_launches_ = searched.kernel_launches;
+  } else {
+    // the same structure from the host: vertices by depth, high-degree vertices by depth
+    const std::size_t wg = runtime.sized_program("bfs.cl", children_.offset_option()).wg_size;
+    huge_degree_ = 64 * wg;  // as bfs() chooses by default
+    std::vector<vertex_t> depth = depths(parent);
+    std::size_t levels = 0;
+    for (vertex_t d : depth) levels = std::max(levels, static_cast<std::size_t>(d) + 1);
+    level_offset_.assign(levels + 1, 0);
+    huge_offset_.assign(levels + 1, 0);
+    for (std::size_t v = 0; v < vertices_; ++v) {
+      ++level_offset_[depth[v] + 1];
+      if (children.degree(static_cast<vertex_t>(v)) >= huge_degree_) ++huge_offset_[depth[v] + 1];
+    }
+    for (std::size_t l = 0; l < levels; ++l) {
+      level_offset_[l + 1] += level_offset_[l];
+      huge_offset_[l + 1] += huge_offset_[l];
+    }
+    std::vector<vertex_t> order(vertices_), huge(huge_offset_[levels] + 1);
+    std::vector<std::size_t> next(level_offset_.begin(), level_offset_.end() - 1);
+    std::vector<std::size_t> next_huge(huge_offset_.begin(), huge_offset_.end() - 1);
+    for (std::size_t v = 0; v < vertices_; ++v) {
+      order[next[depth[v]]++] = static_cast<vertex_t>(v);
+      if (children.degree(static_cast<vertex_t>(v)) >= huge_degree_)
+        huge[next_huge[depth[v]]++] = static_cast<vertex_t>(v);
+    }
+    if (levels == 0) level_offset_ = {0}, huge_offset_ = {0};
+    parent_ = DeviceArray<vertex_t>::upload(runtime, parent, profile, "parents");
+    order_ = DeviceArray<vertex_t>::upload(runtime, order, profile, "level order");
+    huge_ = DeviceArray<vertex_t>::upload(runtime, huge, profile, "huge-row list");
+  }
 
   // sweep plan: runs of narrow levels without huge rows
   const std::size_t levels = this->levels();

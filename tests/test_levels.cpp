@@ -77,6 +77,8 @@ TEST_CASE("levels on awkward sizes and forests") {
     LevelStructure levels(test::runtime(), parent);
     check_levels<std::int64_t>(levels, parent, Op::sum, n);
     check_levels<float>(levels, parent, Op::max, n);
+    LevelStructure host(test::runtime(), parent, nullptr, LevelStructure::Build::host);
+    check_levels<float>(host, parent, Op::min, n);
   }
 }
 
@@ -93,6 +95,11 @@ TEST_CASE("levels on degenerate shapes: star (device-wide fold), caterpillar, pa
     LevelStructure levels(test::runtime(), parent);
     check_levels<std::int32_t>(levels, parent, Op::min, 9);
     check_levels<double>(levels, parent, Op::sum, 9);
+    // the host-built structure has the same levels and sweeps to the same results
+    LevelStructure host(test::runtime(), parent, nullptr, LevelStructure::Build::host);
+    CHECK(host.level_offset() == levels.level_offset());
+    CHECK(host.huge_offset() == levels.huge_offset());
+    check_levels<std::int32_t>(host, parent, Op::max, 9);
   }
   LevelStructure star(test::runtime(), generate::star(100003));
   CHECK(star.levels() == 2);
@@ -136,6 +143,9 @@ TEST_CASE("levels host convenience and input errors") {
   CHECK_THROWS_AS(LevelStructure(rt, ParentArray{1, 0}), InputError);  // a cycle
   LevelStructure empty(rt, ParentArray{});
   CHECK(empty.levels() == 0);
+  LevelStructure empty_host(rt, ParentArray{}, nullptr, LevelStructure::Build::host);
+  CHECK(empty_host.levels() == 0);
+  CHECK_THROWS_AS(LevelStructure(rt, ParentArray{1, 0}, nullptr, LevelStructure::Build::host), InputError);
   DeviceArray<float> none(rt, 0);
   CHECK_NOTHROW(levels_rootfix(rt, empty, none, none, Op::sum));
 }

@@ -27,9 +27,13 @@ namespace treefix {
 
 class LevelStructure {
  public:
-  // Validates the parent array (InputError on a bad one), uploads the parent array and the child
-  // lists, and runs the device BFS from the roots.
-  LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile = nullptr);
+  // Validates the parent array (InputError on a bad one), uploads the child lists, and groups
+  // the vertices by depth: by the device BFS from the roots (default; one host synchronisation
+  // per level), or with build_on_host by an O(n) host pass (depths, counting sort by depth),
+  // then one upload — much cheaper for deep trees (a path of 2^14: ~1 s on PoCL by BFS).
+  enum class Build { device_bfs, host };
+  LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile = nullptr,
+                 Build build = Build::device_bfs);
   std::size_t size() const { return vertices_; }
   // Number of levels (height + 1; 0 for an empty forest) and vertices per level.
   std::size_t levels() const { return level_offset_.empty() ? 0 : level_offset_.size() - 1; }
