@@ -1,12 +1,14 @@
 // Connected components by hooking and pointer jumping (Shiloach–Vishkin style, min-label hooking),
 // recording the hooking edges, which form a spanning forest.
 //
-// A round: (propose) for every edge whose endpoints lie in different trees, the larger root asks
-// to hook under the smaller with atomic_min; (record) the edges that proposed the winning pair
-// keep the smallest edge id with atomic_min, so the spanning forest does not depend on timing;
-// (apply) each root takes its winning target; then pointer jumping until every vertex points at
-// its root. Roots only ever point to smaller ids, so there are no cycles, and a component's final
-// label is its smallest vertex. Each launch reads what the previous launches wrote; nothing
+// A round: (propose) for every edge whose endpoints have different labels, the larger label, if
+// it is a root, asks to hook under the smaller with atomic_min; (record) the edges that proposed
+// the winning pair keep the smallest edge id with atomic_min, so the spanning forest does not
+// depend on timing; (apply) each root takes its winning target; then one pointer-jumping pass.
+// When no edge has different labels, pointer jumping runs to full compression. Every pointer
+// goes to a smaller id, so there are no cycles; a root hooks under a vertex of a tree whose root
+// is smaller, so the hooking edges form a forest; a component's final label is its smallest
+// vertex. Each launch reads what the previous launches wrote; nothing
 // depends on ordering within a launch except monotone pointer jumping (labels only move up).
 // Traffic per round: 2 reads of the edge arrays, 2 dependent label reads per edge; per jump,
 // 2 label reads per vertex. Indices are int (fewer than 2^31 vertices and edges).
@@ -26,10 +28,11 @@ kernel void cc_propose(global const int* source, global const int* target,
   if (e >= edges) return;
   int ru = label[source[e]], rv = label[target[e]];
   if (ru == rv) return;
-  // Plain reads first: hubs receive many proposals, and most lose (fewer contended atomics).
-  int high = max(ru, rv), low = min(ru, rv);
-  if (low < hook_to[high]) atomic_min(&hook_to[high], low);
   if (*active == 0) *active = 1;
+  int high = max(ru, rv), low = min(ru, rv);
+  if (label[high] != high) return;  // only roots hook (labels may not be fully compressed yet)
+  // Plain read first: hubs receive many proposals, and most lose (fewer contended atomics).
+  if (low < hook_to[high]) atomic_min(&hook_to[high], low);
 }
 
 kernel void cc_record(global const int* source, global const int* target,
@@ -40,7 +43,8 @@ kernel void cc_record(global const int* source, global const int* target,
   int ru = label[source[e]], rv = label[target[e]];
   if (ru == rv) return;
   int high = max(ru, rv);
-  if (hook_to[high] == min(ru, rv) && e < hook_edge[high]) atomic_min(&hook_edge[high], e);
+  if (label[high] == high && hook_to[high] == min(ru, rv) && e < hook_edge[high])
+    atomic_min(&hook_edge[high], e);
 }
 
 kernel void cc_apply(global int* label, global const int* hook_to, const int n) {

@@ -135,11 +135,12 @@ Connectivity connectivity(Runtime& rt, std::size_t n, const cl::Buffer& source,
     if (read_int(rt, flag) == 0) break;
     p.run(phase, "cc_record", edges, source, target, label, hook_to, out.hook_edge, edge_count);
     p.run(phase, "cc_apply", n, label, hook_to, count);
-    do {
-      p.run(phase, "cc_fill", 1, flag, cl_int(0), cl_int(1));
-      p.run(phase, "cc_jump", n, label, flag, count);
-    } while (read_int(rt, flag) != 0);
+    p.run(phase, "cc_jump", n, label, flag, count);  // one pass: the next round needs no roots
   }
+  do {  // full compression: every label becomes the component's root
+    p.run(phase, "cc_fill", 1, flag, cl_int(0), cl_int(1));
+    p.run(phase, "cc_jump", n, label, flag, count);
+  } while (read_int(rt, flag) != 0);
   // The hooking edges, packed: one per hooked vertex (n - components of them).
   cl::Buffer forest_source = rt.allocate(n * sizeof(cl_int), "spanning forest");
   cl::Buffer forest_target = rt.allocate(n * sizeof(cl_int), "spanning forest");
