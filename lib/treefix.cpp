@@ -1,11 +1,13 @@
 // Treefix: algorithm dispatch, the device tree, and the Euler-tour (Write / Scan / Read) method.
 #include "treefix/treefix.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "primitives/scan_plan.hpp"
 #include "treefix/primitives.hpp"
 #include "treefix/reference.hpp"
+#include "treefix/rooting.hpp"
 
 namespace treefix {
 
@@ -83,7 +85,15 @@ DeviceTree::DeviceTree(Runtime& runtime, ParentArray parent)
 }
 
 const DeviceEulerTour& DeviceTree::euler_tour(Profile* profile) {
-  if (!euler_) euler_ = std::make_unique<DeviceEulerTour>(*runtime_, build_euler_tour(parent_), profile);
+  if (euler_) return *euler_;
+  if (!DeviceEulerTour::needs_wide_positions(parent_.size())) {
+    // Built on the device (rooting.hpp; the parent array was validated by the constructor).
+    auto parent = DeviceArray<vertex_t>::upload(*runtime_, parent_, profile, "parent array");
+    euler_ = std::make_unique<DeviceEulerTour>(
+        device_euler_tour(*runtime_, parent.buffer(), parent_.size(), {}, profile));
+  } else {  // 64-bit positions: the host builder
+    euler_ = std::make_unique<DeviceEulerTour>(*runtime_, build_euler_tour(parent_), profile);
+  }
   return *euler_;
 }
 

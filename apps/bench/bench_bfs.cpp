@@ -1,0 +1,287 @@
+// treefix-bench bfs: BFS traversal rate on Kronecker and grid graphs, and the level-synchronous
+// treefix against the sequential CPU reference on stars, caterpillars and BFS spanning trees.
+//
+// Traversal rate follows Graph500: edges/s = (undirected edges of the reached component) / time,
+// the component's edges being half the arcs of its vertices. Two times are reported: `kernel`,
+// the sum of the profiled kernels, and `wall`, host time of the whole search (kernels plus the
+// per-level read of the queue counters that decides the next launch), each a median over
+// `repeats` searches from different sources after one warm-up search.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "bench.hpp"
+#include "treefix/bfs.hpp"
+#include "treefix/error.hpp"
+#include "treefix/generate.hpp"
+#include "treefix/levels.hpp"
+#include "treefix/reference.hpp"
+#include "treefix/treefix.hpp"
+
+namespace treefix::bench {
+namespace {
+
+struct BfsBenchOptions {
+  unsigned scale = 20, edge_factor = 16;
+  std::size_t grid_side = 1024, tree_vertices = std::size_t{1} << 22;
+  std::size_t repeats = 5;
+  std::string csv, device;
+  bool skip_trees = false;
+};
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+struct Table {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  void print(std::ostream& out) const {
+    std::vector<std::size_t> width(header.size());
+    for (std::size_t i = 0; i < header.size(); ++i) width[i] = header[i].size();
+    for (auto& r : rows)
+      for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+    auto line = [&](const std::vector<std::string>& r) {
+      for (std::size_t i = 0; i < r.size(); ++i) out << std::setw(static_cast<int>(width[i]) + 2) << r[i];
+      out << "\n";
+    };
+    line(header);
+    for (auto& r : rows) line(r);
+  }
+  void write_csv(std::ostream& out) const {
+    auto line = [&](const std::vector<std::string>& r) {
+      for (std::size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << r[i];
+      out << "\n";
+    };
+    line(header);
+    for (auto& r : rows) line(r);
+  }
+};
+
+std::string fixed(double x, int digits = 3) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << x;
+  return s.str();
+}
+
+void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::size_t repeats,
+                     bool beamer, Table& table) {
+  DeviceGraph device_graph(rt, g);
+  std::mt19937_64 rng(42);
+  std::vector<vertex_t> sources;
+  while (sources.size() < repeats + 1) {  // Graph500: sources with at least one edge
+    vertex_t s = static_cast<vertex_t>(rng() % g.vertices());
+    if (g.degree(s) > 0) sources.push_back(s);
+  }
+  std::vector<double> kernel_ms, wall_ms, rate, cpu_ms;
+  std::size_t levels = 0, launches = 0, bottom_up = 0;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    Profile profile;
+    BfsOptions options;
+    options.profile = &profile;
+    options.direction_optimizing = beamer;
+    auto start = Clock::now();
+    DeviceBfs r = bfs(rt, device_graph, {sources[i]}, options);
+    rt.queue().finish();
+    double wall = ms_since(start);
+    if (i == 0) continue;  // warm-up: program build and first-touch
+    // edges of the reached component, from the host CSR and the device depths
+    auto depth = r.depth.download(rt);
+    double arcs = 0;
+    for (std::size_t v = 0; v < depth.size(); ++v)
+      if (depth[v] >= 0) arcs += static_cast<double>(g.degree(static_cast<vertex_t>(v)));
+    double kernel = profile.milliseconds("bfs");
+    kernel_ms.push_back(kernel);
+    wall_ms.push_back(wall);
+    rate.push_back(arcs / 2 / (wall * 1e-3));
+    levels = r.levels();
+    launches = r.kernel_launches;
+    bottom_up = r.bottom_up_levels;
+    auto cpu_start = Clock::now();
+    auto ref = bfs_reference(g, sources[i]);
+    cpu_ms.push_back(ms_since(cpu_start));
+    if (ref.depth != depth) throw Error("bfs bench: device depths differ from the reference on " + name);
+  }
+  table.rows.push_back({name, beamer ? "direction-optimising" : "top-down",
+                        std::to_string(g.vertices()), std::to_string(g.edges()),
+                        std::to_string(levels), std::to_string(bottom_up), std::to_string(launches), fixed(median(kernel_ms)),
+                        fixed(median(wall_ms)), fixed(median(rate) * 1e-9, 4), fixed(median(cpu_ms))});
+  std::cerr << "  done " << name << (beamer ? " (direction-optimising)" : "") << "\n";
+}
+
+// Kernels enqueued, transfers excluded.
+std::size_t kernel_launches(const Profile& profile) {
+  std::size_t count = 0;
+  for (auto& phase : profile.phases())
+    if (phase != "upload" && phase != "download") count += profile.launches(phase);
+  return count;
+}
+
+template <class T>
+void check(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  for (std::size_t v = 0; v < want.size(); ++v)
+    if (std::abs(static_cast<double>(got[v]) - static_cast<double>(want[v])) >
+        1e-3 * (1 + std::abs(static_cast<double>(want[v]))))
+      throw Error("bench: wrong result of " + what + " at vertex " + std::to_string(v) + ": " +
+                  std::to_string(got[v]) + " instead of " + std::to_string(want[v]));
+}
+
+template <class T>
+void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent, std::size_t repeats,
+                Table& table) {
+  const std::size_t n = parent.size();
+  auto build_start = Clock::now();
+  LevelStructure levels(rt, parent);
+  rt.queue().finish();
+  double build_ms = ms_since(build_start);
+  auto host_build_start = Clock::now();
+  LevelStructure host_built(rt, parent, nullptr, LevelStructure::Build::host);
+  rt.queue().finish();
+  double host_build_ms = ms_since(host_build_start);
+  std::mt19937_64 rng(7);
+  std::vector<T> w(n);
+  // Small integers, so that float sums are exact and every algorithm can be checked exactly
+  // (the Euler method's prefix over the whole tour loses float precision on big trees).
+  for (auto& x : w) x = static_cast<T>(rng() % 4);
+  auto dw = DeviceArray<T>::upload(rt, w);
+  DeviceArray<T> dr(rt, n);
+  auto order = top_down_order(parent);
+  DeviceTree euler_tree(rt, parent);
+  for (Op op : {Op::sum, Op::max}) {
+    for (int leaf = 0; leaf < 2; ++leaf) {
+      std::vector<double> kernel_ms, wall_ms, cpu_ms, euler_kernel_ms, euler_wall_ms;
+      std::size_t euler_launches = 0;
+      LevelsStats stats;
+      for (std::size_t i = 0; i <= repeats; ++i) {
+        Profile profile;
+        LevelsStats run;
+        auto start = Clock::now();
+        if (leaf) levels_leaffix(rt, levels, dw, dr, op, false, &profile, &run);
+        else levels_rootfix(rt, levels, dw, dr, op, false, &profile, &run);
+        rt.queue().finish();
+        double wall = ms_since(start);
+        auto cpu_start = Clock::now();
+        auto ref = leaf ? reference::leaffix(parent, order, w, op, false)
+                        : reference::rootfix(parent, order, w, op, false);
+        double cpu = ms_since(cpu_start);
+        if (i == 0) check(dr.download(rt), ref, name + " levels");
+        if (has_inverse(op)) {  // the Euler-tour method, for the operators it supports
+          Profile euler_profile;
+          TreefixOptions options;
+          options.op = op;
+          options.algorithm = Algorithm::euler;
+          options.profile = &euler_profile;
+          auto euler_start = Clock::now();
+          if (leaf) leaffix(rt, euler_tree, dw, dr, options);
+          else rootfix(rt, euler_tree, dw, dr, options);
+          rt.queue().finish();
+          if (i == 0) check(dr.download(rt), ref, name + " euler");
+          if (i > 0) {
+            euler_wall_ms.push_back(ms_since(euler_start));
+            euler_kernel_ms.push_back(euler_profile.total_milliseconds() -
+                                      euler_profile.milliseconds("upload") -
+                                      euler_profile.milliseconds("download"));
+            euler_launches = kernel_launches(euler_profile);
+          }
+        }
+        if (i == 0) continue;  // warm-up
+
+        kernel_ms.push_back(profile.milliseconds("levels"));
+        wall_ms.push_back(wall);
+        cpu_ms.push_back(cpu);
+        stats = run;
+      }
+      const bool euler = has_inverse(op);
+      const bool pick_levels = levels_preferred(levels.sweep_cost_in_launches(), n, op);
+      const double auto_wall =
+          pick_levels ? median(wall_ms) : euler ? median(euler_wall_ms) : median(cpu_ms);
+      table.rows.push_back({name, std::to_string(n), std::to_string(levels.levels()),
+                            leaf ? "leaffix" : "rootfix", to_string(op),
+                            std::to_string(stats.kernel_launches), fixed(build_ms), fixed(host_build_ms),
+                            fixed(median(kernel_ms)), fixed(median(wall_ms)),
+                            euler ? std::to_string(euler_launches) : "-",
+                            euler ? fixed(median(euler_kernel_ms)) : "-",
+                            euler ? fixed(median(euler_wall_ms)) : "-",
+                            pick_levels ? "levels" : euler ? "euler" : "sequential", fixed(auto_wall),
+                            fixed(median(cpu_ms))});
+    }
+  }
+  std::cerr << "  done " << name << "\n";
+}
+
+void run(const BfsBenchOptions& o) {
+  Runtime rt(o.device);
+  std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  std::cout << "treefix-bench bfs, " << date << "\ndevice: " << rt.description().summary() << "\n\n";
+
+  Table traversal;
+  traversal.header = {"graph", "bfs", "vertices", "arcs", "levels", "bottom_up", "launches", "kernel_ms", "wall_ms",
+                      "GTEPS(wall)", "cpu_ms"};
+  std::cerr << "generating graphs\n";
+  Csr kron = generate::kronecker(o.scale, o.edge_factor, 1);
+  Csr grid = generate::grid2d(o.grid_side, o.grid_side);
+  const std::string grid_name = "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side);
+  for (bool beamer : {false, true}) {
+    bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, o.repeats, beamer, traversal);
+    bench_traversal(rt, grid_name, grid, o.repeats, beamer, traversal);
+  }
+  std::cout << "BFS traversal (median of " << o.repeats << " sources)\n";
+  traversal.print(std::cout);
+
+  Table trees;
+  trees.header = {"tree", "vertices", "levels", "sweep", "op", "levels_launches", "prepare_bfs_ms", "prepare_host_ms",
+                  "levels_kernel_ms", "levels_wall_ms", "euler_launches", "euler_kernel_ms",
+                  "euler_wall_ms", "auto_picks", "auto_wall_ms", "sequential_ms"};
+  if (!o.skip_trees) {
+    const std::size_t n = o.tree_vertices;
+    bench_tree<float>(rt, "star", generate::star(n), o.repeats, trees);
+    bench_tree<float>(rt, "caterpillar-sqrt", generate::caterpillar(n, static_cast<std::size_t>(std::sqrt(double(n)))),
+                      o.repeats, trees);
+    bench_tree<float>(rt, "path", generate::path(std::min<std::size_t>(n, 1 << 14)), o.repeats, trees);
+    vertex_t hub = 0;  // span the giant component: root the tree at the highest-degree vertex
+    for (vertex_t v = 0; v < static_cast<vertex_t>(kron.vertices()); ++v)
+      if (kron.degree(v) > kron.degree(hub)) hub = v;
+    bench_tree<float>(rt, "bfs-kronecker", generate::bfs_spanning_tree(kron, hub), o.repeats, trees);
+    bench_tree<float>(rt, "bfs-grid", generate::bfs_spanning_tree(grid, 0), o.repeats, trees);
+    std::cout << "\nlevel-synchronous treefix, float (median of " << o.repeats
+              << "; launches per call; auto_picks = levels_preferred(sweep_cost_in_launches, n, op))\n";
+    trees.print(std::cout);
+  }
+  std::cout.flush();
+  if (!o.csv.empty()) {
+    std::ofstream out(o.csv);
+    if (!out) throw InputError(o.csv + ": cannot write");
+    out << "# treefix-bench bfs, " << date << ", " << rt.description().summary() << "\n";
+    traversal.write_csv(out);
+    out << "\n";
+    if (!o.skip_trees) trees.write_csv(out);
+  }
+}
+
+void setup(CLI::App& app) {
+  auto o = std::make_shared<BfsBenchOptions>();
+  auto* suite = app.add_subcommand("bfs", "BFS traversal rate (Kronecker, grid) and the levels treefix");
+  suite->add_option("--scale", o->scale, "Kronecker scale: 2^scale vertices (default 20)");
+  suite->add_option("--edge-factor", o->edge_factor, "Kronecker edges per vertex (default 16)");
+  suite->add_option("--grid-side", o->grid_side, "grid of side x side vertices (default 1024)");
+  suite->add_option("--tree-vertices", o->tree_vertices, "vertices of the star and caterpillar (default 2^22)");
+  suite->add_option("--repeats", o->repeats, "timed runs after one warm-up (default 5)");
+  suite->add_flag("--skip-trees", o->skip_trees, "only the BFS traversal part");
+  suite->add_option("--csv", o->csv, "also write the tables as CSV");
+  suite->add_option("--device", o->device, "OpenCL device (as for treefix --device)");
+  suite->callback([o] { run(*o); });
+}
+
+TREEFIX_BENCH("bfs", setup);
+
+}  // namespace
+}  // namespace treefix::bench

@@ -1,0 +1,60 @@
+// treefix root: roots an unrooted forest given as an edge list (Euler-tour technique on the device)
+// and writes its parent array in the tree format.
+#include <iostream>
+
+#include "command.hpp"
+#include "treefix/io.hpp"
+#include "treefix/rooting.hpp"
+
+namespace treefix::cli {
+namespace {
+
+struct RootArgs {
+  std::string edges, output, device, list_rank = "ruling-set";
+  std::int64_t vertices = -1;
+  std::vector<std::int64_t> roots;
+};
+
+void run_root(const RootArgs& args) {
+  if (args.vertices < -1) throw InputError("--vertices must be at least 0");
+  std::vector<std::size_t> lines;
+  EdgeList forest = read_edge_list_strict(args.edges, args.vertices, &lines);
+  RootingOptions options;
+  for (auto r : args.roots) {
+    if (r < 0 || r >= static_cast<std::int64_t>(forest.vertices))
+      throw InputError("--root " + std::to_string(r) + " is not a vertex (there are " +
+                       std::to_string(forest.vertices) + ", ids 0.." +
+                       std::to_string(static_cast<std::int64_t>(forest.vertices) - 1) + ")");
+    options.roots.push_back(static_cast<vertex_t>(r));
+  }
+  options.list_rank.method = parse_list_rank_method(args.list_rank);
+  Runtime runtime(args.device);
+  ParentArray parent;
+  try {
+    parent = root_forest(runtime, forest, options);
+  } catch (const EdgeListError& e) {
+    throw InputError(args.edges + ":" + std::to_string(lines.at(e.edge_index())) + ": " + e.what());
+  }
+  write_output(args.output, [&](std::ostream& out) { write_tree(out, parent); });
+}
+
+void setup_root(CLI::App& app) {
+  auto args = std::make_shared<RootArgs>();
+  auto* command = app.add_subcommand(
+      "root", "Root an unrooted forest (edge list) on the device; write its parent array");
+  command->add_option("--edges", args->edges, "edge list: 'u v' per line, 0-based, # comments")
+      ->required();
+  command->add_option("--vertices", args->vertices,
+                      "number of vertices (default: largest id + 1; the rest are isolated)");
+  command->add_option("--root", args->roots,
+                      "root of its tree (repeatable, one per tree; default: each tree's smallest id)");
+  command->add_option("--output,-o", args->output, "parent array file (default: standard output)");
+  command->add_option("--list-rank", args->list_rank, "list ranking: ruling-set (default) or wyllie");
+  add_device_option(command, args->device);
+  command->callback([args] { run_root(*args); });
+}
+
+TREEFIX_COMMAND("root", setup_root);
+
+}  // namespace
+}  // namespace treefix::cli

@@ -1,0 +1,57 @@
+// treefix rst: a rooted spanning forest of a graph (connectivity + Euler-tour rooting on the
+// device), written as a parent array in the tree format.
+#include <iostream>
+
+#include "command.hpp"
+#include "treefix/graph_io.hpp"
+#include "treefix/io.hpp"
+#include "treefix/rooting.hpp"
+
+namespace treefix::cli {
+namespace {
+
+struct RstArgs {
+  std::string graph, format = "auto", output, device, method = "euler", list_rank = "ruling-set";
+  std::int64_t root = -1;
+  bool has_root = false;
+};
+
+void run_rst(const RstArgs& args) {
+  RstOptions options;
+  options.method = parse_rst_method(args.method);
+  options.list_rank.method = parse_list_rank_method(args.list_rank);
+  GraphReadOptions read_options;
+  read_options.format = parse_graph_format(args.format);
+  Csr graph = read_graph(args.graph, read_options);
+  if (args.has_root) {
+    if (args.root < 0 || args.root >= static_cast<std::int64_t>(graph.vertices()))
+      throw InputError("--root " + std::to_string(args.root) + " is not a vertex of " + args.graph +
+                       " (" + std::to_string(graph.vertices()) + " vertices)");
+    options.root = static_cast<vertex_t>(args.root);
+  }
+  Runtime runtime(args.device);
+  ParentArray parent = rooted_spanning_forest(runtime, graph, options);
+  write_output(args.output, [&](std::ostream& out) { write_tree(out, parent); });
+}
+
+void setup_rst(CLI::App& app) {
+  auto args = std::make_shared<RstArgs>();
+  auto* command = app.add_subcommand(
+      "rst", "Rooted spanning forest of a graph on the device; write its parent array");
+  command->add_option("--graph", args->graph,
+                      "undirected graph: Matrix Market (.mtx), METIS (.graph) or edge list ('u v')")
+      ->required();
+  command->add_option("--format", args->format, "auto (by extension), mtx, metis or edges");
+  command->add_option("--root", args->root, "root of its component (others: smallest id)")
+      ->each([args](const std::string&) { args->has_root = true; });
+  command->add_option("--method", args->method, "euler (connectivity + Euler-tour rooting, default) or bfs (BFS trees)");
+  command->add_option("--output,-o", args->output, "parent array file (default: standard output)");
+  command->add_option("--list-rank", args->list_rank, "list ranking: ruling-set (default) or wyllie");
+  add_device_option(command, args->device);
+  command->callback([args] { run_rst(*args); });
+}
+
+TREEFIX_COMMAND("rst", setup_rst);
+
+}  // namespace
+}  // namespace treefix::cli

@@ -1,0 +1,157 @@
+// Device BFS against the sequential reference: depths equal, every parent a neighbour one level up.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "fixture.hpp"
+#include "treefix/bfs.hpp"
+#include "treefix/error.hpp"
+#include "treefix/generate.hpp"
+#include "treefix/graph_io.hpp"
+
+using namespace treefix;
+
+namespace {
+
+std::string data_path(const std::string& name) {
+  return (std::filesystem::path(__FILE__).parent_path() / "data" / name).string();
+}
+
+// Runs the device BFS from `source` and checks it against the reference; returns the result.
+BfsResult check_bfs(const Csr& g, vertex_t source, const BfsOptions& options = {}) {
+  BfsResult device = bfs(test::runtime(), g, source, options);
+  BfsResult ref = bfs_reference(g, source);
+  CHECK_MESSAGE(bfs_tree_problem(g, source, ref.depth, device.depth, device.parent) == "",
+                "n=", g.vertices(), " source=", source);
+  CHECK(device.levels == ref.levels);
+  return device;
+}
+
+Csr random_graph(std::size_t n, std::size_t m, std::uint64_t seed, bool undirected) {
+  std::mt19937_64 rng(seed);
+  std::vector<vertex_t> s(m), t(m);
+  std::uniform_int_distribution<vertex_t> pick(0, static_cast<vertex_t>(n) - 1);
+  for (std::size_t i = 0; i < m; ++i) {
+    s[i] = pick(rng);
+    t[i] = pick(rng);
+  }
+  return csr_from_edges(n, s, t, undirected);
+}
+
+// A center joined to `leaves` others, plus a path hanging off the last leaf.
+Csr star_graph(std::size_t leaves) {
+  std::vector<vertex_t> s, t;
+  for (std::size_t v = 1; v <= leaves; ++v) {
+    s.push_back(0);
+    t.push_back(static_cast<vertex_t>(v));
+  }
+  for (std::size_t v = leaves + 1; v < leaves + 6; ++v) {
+    s.push_back(static_cast<vertex_t>(v - 1));
+    t.push_back(static_cast<vertex_t>(v));
+  }
+  return csr_from_edges(leaves + 6, s, t, true);
+}
+
+}  // namespace
+
+TEST_CASE("bfs on random graphs of awkward sizes matches the reference, directed and undirected") {
+  for (std::size_t n : test::awkward_sizes()) {
+    if (n == 0) continue;
+    CAPTURE(n);
+    check_bfs(random_graph(n, 3 * n, n, true), 0);
+    check_bfs(random_graph(n, 2 * n, n + 1, false), static_cast<vertex_t>(n / 2));
+  }
+}
+
+TEST_CASE("bfs on Kronecker graphs: hubs go through the work-group and device-wide paths") {
+  Csr g = generate::kronecker(14, 16, 11);
+  vertex_t source = 0;
+  while (g.degree(source) == 0) ++source;
+  BfsOptions top_down;
+  top_down.direction_optimizing = false;
+  check_bfs(g, source, top_down);
+  check_bfs(g, source);
+  BfsOptions low = top_down;
+  low.huge_degree = 1;  // raised to the work-group size: every long row takes the device-wide path
+  check_bfs(g, source, low);
+}
+
+TEST_CASE("direction-optimising bfs goes bottom-up on wide levels and still matches the reference") {
+  BfsOptions beamer;  // the default
+  Csr g = generate::kronecker(14, 16, 5);
+  REQUIRE(g.undirected);
+  vertex_t source = 0;
+  while (g.degree(source) == 0) ++source;
+  auto r = check_bfs(g, source, beamer);
+  CHECK(r.bottom_up_levels > 0);
+  CHECK(r.bottom_up_levels < r.levels);
+  for (std::size_t n : {2, 97, 4099, 100003}) {
+    CAPTURE(n);
+    Csr random = random_graph(n, 4 * n, n + 7, true);
+    check_bfs(random, 0, beamer);
+    BfsOptions always = beamer;  // bottom-up from the first level on, never back
+    always.bottom_up_alpha = 1e-9;
+    always.top_down_beta = 1e9;
+    check_bfs(random, static_cast<vertex_t>(n - 1), always);
+  }
+  check_bfs(star_graph(100000), 5, beamer);
+  check_bfs(generate::grid2d(61, 67), 0, beamer);
+  // directed graphs never go bottom-up
+  Csr directed = random_graph(4099, 4 * 4099, 3, false);
+  CHECK_FALSE(directed.undirected);
+  CHECK(check_bfs(directed, 0, beamer).bottom_up_levels == 0);
+}
+
+TEST_CASE("bfs on a star: a row of 10^5 neighbours, reached from the center and from a leaf") {
+  Csr g = star_graph(100000);
+  auto r = check_bfs(g, 0);
+  CHECK(r.levels == 7);
+  check_bfs(g, 77);
+}
+
+TEST_CASE("bfs on a grid and a long path (many levels)") {
+  check_bfs(generate::grid2d(61, 67), 0);
+  check_bfs(generate::grid2d(61, 67), 61 * 67 / 2);
+  std::vector<vertex_t> s, t;
+  for (vertex_t v = 1; v < 3001; ++v) {
+    s.push_back(v - 1);
+    t.push_back(v);
+  }
+  auto r = check_bfs(csr_from_edges(3001, s, t, true), 0);
+  CHECK(r.levels == 3001);
+}
+
+TEST_CASE("bfs on real Matrix Market and METIS files, unreachable vertices at -1") {
+  check_bfs(read_graph(data_path("petersen.mtx")), 3);
+  auto r = check_bfs(read_graph(data_path("directed_real.mtx")), 0);
+  CHECK(r.depth == std::vector<vertex_t>{0, 1, 1, 2, 3, -1, -1});
+  CHECK(r.parent[5] == -1);
+  auto t = check_bfs(read_graph(data_path("two_triangles.graph")), 4);
+  CHECK(t.depth[6] == -1);
+}
+
+TEST_CASE("bfs on one vertex, and from several sources at once") {
+  Csr one = csr_from_edges(1, {}, {}, true);
+  auto r = check_bfs(one, 0);
+  CHECK(r.depth == std::vector<vertex_t>{0});
+  CHECK(r.parent == std::vector<vertex_t>{-1});
+  auto& rt = test::runtime();
+  Csr grid = generate::grid2d(20, 30);
+  DeviceGraph device(rt, grid);
+  DeviceBfs multi = bfs(rt, device, {0, 599, 0});
+  auto depth = multi.depth.download(rt);
+  CHECK(depth[0] == 0);
+  CHECK(depth[599] == 0);
+  CHECK(depth[29] == 19);   // corner (0, 29): 29 from vertex 0, 19 from vertex 599 = (19, 29)
+  CHECK(depth[570] == 19);  // corner (19, 0)
+  CHECK(multi.reached() == 600);
+  CHECK(multi.levels() == 25);  // farthest from both corners: distance 24
+}
+
+TEST_CASE("bfs rejects a source outside the graph") {
+  Csr g = generate::grid2d(3, 3);
+  CHECK_THROWS_AS(bfs(test::runtime(), g, 9), InputError);
+  CHECK_THROWS_AS(bfs(test::runtime(), g, -1), InputError);
+  CHECK_THROWS_AS(bfs(test::runtime(), Csr{}, 0), InputError);
+}

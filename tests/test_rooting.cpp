@@ -1,0 +1,359 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "fixture.hpp"
+#include "treefix/generate.hpp"
+#include "treefix/reference.hpp"
+#include "treefix/rooting.hpp"
+
+using namespace treefix;
+
+namespace {
+
+// The edges of a parent array, in shuffled order and random orientation (an unrooted forest).
+EdgeList unrooted(const ParentArray& parent, std::uint64_t seed) {
+  EdgeList list;
+  list.vertices = parent.size();
+  std::vector<std::size_t> order(parent.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  for (std::size_t v : order) {
+    if (parent[v] < 0) continue;
+    bool flip = rng() & 1;
+    list.source.push_back(flip ? parent[v] : static_cast<vertex_t>(v));
+    list.target.push_back(flip ? static_cast<vertex_t>(v) : parent[v]);
+  }
+  return list;
+}
+
+Csr to_csr(std::size_t n, const std::vector<std::pair<vertex_t, vertex_t>>& edges) {
+  Csr g;
+  g.row_offset.assign(n + 1, 0);
+  for (auto [u, v] : edges) { ++g.row_offset[u + 1]; ++g.row_offset[v + 1]; }
+  for (std::size_t v = 0; v < n; ++v) g.row_offset[v + 1] += g.row_offset[v];
+  g.column.resize(2 * edges.size());
+  std::vector<std::int64_t> fill(g.row_offset.begin(), g.row_offset.end() - 1);
+  for (auto [u, v] : edges) { g.column[fill[u]++] = v; g.column[fill[v]++] = u; }
+  return g;
+}
+
+// Smallest vertex of each component (host union-find): the reference labels.
+std::vector<vertex_t> min_labels(const Csr& g) {
+  std::vector<vertex_t> up(g.vertices());
+  std::iota(up.begin(), up.end(), 0);
+  auto find = [&](vertex_t v) {
+    while (up[v] != v) v = up[v] = up[up[v]];
+    return v;
+  };
+  for (std::size_t u = 0; u < g.vertices(); ++u)
+    for (auto a = g.row_offset[u]; a < g.row_offset[u + 1]; ++a) {
+      vertex_t x = find(static_cast<vertex_t>(u)), y = find(g.column[a]);
+      if (x != y) up[std::max(x, y)] = std::min(x, y);
+    }
+  for (std::size_t v = 0; v < up.size(); ++v) up[v] = find(static_cast<vertex_t>(v));
+  return up;
+}
+
+// Every parent edge is a graph edge, no cycles, one root per component, and the roots are the
+// components' smallest vertices except `root`, which must be one.
+void check_rooted_spanning_forest(const Csr& g, const ParentArray& parent, vertex_t root = -1) {
+  REQUIRE(parent.size() == g.vertices());
+  CHECK_NOTHROW(validate_parent_array(parent));
+  auto label = min_labels(g);
+  std::size_t bad_edges = 0;
+  for (std::size_t v = 0; v < parent.size(); ++v) {
+    if (parent[v] < 0) continue;
+    auto b = g.column.begin() + g.row_offset[v], e = g.column.begin() + g.row_offset[v + 1];
+    if (std::find(b, e, parent[v]) == e) ++bad_edges;
+  }
+  CHECK(bad_edges == 0);
+  std::vector<vertex_t> expected_root(parent.size(), -1);
+  for (std::size_t v = 0; v < parent.size(); ++v) expected_root[label[v]] = label[v];
+  if (root >= 0) expected_root[label[root]] = root;
+  std::size_t wrong_roots = 0;
+  for (std::size_t v = 0; v < parent.size(); ++v)
+    wrong_roots += (parent[v] < 0) != (expected_root[label[v]] == static_cast<vertex_t>(v));
+  CHECK(wrong_roots == 0);
+}
+
+// The unique parent array of a forest rooted at the given roots (host BFS).
+ParentArray reference_rooting(const EdgeList& forest, const std::vector<vertex_t>& roots) {
+  std::vector<std::pair<vertex_t, vertex_t>> pairs;
+  for (std::size_t i = 0; i < forest.edges(); ++i) pairs.emplace_back(forest.source[i], forest.target[i]);
+  Csr g = to_csr(forest.vertices, pairs);
+  auto label = min_labels(g);
+  std::vector<vertex_t> root_of(forest.vertices);
+  std::iota(root_of.begin(), root_of.end(), 0);
+  for (vertex_t r : roots) root_of[label[r]] = r;
+  ParentArray parent(forest.vertices, -1);
+  std::vector<char> seen(forest.vertices, 0);
+  std::vector<vertex_t> queue;
+  for (std::size_t v = 0; v < forest.vertices; ++v)
+    if (root_of[label[v]] == static_cast<vertex_t>(v)) { queue.push_back(v); seen[v] = 1; }
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    vertex_t u = queue[head];
+    for (auto a = g.row_offset[u]; a < g.row_offset[u + 1]; ++a)
+      if (!seen[g.column[a]]) { seen[g.column[a]] = 1; parent[g.column[a]] = u; queue.push_back(g.column[a]); }
+  }
+  return parent;
+}
+
+EdgeList small(std::size_t n, std::vector<std::pair<vertex_t, vertex_t>> edges) {
+  EdgeList list;
+  list.vertices = n;
+  for (auto [u, v] : edges) { list.source.push_back(u); list.target.push_back(v); }
+  return list;
+}
+
+template <class F>
+std::pair<std::size_t, std::string> edge_error(F&& f) {
+  try {
+    f();
+  } catch (const EdgeListError& e) {
+    return {e.edge_index(), e.what()};
+  }
+  FAIL("expected an EdgeListError");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("rooting: random forests of awkward sizes are rooted at their smallest vertices") {
+  auto& rt = test::runtime();
+  for (auto method : {ListRankMethod::ruling_set, ListRankMethod::wyllie}) {
+    for (std::size_t n : test::awkward_sizes()) {
+      CAPTURE(n);
+      std::size_t trees = std::max<std::size_t>(1, n / 50);
+      auto forest = unrooted(generate::random_forest(n, trees, n + 7), n);
+      RootingOptions options;
+      options.list_rank.method = method;
+      CHECK(root_forest(rt, forest, options) == reference_rooting(forest, {}));
+    }
+  }
+}
+
+TEST_CASE("rooting: degenerate shapes with chosen roots (path, star, caterpillar, shuffled)") {
+  auto& rt = test::runtime();
+  std::vector<ParentArray> shapes = {
+      generate::path(100003), generate::star(4099), generate::caterpillar(65537, 257),
+      generate::shuffle_labels(generate::path(65537), 3),
+      generate::shuffle_labels(generate::kary(100003, 3), 4)};
+  for (std::size_t s = 0; s < shapes.size(); ++s) {
+    CAPTURE(s);
+    auto forest = unrooted(shapes[s], s);
+    vertex_t root = static_cast<vertex_t>(forest.vertices * 2 / 3);
+    RootingOptions options;
+    options.roots = {root};
+    options.list_rank.stride = 3 + s;  // short sublists: many rulers
+    CHECK(root_forest(rt, forest, options) == reference_rooting(forest, {root}));
+  }
+}
+
+TEST_CASE("rooting: a path of 2^20 + 1 vertices in shuffled order, isolated vertices beside it") {
+  auto& rt = test::runtime();
+  auto forest = unrooted(generate::shuffle_labels(generate::path((1 << 20) + 1), 11), 5);
+  forest.vertices += 3;  // three isolated vertices at the end
+  auto parent = root_forest(rt, forest);
+  CHECK(parent == reference_rooting(forest, {}));
+  CHECK(parent[forest.vertices - 1] == -1);
+}
+
+TEST_CASE("rooting: device-resident edges in, device parent array out; several roots") {
+  auto& rt = test::runtime();
+  auto forest = unrooted(generate::random_forest(4099, 9, 1), 2);
+  auto reference = reference_rooting(forest, {});
+  // name a root in three different trees: the leaf-most vertex of three trees
+  std::vector<vertex_t> roots;
+  std::set<vertex_t> trees;
+  std::vector<std::pair<vertex_t, vertex_t>> pairs;
+  for (std::size_t i = 0; i < forest.edges(); ++i) pairs.emplace_back(forest.source[i], forest.target[i]);
+  auto label = min_labels(to_csr(forest.vertices, pairs));
+  for (vertex_t v = 4098; v >= 0 && roots.size() < 3; --v)
+    if (trees.insert(label[v]).second) roots.push_back(v);
+  auto source = DeviceArray<vertex_t>::upload(rt, forest.source);
+  auto target = DeviceArray<vertex_t>::upload(rt, forest.target);
+  RootingOptions options;
+  options.roots = roots;
+  CHECK(root_forest(rt, forest.vertices, source, target, options).download(rt) ==
+        reference_rooting(forest, roots));
+}
+
+TEST_CASE("rooting: empty forests and forests without edges") {
+  auto& rt = test::runtime();
+  CHECK(root_forest(rt, small(0, {})).empty());
+  CHECK(root_forest(rt, small(5, {})) == ParentArray(5, -1));
+  CHECK(root_forest(rt, small(2, {{1, 0}})) == ParentArray{-1, 0});
+  RootingOptions options;
+  options.roots = {1};
+  CHECK(root_forest(rt, small(2, {{1, 0}}), options) == ParentArray{1, -1});
+}
+
+TEST_CASE("rooting: cycles, duplicates, self loops and out-of-range ids are rejected by edge") {
+  auto& rt = test::runtime();
+  auto [cycle_edge, cycle] = edge_error([&] { root_forest(rt, small(6, {{0, 1}, {1, 2}, {4, 5}, {2, 0}})); });
+  CHECK((cycle_edge == 0 || cycle_edge == 1 || cycle_edge == 3));  // any edge of the cycle
+  CHECK(cycle.find("closes a cycle") != std::string::npos);
+  auto [dup_edge, dup] = edge_error([&] { root_forest(rt, small(4, {{0, 1}, {2, 3}, {1, 0}})); });
+  CHECK(dup_edge == 2);
+  CHECK(dup.find("repeats edge 0") != std::string::npos);
+  auto [loop_edge, loop] = edge_error([&] { root_forest(rt, small(4, {{0, 1}, {2, 2}})); });
+  CHECK(loop_edge == 1);
+  CHECK(loop.find("self loop") != std::string::npos);
+  auto [range_edge, range] = edge_error([&] { root_forest(rt, small(4, {{0, 1}, {2, 4}})); });
+  CHECK(range_edge == 1);
+  CHECK(range.find("outside 0..3") != std::string::npos);
+  // a big cycle: a path closed into a ring
+  auto ring = unrooted(generate::path(65537), 1);
+  ring.source.push_back(0);
+  ring.target.push_back(65536);
+  auto [ring_edge, ring_message] = edge_error([&] { root_forest(rt, ring); });
+  CHECK(ring_message.find("closes a cycle") != std::string::npos);
+  CHECK(ring_edge < ring.edges());
+}
+
+TEST_CASE("rooting: bad roots are input errors") {
+  auto& rt = test::runtime();
+  RootingOptions options;
+  options.roots = {7};
+  CHECK_THROWS_AS(root_forest(rt, small(4, {{0, 1}}), options), InputError);
+  options.roots = {0, 1};
+  CHECK_THROWS_WITH_AS(root_forest(rt, small(4, {{0, 1}}), options),
+                       doctest::Contains("same tree"), InputError);
+}
+
+TEST_CASE("rooting: connectivity labels are the smallest ids, hooking edges span each component") {
+  auto& rt = test::runtime();
+  std::mt19937_64 rng(5);
+  for (std::size_t n : {1, 2, 31, 1000, 100003}) {
+    CAPTURE(n);
+    std::vector<std::pair<vertex_t, vertex_t>> pairs;
+    for (std::size_t i = 0; i < n * 6 / 10; ++i)  // sparse: many components, some cycles
+      pairs.emplace_back(rng() % n, rng() % n);
+    Csr g = to_csr(n, pairs);
+    std::vector<vertex_t> source;
+    for (std::size_t u = 0; u < n; ++u)
+      for (auto a = g.row_offset[u]; a < g.row_offset[u + 1]; ++a) source.push_back(u);
+    auto s = DeviceArray<vertex_t>::upload(rt, source);
+    auto t = DeviceArray<vertex_t>::upload(rt, g.column);
+    auto cc = connected_components(rt, n, s.buffer(), t.buffer(), source.size());
+    auto expected = min_labels(g);
+    CHECK(cc.label.download(rt) == expected);
+    std::size_t components = 0;
+    for (std::size_t v = 0; v < n; ++v) components += expected[v] == static_cast<vertex_t>(v);
+    CHECK(cc.count == components);
+    // the hooking edges form a forest over the same components
+    EdgeList forest{n, cc.forest_source.download(rt), cc.forest_target.download(rt)};
+    CHECK(forest.edges() == n - components);
+    auto parent = root_forest(rt, forest);
+    check_rooted_spanning_forest(g, parent);
+  }
+}
+
+TEST_CASE("rooting: rooted spanning forests of grids, paths, random graphs, with and without R") {
+  auto& rt = test::runtime();
+  std::vector<std::pair<std::string, Csr>> graphs;
+  {
+    std::vector<std::pair<vertex_t, vertex_t>> grid;  // 300 x 337 grid
+    const int w = 300, h = 337;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        if (x + 1 < w) grid.emplace_back(y * w + x, y * w + x + 1);
+        if (y + 1 < h) grid.emplace_back(y * w + x, (y + 1) * w + x);
+      }
+    graphs.emplace_back("grid", to_csr(w * h, grid));
+  }
+  {
+    auto path = generate::shuffle_labels(generate::path(100003), 9);
+    std::vector<std::pair<vertex_t, vertex_t>> edges;
+    for (std::size_t v = 0; v < path.size(); ++v)
+      if (path[v] >= 0) edges.emplace_back(v, path[v]);
+    edges.emplace_back(edges.front().first, edges.back().first);  // a long cycle
+    edges.emplace_back(3, 3);                                       // a self loop
+    edges.emplace_back(edges.front());                              // a repeated edge
+    graphs.emplace_back("shuffled path with extras", to_csr(path.size(), edges));
+  }
+  {
+    std::mt19937_64 rng(17);
+    std::vector<std::pair<vertex_t, vertex_t>> edges;
+    const std::size_t n = 65537;
+    for (std::size_t i = 0; i < 3 * n; ++i) edges.emplace_back(rng() % n, rng() % n);
+    graphs.emplace_back("random, m = 3n", to_csr(n, edges));
+    edges.resize(n / 2);
+    graphs.emplace_back("random, m = n/2 (many components)", to_csr(n, edges));
+  }
+  graphs.emplace_back("empty", to_csr(0, {}));
+  graphs.emplace_back("single vertex", to_csr(1, {}));
+  for (auto& [name, g] : graphs) {
+    CAPTURE(name);
+    for (auto method : {RstMethod::euler, RstMethod::bfs}) {
+      std::string method_name = to_string(method);
+      CAPTURE(method_name);
+      RstOptions options;
+      options.method = method;
+      check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options));
+      if (g.vertices() > 1) {
+        options.root = static_cast<vertex_t>(g.vertices() - 2);
+        options.list_rank.method = ListRankMethod::wyllie;
+        check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options), *options.root);
+      }
+    }
+  }
+  RstOptions bad;
+  bad.root = 5;
+  CHECK_THROWS_AS(rooted_spanning_forest(rt, to_csr(3, {{0, 1}}), bad), InputError);
+  CHECK(parse_rst_method("bfs") == RstMethod::bfs);
+  CHECK_THROWS_AS(parse_rst_method("dfs"), InputError);
+}
+
+TEST_CASE("rooting: the device Euler tour equals the host builder's positions") {
+  auto& rt = test::runtime();
+  for (auto method : {ListRankMethod::ruling_set, ListRankMethod::wyllie}) {
+    for (std::size_t n : test::awkward_sizes()) {
+      CAPTURE(n);
+      auto parent = generate::random_forest(n, std::max<std::size_t>(1, n / 100), n);
+      EulerTour expected = build_euler_tour(parent);
+      ListRankOptions options;
+      options.method = method;
+      DeviceEulerTour tour = device_euler_tour(rt, parent, options);
+      REQUIRE(tour.size() == n);
+      CHECK_FALSE(tour.wide_positions());
+      std::vector<std::int32_t> open_pos(n), close_pos(n);
+      if (n) {
+        rt.queue().enqueueReadBuffer(tour.open_pos(), CL_TRUE, 0, n * 4, open_pos.data());
+        rt.queue().enqueueReadBuffer(tour.close_pos(), CL_TRUE, 0, n * 4, close_pos.data());
+      }
+      CHECK(std::vector<std::int64_t>(open_pos.begin(), open_pos.end()) == expected.open_pos);
+      CHECK(std::vector<std::int64_t>(close_pos.begin(), close_pos.end()) == expected.close_pos);
+    }
+  }
+  for (auto& parent : {generate::path(100003), generate::star(65537),
+                       generate::shuffle_labels(generate::caterpillar(100003, 999), 2)}) {
+    EulerTour expected = build_euler_tour(parent);
+    DeviceEulerTour tour = device_euler_tour(rt, parent);
+    std::vector<std::int32_t> open_pos(parent.size());
+    rt.queue().enqueueReadBuffer(tour.open_pos(), CL_TRUE, 0, parent.size() * 4, open_pos.data());
+    CHECK(std::vector<std::int64_t>(open_pos.begin(), open_pos.end()) == expected.open_pos);
+  }
+  CHECK_THROWS_AS(device_euler_tour(rt, ParentArray{1, 0}), InputError);
+}
+
+TEST_CASE("rooting: DeviceTree's Euler tour comes from the device and gives the reference treefix") {
+  auto& rt = test::runtime();
+  auto parent = generate::random_forest(100003, 17, 8);
+  DeviceTree tree(rt, parent);
+  const DeviceEulerTour& tour = tree.euler_tour();
+  std::vector<std::int32_t> close_pos(parent.size());
+  rt.queue().enqueueReadBuffer(tour.close_pos(), CL_TRUE, 0, parent.size() * 4, close_pos.data());
+  auto expected = build_euler_tour(parent).close_pos;
+  CHECK(std::vector<std::int64_t>(close_pos.begin(), close_pos.end()) == expected);
+  auto weights = test::random_values<std::int64_t>(parent.size(), 3, -1000, 1000);
+  TreefixOptions options;
+  options.algorithm = Algorithm::euler;
+  CHECK(rootfix(rt, parent, weights, options) == reference::rootfix(parent, weights, Op::sum, false));
+  CHECK(leaffix(rt, parent, weights, options) == reference::leaffix(parent, weights, Op::sum, false));
+}
