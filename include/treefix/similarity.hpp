@@ -54,7 +54,7 @@ class Interner {
 
 // Semantic trees as a linear forest plus payload arrays (structure of arrays, indexed by node).
 struct SemanticForest {
-  LinearForest shape;
+  LinearForest shape;               // breadth-first per tree; original[i] = i
   std::vector<std::int32_t> label;  // node label id
   std::vector<std::int32_t> arc;    // label id of the arc from the parent (-1 for a root)
   std::vector<float> weight;        // weight of that arc (0 for a root)
