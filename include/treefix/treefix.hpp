@@ -36,6 +36,9 @@ struct TreefixOptions {
   bool exclusive = false;
   Algorithm algorithm = Algorithm::automatic;
   Profile* profile = nullptr;  // receives the events of every transfer and kernel
+  // Floating-point sums only: carry a compensation term through Write/Scan/Read (error-free
+  // transformations), so that results are as accurate as with twice the working precision.
+  bool accurate = false;
 };
 
 // The Euler tour of a forest on the device. Positions are 32-bit when the tour (2n) fits in
