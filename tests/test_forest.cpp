@@ -145,7 +145,7 @@ TEST_CASE("bad forest files and links are refused with the place") {
 
 TEST_CASE("device traversal orders equal the CPU's on random general forests") {
   auto& rt = test::runtime();
-  for (std::size_t count : {1, 2, 97, 1000}) {
+  for (std::size_t count : {1, 2, 97, 1000, 100003}) {
     auto f = linear_forest_from_parents(mixed_trees(count, count, count < 100 ? 60 : 20));
     auto device = DeviceForest::upload(rt, f);
     for (auto t : {Traversal::preorder, Traversal::postorder, Traversal::breadth_first}) {
@@ -183,6 +183,32 @@ TEST_CASE("device traversal orders equal the CPU's on random binary forests, in-
       CHECK(traversal_order(rt, device, t) == traversal_order_cpu(f, t));
     }
   }
+}
+
+TEST_CASE("binary forest files: read, and refused with the place") {
+  const std::string path = "binary_forest_test.txt";
+  { std::ofstream(path) << "2  # trees\n4\n-1 -1\n0 3\n1 -1\n-1 -1\n1\n-1 -1\n"; }
+  auto f = read_binary_forest(path);
+  REQUIRE(f.trees() == 2);
+  CHECK(f.node_count == std::vector<vertex_t>{4, 1});
+  // Local node 2 is the root (left 1); 1 has left 0 and right 3: in-order 0 1 3 2.
+  std::vector<vertex_t> local;
+  for (auto v : traversal_order_cpu(f, Traversal::inorder)) local.push_back(f.original[v]);
+  CHECK(local == std::vector<vertex_t>{0, 1, 3, 2, 4});
+  std::remove(path.c_str());
+  auto expect_error = [&](const std::string& text, const std::string& fragment) {
+    { std::ofstream(path) << text; }
+    try {
+      read_binary_forest(path);
+      FAIL("expected an InputError for: " << text);
+    } catch (const InputError& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
+    }
+  };
+  expect_error("1\n2\n1 -1\n-1 2\n", ":4:");        // child 2 out of range, line 4
+  expect_error("1\n2\n1 -1\n0 -1\n", "cycle");
+  expect_error("1\n2\n-1 -1\n-1 -1\n", "both have no parent");
+  std::remove(path.c_str());
 }
 
 TEST_CASE("binary forest in-order matches the recursive definition") {
