@@ -21,8 +21,7 @@
 #endif
 
 kernel void similarity(const int trees, const int ref_root, global const int* head,
-                       global const int* count, global const int* first_child,
-                       global const int* next_sibling, global const int* parent,
+                       global const int* first_child, global const int* next_sibling,
                        global const int* label, global const int* arc, global const float* weight,
                        global const int* ref_first_child, global const int* ref_next_sibling,
                        global const int* ref_label, global const int* ref_arc,
@@ -31,24 +30,28 @@ kernel void similarity(const int trees, const int ref_root, global const int* he
                        global float* simp, global float* result) {
   const int tree = get_global_id(0);
   if (tree >= trees) return;
-  const int root = head[tree], end = root + count[tree];
+  const int root = head[tree], end = head[tree + 1];  // head has trees + 1 entries
   if (label[root] != ref_label[ref_root]) {
     result[tree] = 0.0f;
     return;
   }
   match[root] = ref_root;
-  for (int v = root + 1; v < end; ++v) {
-    const int p = parent[v], mp = match[p];
-    int m = -1;
-    if (mp >= 0 && ref_label[mp] == label[p]) {
-      const int a = arc[v];
-      for (int c = ref_first_child[mp]; c >= 0; c = ref_next_sibling[c])
-        if (ref_arc[c] == a) {
-          m = c;
-          break;
-        }
+  // Parents come before children in storage order: each node hands its pairing to its children.
+  for (int v = root; v < end; ++v) {
+    const int mv = match[v];
+    const bool paired = mv >= 0 && ref_label[mv] == label[v];
+    for (int c = first_child[v]; c >= 0; c = next_sibling[c]) {
+      int m = -1;
+      if (paired) {
+        const int a = arc[c];
+        for (int r = ref_first_child[mv]; r >= 0; r = ref_next_sibling[r])
+          if (ref_arc[r] == a) {
+            m = r;
+            break;
+          }
+      }
+      match[c] = m;
     }
-    match[v] = m;
   }
   for (int v = end - 1; v >= root; --v) {
     const int m = match[v];

@@ -280,7 +280,7 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   const PreparedReference r = prepare_reference(reference, p);
   const std::size_t n = trees.size(), count = trees.trees();
   rt.require_fits("similarity of " + std::to_string(count) + " trees",
-                  n * (8 * sizeof(std::int32_t) + 3 * sizeof(float)) + count * 3 * sizeof(std::int32_t),
+                  n * (6 * sizeof(std::int32_t) + 3 * sizeof(float)) + (count + 1) * sizeof(std::int32_t) + count * sizeof(float),
                   n * sizeof(float));
   if (count == 0) return {};
   std::vector<float> ref_simplicity(r.simplicity.begin(), r.simplicity.end());
@@ -298,11 +298,11 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   auto ref_weight = up(reference.weight, "reference weights");
   auto ref_simp = up(ref_simplicity, "reference simplicity");
   auto ref_miss = up(ref_missing, "reference missing");
-  auto head = up(s.head, "tree heads");
-  auto node_count = up(s.node_count, "tree node counts");
+  std::vector<vertex_t> bounds(s.head);  // trees + 1 entries: tree t is bounds[t] .. bounds[t+1]
+  bounds.push_back(static_cast<vertex_t>(n));
+  auto head = up(bounds, "tree bounds");
   auto first = up(s.first_child, "first children");
   auto next = up(s.next_sibling, "next siblings");
-  auto parent = up(s.parent, "parents");
   auto label = up(trees.label, "labels");
   auto arc = up(trees.arc, "arcs");
   auto weight = up(trees.weight, "weights");
@@ -315,7 +315,7 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   translate_device_errors("tree similarity", [&] {
     cl::Kernel kernel(program, "similarity");
     set_args(kernel, static_cast<cl_int>(count), static_cast<cl_int>(r.root), head.buffer(),
-             node_count.buffer(), first.buffer(), next.buffer(), parent.buffer(), label.buffer(),
+             first.buffer(), next.buffer(), label.buffer(),
              arc.buffer(), weight.buffer(), ref_first.buffer(), ref_next.buffer(),
              ref_label.buffer(), ref_arc.buffer(), ref_weight.buffer(), ref_simp.buffer(),
              ref_miss.buffer(), match.buffer(), sim.buffer(), simp.buffer(), result.buffer());
