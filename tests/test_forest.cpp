@@ -225,10 +225,10 @@ TEST_CASE("a user visit function runs in visit order with a per-tree accumulator
   auto f = linear_forest_from_parents(mixed_trees(11, 300, 40));
   auto device = DeviceForest::upload(rt, f);
   auto data = test::random_values<std::int64_t>(f.size(), 3, -1000, 1000);
-  // Prefix sums along the visit order and a hash of (step, node) pairs per tree.
+  // A hash of the data along the visit order (kept below 2^63: no signed overflow).
   VisitFunction prefix{
       "void visit(VISIT_T* acc, int tree, int node, int step, global VISIT_T* data) {\n"
-      "  *acc = *acc * 31 + data[node] + step; data[node] = *acc; }\n",
+      "  *acc = (*acc * 31 + data[node] + step) % 1000000007; data[node] = *acc; }\n",
       ValueType::int64};
   for (auto t : {Traversal::preorder, Traversal::postorder}) {
     auto result = traverse<std::int64_t>(rt, device, t, prefix, data, 5);
@@ -238,7 +238,7 @@ TEST_CASE("a user visit function runs in visit order with a per-tree accumulator
     for (std::size_t tr = 0; tr < f.trees(); ++tr)
       for (vertex_t s = 0; s < f.node_count[tr]; ++s) {
         const vertex_t node = order[f.head[tr] + s];
-        acc[tr] = acc[tr] * 31 + expect[node] + s;
+        acc[tr] = (acc[tr] * 31 + expect[node] + s) % 1000000007;  // no overflow
         expect[node] = acc[tr];
       }
     CHECK(result.data == expect);

@@ -86,6 +86,9 @@ TEST_CASE("similarity on the device and CPU equals the reference on random trees
     if (count) references.push_back(trees[count / 2]);  // one of them: similarity 1
     for (auto& r : references) check_all_agree(r, trees);
   }
+  // About 10^6 nodes against a reference taken from among them.
+  auto many = random_semantic_trees(65537, 3);
+  check_all_agree(many[12345], many);
   // Wider and deeper shapes, larger alphabets.
   SemanticTreeShape wide{7, 6, 2, 3, 8};
   auto trees = random_semantic_trees(500, 5, wide);
@@ -110,14 +113,16 @@ TEST_CASE("similarity of deep paths: no depth limit on CPU or device") {
     node->label = leaf;
     return root;
   };
-  // 20000 levels: built and compared without recursion (the nested trees' destructors recurse,
-  // so keep the depth moderate).
+  // 5000 levels: the forest is built and compared without recursion; the nested host trees'
+  // copy constructors and destructors do recurse, so keep them moderate and never copy them.
   std::vector<SemanticTree> trees;
-  trees.push_back(path(20000, "end"));
-  trees.push_back(path(20000, "other"));
+  trees.push_back(path(5000, "end"));
+  trees.push_back(path(5000, "other"));
   trees.push_back(path(1000, "end"));
+  std::vector<SemanticTree> reference;
+  reference.push_back(path(5000, "end"));
   Interner interner;
-  auto ref = build_semantic_forest({trees[0]}, interner);
+  auto ref = build_semantic_forest(reference, interner);
   auto forest = build_semantic_forest(trees, interner);
   auto device = similarity_device(test::runtime(), ref, forest);
   auto cpu = similarity_cpu(ref, forest);
