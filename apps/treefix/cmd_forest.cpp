@@ -1,0 +1,63 @@
+// treefix forest-order: visit orders of every tree of a forest file (linear or binary), on the
+// device or the CPU. One line per tree: the tree-local node numbers (as in the file) in visit order.
+#include <memory>
+
+#include "command.hpp"
+#include "treefix/error.hpp"
+#include "treefix/forest.hpp"
+#include "treefix/io.hpp"
+
+namespace treefix::cli {
+namespace {
+
+struct ForestOrderOptions {
+  std::string forest, order = "pre", output, device;
+  bool binary = false, cpu = false;
+};
+
+template <class Forest>
+void write_orders(const ForestOrderOptions& o, const Forest& forest) {
+  const Traversal traversal = parse_traversal(o.order);
+  std::vector<vertex_t> order;
+  if (o.cpu) {
+    order = traversal_order_cpu(forest, traversal);
+  } else {
+    if (traversal == Traversal::inorder && !o.binary)
+      throw InputError("in-order traversal is defined for binary forests only (use --binary)");
+    Runtime runtime(o.device);
+    auto device = DeviceForest::upload(runtime, forest);
+    order = traversal_order(runtime, device, traversal);
+  }
+  write_output(o.output, [&](std::ostream& out) {
+    for (std::size_t t = 0; t < forest.trees(); ++t) {
+      const vertex_t base = forest.head[t];
+      for (vertex_t k = 0; k < forest.node_count[t]; ++k)
+        out << (k ? " " : "") << forest.original[order[base + k]] - base;
+      out << "\n";
+    }
+  });
+}
+
+void setup_forest_order(CLI::App& app) {
+  auto o = std::make_shared<ForestOrderOptions>();
+  auto* command = app.add_subcommand(
+      "forest-order", "Visit order of every tree of a forest file (one line per tree)");
+  command->add_option("--forest", o->forest,
+                      "Forest file: tree count, then per tree n and n parents (-1 root); with "
+                      "--binary: per tree n and n pairs 'left right'")
+      ->required();
+  command->add_option("--order", o->order, "pre | post | in (binary only) | bfs (default pre)");
+  command->add_flag("--binary", o->binary, "The file holds binary trees (left/right links)");
+  command->add_flag("--cpu", o->cpu, "Compute on the CPU (the reference)");
+  command->add_option("--output,-o", o->output, "Output file (default: standard output)");
+  add_device_option(command, o->device);
+  command->callback([o] {
+    if (o->binary) write_orders(*o, read_binary_forest(o->forest));
+    else write_orders(*o, read_linear_forest(o->forest));
+  });
+}
+
+TREEFIX_COMMAND("forest-order", setup_forest_order);
+
+}  // namespace
+}  // namespace treefix::cli
