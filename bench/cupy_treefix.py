@@ -155,7 +155,7 @@ def main():
             row["download_ms"], status))
     print("\r[%s] done%s" % (backend.name, " " * 40), file=sys.stderr)
     with open(args.csv, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
     return 1 if any(r["status"] != "ok" for r in rows) else 0

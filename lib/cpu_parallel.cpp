@@ -3,7 +3,10 @@
 #include "treefix/cpu_parallel.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -71,21 +74,24 @@ void with_operator(Op op, F&& f) {
 
 enum class Fix { root, leaf };
 
-Method resolve(Method method, Op op) {
-  if (method == Method::automatic) return has_inverse(op) ? Method::euler : Method::levels;
+Method resolve(Method method, Op op, const Plan& plan) {
+  if (method == Method::automatic)
+    return has_inverse(op) && plan.split_fraction() < 0.9 ? Method::euler : Method::levels;
   if (method == Method::euler && !has_inverse(op))
     throw InputError(std::string("the Euler-tour treefix needs an operator with an inverse (sum, xor); ") +
                      to_string(op) + " has none: use the levels method");
   return method;
 }
 
-template <class T, class Combine, class Inverse>
-std::vector<T> euler(const Plan& plan, const std::vector<T>& w, Fix fix, bool exclusive,
-                     Combine combine, Inverse inverse, T identity) {
+template <class T, class P, class Combine, class Inverse>
+std::vector<T> euler(const Plan& plan, const std::vector<P>& open, const std::vector<P>& close,
+                     const std::vector<T>& w, Fix fix, bool exclusive, Combine combine,
+                     Inverse inverse, T identity) {
   const std::size_t n = plan.size();
-  const auto& open = plan.tour().open_pos;
-  const auto& close = plan.tour().close_pos;
-  std::vector<T> tour(2 * n);
+  // the Plan's workspace: a fresh 2n array per call would cost a page fault per 4 KiB, which on
+  // some hosts (VMs) takes longer than the whole pass
+  std::unique_lock<std::mutex> lock;
+  T* tour = static_cast<T*>(plan.workspace(2 * n * sizeof(T), lock));
   const unsigned threads = plan.threads();
   // Write: every position is written once (open/close partition the tour)
   fork_join(n, parts_for(n, threads), [&](unsigned, std::size_t begin, std::size_t end) {
@@ -169,11 +175,15 @@ std::vector<T> treefix(const Plan& plan, const std::vector<T>& w, Op op, bool ex
                      std::to_string(plan.size()) + " vertices");
   if (op == Op::bit_xor && !std::is_integral_v<T>)
     throw InputError(std::string("xor needs an integer type, not ") + to_string(value_type_of<T>()));
-  method = resolve(method, op);
+  method = resolve(method, op, plan);
   std::vector<T> r;
   with_operator<T>(op, [&](auto combine, auto inverse, T identity) {
-    r = method == Method::euler ? euler(plan, w, fix, exclusive, combine, inverse, identity)
-                                : levels(plan, w, fix, exclusive, combine, identity);
+    if (method == Method::levels)
+      r = levels(plan, w, fix, exclusive, combine, identity);
+    else if (plan.narrow_open_pos().size() == plan.size())
+      r = euler(plan, plan.narrow_open_pos(), plan.narrow_close_pos(), w, fix, exclusive, combine, inverse, identity);
+    else
+      r = euler(plan, plan.tour().open_pos, plan.tour().close_pos, w, fix, exclusive, combine, inverse, identity);
   });
   return r;
 }
@@ -215,6 +225,28 @@ Plan::Plan(const ParentArray& parent, unsigned threads)
     level_begin = level_end;
   }
   child_offset_[n] = n;
+  std::size_t in_split_levels = 0;
+  for (std::size_t l = 0; l + 1 < level_offset_.size(); ++l) {
+    const std::size_t size = level_offset_[l + 1] - level_offset_[l];
+    if (parts_for(size, threads_) == threads_) in_split_levels += size;
+  }
+  split_fraction_ = n ? double(in_split_levels) / double(n) : 1.0;
+  if (2 * n <= static_cast<std::size_t>(INT32_MAX)) {  // half the position traffic; drop the wide copy
+    open32_.assign(tour_.open_pos.begin(), tour_.open_pos.end());
+    close32_.assign(tour_.close_pos.begin(), tour_.close_pos.end());
+    tour_ = EulerTour{};
+  }
+}
+
+void* Plan::workspace(std::size_t bytes, std::unique_lock<std::mutex>& lock) const {
+  lock = std::unique_lock<std::mutex>(workspace_mutex_);
+  const std::size_t words = (bytes + 7) / 8;
+  if (workspace_words_ < words) {
+    workspace_.reset();  // release before allocating the larger one
+    workspace_.reset(new std::uint64_t[words]);
+    workspace_words_ = words;
+  }
+  return workspace_.get();
 }
 
 template <class T>

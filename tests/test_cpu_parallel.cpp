@@ -112,3 +112,11 @@ TEST_CASE("cpu_parallel rejects bad input with InputError") {
   CHECK_THROWS_AS(cpu::rootfix(plan, std::vector<int>(10), Op::min, false, cpu::Method::euler),
                   treefix::InputError);
 }
+
+TEST_CASE("cpu_parallel automatic: levels for bushy trees, euler for deep ones") {
+  const std::size_t n = 300007;
+  CHECK(cpu::Plan(generate::star(n), 4).split_fraction() > 0.99);
+  CHECK(cpu::Plan(generate::caterpillar(n, n / 2), 4).split_fraction() < 0.01);
+  CHECK(cpu::Plan(generate::path(n), 1).split_fraction() == 1.0);  // one thread: nothing to gain
+  CHECK(cpu::Plan(ParentArray{}, 4).split_fraction() == 1.0);
+}

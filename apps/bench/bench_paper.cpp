@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iomanip>
@@ -217,8 +218,9 @@ void run(const Args& args) {
   }
   std::ofstream index;
   if (!args.dump_dir.empty()) {
+    std::filesystem::create_directories(args.dump_dir);
     index.open(args.dump_dir + "/index.csv");
-    if (!index) throw InputError("cannot write " + args.dump_dir + "/index.csv (does the directory exist?)");
+    if (!index) throw InputError("cannot write " + args.dump_dir + "/index.csv ");
     index << "shape,n,type,fix,open_file,close_file,weights_file,expected_file\n";
   }
   std::cout << std::left << std::setw(13) << "shape" << std::right << std::setw(10) << "n" << "  "

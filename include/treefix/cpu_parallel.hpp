@@ -14,10 +14,15 @@
 //           atomics). A level is split among threads only when it is large (>= 2^14 vertices); a
 //           chain of small levels runs on one thread, so a path costs about what sequential does.
 //           Works for every operator (min and max too).
-// `automatic` picks euler for operators with an inverse (depth-independent), levels otherwise.
+// `automatic` picks levels when at least 90% of the vertices lie in levels large enough to be
+// split over all threads (bushy trees: levels moves about half the bytes of euler), and euler
+// otherwise if the operator has an inverse (deep trees: euler's passes do not depend on depth).
 // Results are identical to treefix::reference for integers; for floats they differ by rounding
 // (the euler method adds and subtracts the weights of other subtrees, as on the device).
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "treefix/tree.hpp"
@@ -42,7 +47,16 @@ class Plan {
   const std::vector<std::size_t>& level_offset() const { return level_offset_; }
   const std::vector<std::size_t>& child_offset() const { return child_offset_; }
   const std::vector<std::int64_t>& parent_position() const { return parent_position_; }
+  // Euler tour positions: 32-bit when 2n fits in int32 (then tour() is empty), else tour().
+  const std::vector<std::int32_t>& narrow_open_pos() const { return open32_; }
+  const std::vector<std::int32_t>& narrow_close_pos() const { return close32_; }
   const EulerTour& tour() const { return tour_; }
+  // Fraction of the vertices in levels that are split over all threads (see `automatic`).
+  double split_fraction() const { return split_fraction_; }
+
+  // Scratch memory of at least `bytes` (8-byte aligned) kept between calls, for the euler
+  // method's tour; `lock` holds it, so calls on one Plan from several threads take turns.
+  void* workspace(std::size_t bytes, std::unique_lock<std::mutex>& lock) const;
 
  private:
   ParentArray parent_;
@@ -51,6 +65,11 @@ class Plan {
   std::vector<std::size_t> level_offset_, child_offset_;
   std::vector<std::int64_t> parent_position_;
   EulerTour tour_;
+  std::vector<std::int32_t> open32_, close32_;
+  double split_fraction_ = 1;
+  mutable std::mutex workspace_mutex_;
+  mutable std::unique_ptr<std::uint64_t[]> workspace_;
+  mutable std::size_t workspace_words_ = 0;
 };
 
 // T: int32, int64, float, double. InputError for a weight count that differs from the tree, xor
