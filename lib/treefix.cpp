@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "primitives/scan_plan.hpp"
 #include "treefix/primitives.hpp"
 #include "treefix/reference.hpp"
 
@@ -34,17 +35,46 @@ std::vector<P> narrow(const std::vector<std::int64_t>& positions) {
 }
 }  // namespace
 
+bool DeviceEulerTour::needs_wide_positions(std::size_t vertices) {
+  return 2 * vertices > static_cast<std::size_t>(INT32_MAX);
+}
+
 DeviceEulerTour::DeviceEulerTour(Runtime& runtime, const EulerTour& tour, Profile* profile)
-    : vertices_(tour.size()), wide_(2 * tour.size() > static_cast<std::size_t>(INT32_MAX)) {
+    : vertices_(tour.size()), wide_(needs_wide_positions(tour.size())) {
   const std::size_t pos_bytes = wide_ ? 8 : 4;
   runtime.require_fits("the Euler tour of " + std::to_string(vertices_) + " vertices",
-                       2 * vertices_ * pos_bytes, vertices_ * pos_bytes);
+                       2 * vertices_ * pos_bytes + 2 * vertices_ * 4, 2 * vertices_ * 4);
   auto upload = [&](const std::vector<std::int64_t>& positions, cl::Buffer& buffer) {
     if (wide_) buffer = DeviceArray<std::int64_t>::upload(runtime, positions, profile, "tour positions").buffer();
     else buffer = DeviceArray<std::int32_t>::upload(runtime, narrow<std::int32_t>(positions), profile, "tour positions").buffer();
   };
   upload(tour.open_pos, open_pos_);
   upload(tour.close_pos, close_pos_);
+  build_map(runtime, profile);
+}
+
+DeviceEulerTour::DeviceEulerTour(Runtime& runtime, std::size_t vertices, cl::Buffer open_pos,
+                                 cl::Buffer close_pos, bool wide_positions, Profile* profile)
+    : vertices_(vertices), wide_(wide_positions), open_pos_(std::move(open_pos)),
+      close_pos_(std::move(close_pos)) {
+  if (needs_wide_positions(vertices) && !wide_)
+    throw InputError("a tour of " + std::to_string(vertices) + " vertices needs 64-bit positions");
+  build_map(runtime, profile);
+}
+
+void DeviceEulerTour::build_map(Runtime& runtime, Profile* profile) {
+  tour_vertex_ = runtime.allocate(2 * vertices_ * sizeof(std::int32_t), "tour map");
+  if (vertices_ == 0) return;
+  translate_device_errors("building the tour map", [&] {
+    const bool wide_index = 2 * vertices_ > 0xFFFFFFFFull;
+    cl::Program program = runtime.program(
+        "tour.cl", std::string(position_option()) + (wide_index ? " -DWIDE_INDEX=1" : ""));
+    cl::Kernel build(program, "tour_map_build");
+    set_args(build, open_pos_, close_pos_);
+    detail::set_index_arg(build, 2, vertices_, wide_index);
+    build.setArg(3, tour_vertex_);
+    runtime.launch(build, vertices_, 0, profile, "tour map");
+  });
 }
 
 DeviceTree::DeviceTree(Runtime& runtime, ParentArray parent)
@@ -84,6 +114,27 @@ void check_operator(Op op, ValueType type, Algorithm algorithm) {
                                  "xor); ") + to_string(op) + " has none: use --algorithm levels or sequential");
 }
 
+// The value the scan combines, as -D options and bytes: the weight type itself, or for the
+// accurate variant of a floating-point sum a wider accumulator (float weights summed in double,
+// when the device has fp64) or a double-word pair (hi, lo) carried with error-free transformations.
+struct ScanValue {
+  std::string options;
+  std::size_t bytes;
+};
+
+ScanValue scan_value(const Runtime& runtime, ValueType type, const TreefixOptions& options) {
+  std::string base = value_op_options(type, options.op);
+  const bool floating = type == ValueType::float32 || type == ValueType::float64;
+  if (!options.accurate || !floating || options.op != Op::sum)
+    return {base, type == ValueType::int32 || type == ValueType::float32 ? 4u : 8u};
+  const bool wide_ok = options.accurate_method == TreefixOptions::AccurateMethod::automatic;
+  if (type == ValueType::float32 && runtime.description().fp64 && wide_ok)
+    return {base + " -DACC_T=double -DNEED_FP64=1", 8};
+  if (type == ValueType::float32)
+    return {base + " -DCOMPENSATED=1 -DACC_T=float -DACC_VEC=float2", 8};
+  return {base + " -DCOMPENSATED=1 -DACC_T=double -DACC_VEC=double2", 16};
+}
+
 template <class T>
 void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
                    DeviceArray<T>& result, const TreefixOptions& options, Fix fix) {
@@ -91,46 +142,74 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
   const std::size_t n = tree.size();
   if (n == 0) return;
   const ValueType type = value_type_of<T>();
+  const ScanValue value = scan_value(runtime, type, options);
   const std::size_t tour_length = 2 * n;
+  const bool fused = options.euler_kernels == EulerKernels::fused;
+  const bool root = fix == Fix::root;
+  // workspace: the materialised tour (three kernels) or the two prefixes of leaffix (fused)
+  const std::size_t work_bytes = fused ? (root ? 0 : 2 * n * value.bytes) : tour_length * value.bytes;
   runtime.require_fits("treefix of " + std::to_string(n) + " vertices",
-                       tour_length * sizeof(T) + 2 * n * sizeof(T) +
-                           tour_length * (tour.wide_positions() ? 8 : 4),
-                       tour_length * sizeof(T));
-  cl::Buffer& tour_values = runtime.scratch("treefix.tour", tour_length * sizeof(T));
-  const bool wide_index = tour_length > 0xFFFFFFFFull / 2;
-  std::string build = value_op_options(type, options.op) + " " + tour.position_option() +
-                      (wide_index ? " -DWIDE_INDEX=1" : "");
-  cl::Program program = runtime.program("treefix.cl", build);
-  auto index_arg = [&](cl::Kernel& k, cl_uint at) {
-    if (wide_index) k.setArg(at, static_cast<cl_ulong>(n));
-    else k.setArg(at, static_cast<cl_uint>(n));
-  };
-  const std::size_t wg = 0;  // element-wise kernels: let the implementation pick the group size
+                       work_bytes + 2 * n * sizeof(T) + tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
+                       std::max<std::size_t>(work_bytes, tour_length * 4));
+  const std::string build = value.options + " " + tour.position_option();
+  detail::ScanPlan plan = detail::plan_scan(runtime, "treefix.cl", build, value.bytes, tour_length);
+  const cl::Program& program = plan.sized.program;
+  const bool wide_index = plan.wide_index;
+  const cl_int exclusive = options.exclusive;
 
+  if (fused) {
+    cl::Buffer* open_prefix = &result.buffer();  // unused by rootfix: any valid buffer
+    cl::Buffer* close_prefix = &result.buffer();
+    if (!root) {
+      open_prefix = &runtime.scratch("treefix.open_prefix", n * value.bytes);
+      close_prefix = &runtime.scratch("treefix.close_prefix", n * value.bytes);
+    }
+    detail::run_scan(runtime, plan, tour_length, [&](cl::Kernel& k, cl_uint first) {
+      k.setArg(first, tour.tour_vertex());
+      k.setArg(first + 1, weights.buffer());
+      k.setArg(first + 2, static_cast<cl_int>(root));
+      k.setArg(first + 3, exclusive);
+      k.setArg(first + 4, result.buffer());
+      k.setArg(first + 5, *open_prefix);
+      k.setArg(first + 6, *close_prefix);
+    }, options.profile, "scan");
+    if (!root) {
+      cl::Kernel finish(program, "treefix_leaf_finish");
+      set_args(finish, *open_prefix, *close_prefix);
+      detail::set_index_arg(finish, 2, n, wide_index);
+      finish.setArg(3, result.buffer());
+      runtime.launch(finish, n, 0, options.profile, "read");
+    }
+    return;
+  }
+
+  cl::Buffer& tour_values = runtime.scratch("treefix.tour", tour_length * value.bytes);
   cl::Kernel write(program, "treefix_write");
   set_args(write, tour.open_pos(), tour.close_pos(), weights.buffer());
-  index_arg(write, 3);
+  detail::set_index_arg(write, 3, n, wide_index);
   write.setArg(4, tour_values);
-  write.setArg(5, static_cast<cl_int>(fix == Fix::root));
-  runtime.launch(write, n, wg, options.profile, "write");
+  write.setArg(5, static_cast<cl_int>(root));
+  runtime.launch(write, n, 0, options.profile, "write");
 
-  scan(runtime, type, options.op, ScanKind::inclusive, tour_values, tour_values, tour_length,
-       options.profile, "scan");
+  detail::ScanPlan tour_scan = detail::plan_scan(runtime, "scan.cl", value.options, value.bytes, tour_length);
+  detail::run_scan(runtime, tour_scan, tour_length, [&](cl::Kernel& k, cl_uint first) {
+    set_args_from(k, first, tour_values, tour_values, cl_int(1));
+  }, options.profile, "scan");
 
-  if (fix == Fix::root) {
+  if (root) {
     cl::Kernel read(program, "treefix_read_rootfix");
     set_args(read, tour.open_pos(), tour_values);
-    index_arg(read, 2);
+    detail::set_index_arg(read, 2, n, wide_index);
     read.setArg(3, result.buffer());
-    read.setArg(4, static_cast<cl_int>(options.exclusive));
-    runtime.launch(read, n, wg, options.profile, "read");
+    read.setArg(4, exclusive);
+    runtime.launch(read, n, 0, options.profile, "read");
   } else {
     cl::Kernel read(program, "treefix_read_leaffix");
     set_args(read, tour.open_pos(), tour.close_pos(), tour_values);
-    index_arg(read, 3);
+    detail::set_index_arg(read, 3, n, wide_index);
     read.setArg(4, result.buffer());
-    read.setArg(5, static_cast<cl_int>(options.exclusive));
-    runtime.launch(read, n, wg, options.profile, "read");
+    read.setArg(5, exclusive);
+    runtime.launch(read, n, 0, options.profile, "read");
   }
 }
 

@@ -20,6 +20,8 @@ namespace {
 struct Args {
   int min_log = 15, max_log = 24, repeats = 10, warmup = 2;
   std::string shapes = "star,caterpillar,random", type = "float", fix = "rootfix", csv, device;
+  std::string forms = "three,fused";
+  bool accurate = false;
 };
 
 double host_ms(const std::function<void()>& f) {
@@ -50,10 +52,10 @@ void run(const Args& args) {
   std::ofstream csv;
   if (!args.csv.empty()) {
     csv.open(args.csv);
-    csv << "device,driver,date,shape,n,type,fix,write_ms,scan_ms,read_ms,compute_ms,upload_ms,"
+    csv << "device,driver,date,shape,n,type,fix,form,accurate,write_ms,scan_ms,read_ms,compute_ms,upload_ms,"
            "download_ms,host_tour_ms,sequential_ms,speedup_compute\n";
   }
-  std::cout << std::left << std::setw(12) << "shape" << std::right << std::setw(10) << "n"
+  std::cout << std::left << std::setw(12) << "shape" << std::setw(6) << "form" << std::right << std::setw(10) << "n"
             << std::setw(10) << "write" << std::setw(10) << "scan" << std::setw(10) << "read"
             << std::setw(10) << "compute" << std::setw(10) << "upload" << std::setw(10) << "download"
             << std::setw(11) << "host-tour" << std::setw(11) << "sequential" << std::setw(9) << "speedup"
@@ -79,9 +81,16 @@ void run(const Args& args) {
         }));
       }
       DeviceTree tree(rt, parent);
+      std::stringstream form_list(args.forms);
+      std::string form;
+      while (std::getline(form_list, form, ',')) {
+      write_ms.clear(); scan_ms.clear(); read_ms.clear(); up_ms.clear(); down_ms.clear();
       for (int rep = 0; rep < args.warmup + args.repeats; ++rep) {
         Profile profile;
         TreefixOptions options{Op::sum, false, Algorithm::euler, &profile};
+        options.accurate = args.accurate;
+        if (form == "three") options.euler_kernels = EulerKernels::three;
+        else if (form != "fused") throw InputError("unknown form '" + form + "' (three, fused)");
         DeviceEulerTour device_tour(rt, host_tour, &profile);  // the transfer a first call pays
         auto weights = DeviceArray<T>::upload(rt, w, &profile);
         DeviceArray<T> result(rt, n);
@@ -89,7 +98,7 @@ void run(const Args& args) {
         if (root) rootfix(rt, tree, weights, result, options);
         else leaffix(rt, tree, weights, result, options);
         auto out = result.download(rt, &profile);
-        if (rep == 0 && std::is_integral_v<T> && out != ref)
+        if (rep == 0 && (std::is_integral_v<T> || args.accurate) && out != ref)
           throw Error("benchmark result differs from the reference (" + shape + ", n=" + std::to_string(n) + ")");
         if (rep < args.warmup) continue;
         write_ms.push_back(profile.milliseconds("write"));
@@ -100,7 +109,7 @@ void run(const Args& args) {
       }
       double wr = median(write_ms), sc = median(scan_ms), rd = median(read_ms);
       double compute = wr + sc + rd, seq = median(seq_ms);
-      std::cout << std::left << std::setw(12) << shape << std::right << std::setw(10) << n
+      std::cout << std::left << std::setw(12) << shape << std::setw(6) << form << std::right << std::setw(10) << n
                 << std::fixed << std::setprecision(3) << std::setw(10) << wr << std::setw(10) << sc
                 << std::setw(10) << rd << std::setw(10) << compute << std::setw(10) << median(up_ms)
                 << std::setw(10) << median(down_ms) << std::setw(11) << median(tour_ms)
@@ -108,9 +117,10 @@ void run(const Args& args) {
                 << "\n";
       if (csv.is_open())
         csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ',' << shape
-            << ',' << n << ',' << args.type << ',' << args.fix << ',' << wr << ',' << sc << ',' << rd
+            << ',' << n << ',' << args.type << ',' << args.fix << ',' << form << ',' << args.accurate << ',' << wr << ',' << sc << ',' << rd
             << ',' << compute << ',' << median(up_ms) << ',' << median(down_ms) << ','
             << median(tour_ms) << ',' << seq << ',' << seq / compute << "\n";
+      }
     }
   }
 }
@@ -125,6 +135,8 @@ void setup(CLI::App& app) {
   cmd->add_option("--shapes", args->shapes, "comma list of star,caterpillar,path,random")->capture_default_str();
   cmd->add_option("--type", args->type, "int32, int64, float or double")->capture_default_str();
   cmd->add_option("--fix", args->fix, "rootfix or leaffix")->capture_default_str();
+  cmd->add_option("--forms", args->forms, "comma list of Euler-tour forms: three (Write/Scan/Read), fused")->capture_default_str();
+  cmd->add_flag("--accurate", args->accurate, "the accurate (compensated / wider) variant");
   cmd->add_option("--csv", args->csv, "write the table as CSV here");
   cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
   cmd->callback([args] {
