@@ -107,6 +107,21 @@ Trial<T> make_trial(const std::string& fix, const std::string& shape, std::size_
     throw InputError("unknown accuracy setting '" + fix + ":" + shape +
                      "' (rootfix:path, rootfix:caterpillar, leaffix:star, leaffix:random)");
   }
+  // The construction must put exactly the GenSum terms under the measured value: sum, exactly,
+  // the weights that its rootfix (ancestors) or leaffix (descendants) covers.
+  std::vector<T> covered;
+  if (fix == "rootfix") {
+    for (vertex_t v = t.measured; v != -1; v = t.parent[v]) covered.push_back(t.weights[v]);
+  } else {
+    for (std::size_t v = 0; v < t.parent.size(); ++v) {
+      vertex_t u = static_cast<vertex_t>(v);
+      while (u != -1 && u != t.measured) u = t.parent[u];
+      if (u == t.measured) covered.push_back(t.weights[v]);
+    }
+  }
+  if (covered.size() != m || gensum::exact_sum_of(covered) != t.exact)
+    throw Error("accuracy setting " + fix + ":" + shape + " does not hold the whole sum at vertex " +
+                std::to_string(t.measured));
   return t;
 }
 

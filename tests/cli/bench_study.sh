@@ -33,6 +33,9 @@ grep -q 'path,64,int64,leaffix,euler,.*,ok$' results/paper-leaffix.csv || fail "
 
 "$bench" accuracy --terms 200 --trees 3 --max-cond-log 6 --csv results/accuracy.csv > accuracy.txt 2>/dev/null
 [[ $(grep -c . results/accuracy.csv) == $((1 + 4 * 6 * 4)) ]] || fail "accuracy.csv rows"
+"$bench" accuracy --type double --terms 100 --trees 2 --max-cond-log 3 --settings leaffix:random,rootfix:caterpillar \
+  --algorithms sequential,euler --csv results/accuracy-double.csv > /dev/null 2>&1
+[[ $(grep -c ',double,.*,ok$' results/accuracy-double.csv) == 12 ]] || fail "accuracy --type double rows"
 # the achieved condition numbers are near the targets and the float errors grow with them
 python_ok=
 for py in python3 /usr/bin/python3; do
