@@ -181,9 +181,10 @@ def plot_accuracy(accuracy, out, summary):
 
 
 def accuracy_table(vtype, rows, settings):
-    lines = ["### accuracy, %s: max relative error; bits = log2(error / levels error)" % vtype, ""]
     algs = sort_algorithms({r["algorithm"] for r in rows})
-    header = ["setting", "cond"] + algs + ["%s bits vs levels" % a for a in algs if a != "levels"]
+    base = "levels" if "levels" in algs else "sequential"  # the paper compares with levels
+    lines = ["### accuracy, %s: max relative error; bits = log2(error / %s error)" % (vtype, base), ""]
+    header = ["setting", "cond"] + algs + ["%s bits vs %s" % (a, base) for a in algs if a != base]
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "---|" * len(header))
     for fix, shape in settings:
@@ -195,10 +196,10 @@ def accuracy_table(vtype, rows, settings):
             errs = table[cond]
             cells = ["%s:%s" % (fix, shape), "%.0e" % cond] + ["%.3g" % errs[a] if a in errs else "" for a in algs]
             for a in algs:
-                if a == "levels":
+                if a == base:
                     continue
-                if a in errs and errs.get("levels", 0) > 0 and errs[a] > 0:
-                    cells.append("%+.1f" % math.log2(errs[a] / errs["levels"]))
+                if a in errs and errs.get(base, 0) > 0 and errs[a] > 0:
+                    cells.append("%+.1f" % math.log2(errs[a] / errs[base]))
                 else:
                     cells.append("")
             lines.append("| " + " | ".join(cells) + " |")
