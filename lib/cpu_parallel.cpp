@@ -22,7 +22,8 @@ namespace {
 constexpr std::size_t kMinPerThread = std::size_t(1) << 14;
 
 unsigned parts_for(std::size_t n, unsigned threads) {
-  return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, n / kMinPerThread)));
+  return static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(threads, n / kMinPerThread)));
 }
 
 // Runs body(part, begin, end) over `parts` contiguous ranges of [0, n), part 0 on this thread.
@@ -36,9 +37,8 @@ void fork_join(std::size_t n, unsigned parts, const Body& body) {
   std::vector<std::thread> workers;
   workers.reserve(parts - 1);
   for (unsigned p = 1; p < parts; ++p)
-    workers.emplace_back([&body, p, chunk, n] {
-      body(p, std::min(n, p * chunk), std::min(n, (p + 1) * chunk));
-    });
+    workers.emplace_back(
+        [&body, p, chunk, n] { body(p, std::min(n, p * chunk), std::min(n, (p + 1) * chunk)); });
   body(0u, std::size_t(0), std::min(n, chunk));
   for (auto& w : workers) w.join();
 }
@@ -47,7 +47,10 @@ void fork_join(std::size_t n, unsigned parts, const Body& body) {
 // Integer sums wrap around (as the device and the reference do).
 template <class T, class F>
 void with_operator(Op op, F&& f) {
-  using U = std::conditional_t<std::is_integral_v<T>, std::make_unsigned_t<std::conditional_t<std::is_integral_v<T>, T, int>>, T>;
+  using U =
+      std::conditional_t<std::is_integral_v<T>,
+                         std::make_unsigned_t<std::conditional_t<std::is_integral_v<T>, T, int>>,
+                         T>;
   auto no_inverse = [](T x) { return x; };  // never called: checked before
   switch (op) {
     case Op::sum:
@@ -63,11 +66,13 @@ void with_operator(Op op, F&& f) {
       }
     case Op::min:
       f([](T a, T b) { return std::min(a, b); }, no_inverse,
-        std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max());
+        std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                             : std::numeric_limits<T>::max());
       return;
     case Op::max:
       f([](T a, T b) { return std::max(a, b); }, no_inverse,
-        std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest());
+        std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                             : std::numeric_limits<T>::lowest());
       return;
   }
 }
@@ -78,8 +83,9 @@ Method resolve(Method method, Op op, const Plan& plan) {
   if (method == Method::automatic)
     return has_inverse(op) && plan.split_fraction() < 0.9 ? Method::euler : Method::levels;
   if (method == Method::euler && !has_inverse(op))
-    throw InputError(std::string("the Euler-tour treefix needs an operator with an inverse (sum, xor); ") +
-                     to_string(op) + " has none: use the levels method");
+    throw InputError(
+        std::string("the Euler-tour treefix needs an operator with an inverse (sum, xor); ") +
+        to_string(op) + " has none: use the levels method");
   return method;
 }
 
@@ -109,7 +115,8 @@ std::vector<T> euler(const Plan& plan, const std::vector<P>& open, const std::ve
     block_total[p] = acc;
   });
   std::vector<T> block_offset(parts, identity);
-  for (unsigned p = 1; p < parts; ++p) block_offset[p] = combine(block_offset[p - 1], block_total[p - 1]);
+  for (unsigned p = 1; p < parts; ++p)
+    block_offset[p] = combine(block_offset[p - 1], block_total[p - 1]);
   fork_join(2 * n, parts, [&](unsigned p, std::size_t begin, std::size_t end) {
     T acc = block_offset[p];
     for (std::size_t i = begin; i < end; ++i) tour[i] = acc = combine(acc, tour[i]);
@@ -159,7 +166,8 @@ std::vector<T> levels(const Plan& plan, const std::vector<T>& w, Fix fix, bool e
     for (std::size_t l = levels_count; l-- > 0;)
       over_level(l, [&](std::size_t i) {
         T below = identity;
-        for (std::size_t k = children[i]; k < children[i + 1]; ++k) below = combine(below, inclusive[k]);
+        for (std::size_t k = children[i]; k < children[i + 1]; ++k)
+          below = combine(below, inclusive[k]);
         inclusive[i] = combine(below, w[order[i]]);
         r[order[i]] = exclusive ? below : inclusive[i];
       });
@@ -174,16 +182,19 @@ std::vector<T> treefix(const Plan& plan, const std::vector<T>& w, Op op, bool ex
     throw InputError(std::to_string(w.size()) + " weights for a tree of " +
                      std::to_string(plan.size()) + " vertices");
   if (op == Op::bit_xor && !std::is_integral_v<T>)
-    throw InputError(std::string("xor needs an integer type, not ") + to_string(value_type_of<T>()));
+    throw InputError(std::string("xor needs an integer type, not ") +
+                     to_string(value_type_of<T>()));
   method = resolve(method, op, plan);
   std::vector<T> r;
   with_operator<T>(op, [&](auto combine, auto inverse, T identity) {
     if (method == Method::levels)
       r = levels(plan, w, fix, exclusive, combine, identity);
     else if (plan.narrow_open_pos().size() == plan.size())
-      r = euler(plan, plan.narrow_open_pos(), plan.narrow_close_pos(), w, fix, exclusive, combine, inverse, identity);
+      r = euler(plan, plan.narrow_open_pos(), plan.narrow_close_pos(), w, fix, exclusive, combine,
+                inverse, identity);
     else
-      r = euler(plan, plan.tour().open_pos, plan.tour().close_pos, w, fix, exclusive, combine, inverse, identity);
+      r = euler(plan, plan.tour().open_pos, plan.tour().close_pos, w, fix, exclusive, combine,
+                inverse, identity);
   });
   return r;
 }
@@ -192,9 +203,12 @@ std::vector<T> treefix(const Plan& plan, const std::vector<T>& w, Op op, bool ex
 
 const char* to_string(Method m) {
   switch (m) {
-    case Method::automatic: return "auto";
-    case Method::euler: return "euler";
-    case Method::levels: return "levels";
+    case Method::automatic:
+      return "auto";
+    case Method::euler:
+      return "euler";
+    case Method::levels:
+      return "levels";
   }
   return "?";
 }
@@ -231,7 +245,8 @@ Plan::Plan(const ParentArray& parent, unsigned threads)
     if (parts_for(size, threads_) == threads_) in_split_levels += size;
   }
   split_fraction_ = n ? double(in_split_levels) / double(n) : 1.0;
-  if (2 * n <= static_cast<std::size_t>(INT32_MAX)) {  // half the position traffic; drop the wide copy
+  if (2 * n <=
+      static_cast<std::size_t>(INT32_MAX)) {  // half the position traffic; drop the wide copy
     open32_.assign(tour_.open_pos.begin(), tour_.open_pos.end());
     close32_.assign(tour_.close_pos.begin(), tour_.close_pos.end());
     tour_ = EulerTour{};
@@ -261,7 +276,7 @@ std::vector<T> leaffix(const Plan& plan, const std::vector<T>& weights, Op op, b
   return treefix(plan, weights, op, exclusive, method, Fix::leaf);
 }
 
-#define TREEFIX_CPU_PARALLEL_INSTANTIATE(T)                                                    \
+#define TREEFIX_CPU_PARALLEL_INSTANTIATE(T)                                                 \
   template std::vector<T> rootfix<T>(const Plan&, const std::vector<T>&, Op, bool, Method); \
   template std::vector<T> leaffix<T>(const Plan&, const std::vector<T>&, Op, bool, Method);
 TREEFIX_CPU_PARALLEL_INSTANTIATE(std::int32_t)

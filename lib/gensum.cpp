@@ -67,7 +67,8 @@ IllConditionedSum<T> attempt(std::size_t n, double log2_cond, std::mt19937_64& r
   const std::size_t second = n - first;
   for (std::size_t k = 0; k < second; ++k) {
     // exponents fall linearly from log2_cond to 0, so the exact sum shrinks term by term
-    const double e = second == 1 ? 0.0 : std::round(log2_cond * (1.0 - double(k) / double(second - 1)));
+    const double e =
+        second == 1 ? 0.0 : std::round(log2_cond * (1.0 - double(k) / double(second - 1)));
     const double target = std::ldexp(unit(rng), static_cast<int>(e));
     p[first + k] = static_cast<T>(target - running.value());
     running.add(static_cast<double>(p[first + k]));
@@ -108,17 +109,20 @@ double condition_number(const std::vector<T>& terms) {
 
 template <class T>
 IllConditionedSum<T> generate(std::size_t n, double condition, std::uint64_t seed) {
-  if (n < 2) throw InputError("an ill-conditioned sum needs at least 2 terms, not " + std::to_string(n));
+  if (n < 2)
+    throw InputError("an ill-conditioned sum needs at least 2 terms, not " + std::to_string(n));
   const double limit = std::is_same_v<T, float> ? 1e15 : 1e30;
   if (!(condition >= 1 && condition <= limit))
     throw InputError("condition number " + std::to_string(condition) + " out of range [1, " +
-                     std::to_string(limit) + "] for " + (std::is_same_v<T, float> ? "float" : "double") +
-                     " terms");
+                     std::to_string(limit) + "] for " +
+                     (std::is_same_v<T, float> ? "float" : "double") + " terms");
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
   // ORO's construction gives cond ~ n 2^b / b, not 2^b: for n terms the spread b is corrected
   // from the achieved value (it also scatters by the random last terms, so keep the closest).
   const double log_target = std::log10(condition);
-  auto distance = [&](const IllConditionedSum<T>& s) { return std::fabs(std::log10(s.condition) - log_target); };
+  auto distance = [&](const IllConditionedSum<T>& s) {
+    return std::fabs(std::log10(s.condition) - log_target);
+  };
   double spread = std::log2(condition);
   IllConditionedSum<T> best;
   for (int candidate = 0; candidate < 16; ++candidate) {
@@ -137,7 +141,8 @@ IllConditionedSum<T> generate(std::size_t n, double condition, std::uint64_t see
     IllConditionedSum<T> out;
     out.terms.resize(n);
     const double s = std::exp2(log2_shift);
-    for (std::size_t i = 0; i < n; ++i) out.terms[i] = static_cast<T>(static_cast<double>(base[i]) + s);
+    for (std::size_t i = 0; i < n; ++i)
+      out.terms[i] = static_cast<T>(static_cast<double>(base[i]) + s);
     out.condition = condition_number(out.terms);
     out.exact_sum = exact_sum_of(out.terms);
     return out;

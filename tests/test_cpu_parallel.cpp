@@ -18,12 +18,13 @@ namespace cpu = treefix::cpu_parallel;
 namespace generate = treefix::generate;
 
 std::vector<std::pair<const char*, ParentArray>> shapes(std::size_t n, std::uint64_t seed) {
-  return {{"star", generate::star(n)},
-          {"path", generate::path(n)},
-          {"caterpillar", generate::caterpillar(n, n / 2)},
-          {"shuffled random", generate::shuffle_labels(generate::random_recursive(n, seed), seed + 1)},
-          {"forest", n ? generate::random_forest(n, 1 + n / 100, seed) : ParentArray{}},
-          {"binary", generate::kary(n, 2)}};
+  return {
+      {"star", generate::star(n)},
+      {"path", generate::path(n)},
+      {"caterpillar", generate::caterpillar(n, n / 2)},
+      {"shuffled random", generate::shuffle_labels(generate::random_recursive(n, seed), seed + 1)},
+      {"forest", n ? generate::random_forest(n, 1 + n / 100, seed) : ParentArray{}},
+      {"binary", generate::kary(n, 2)}};
 }
 
 template <class T>
@@ -34,7 +35,9 @@ void check_equal(const std::vector<T>& got, const std::vector<T>& want, double t
     if constexpr (std::is_integral_v<T>) {
       if (got[i] != want[i]) ++bad;
     } else {
-      if (std::fabs(double(got[i]) - double(want[i])) > tolerance * (1 + std::fabs(double(want[i])))) ++bad;
+      if (std::fabs(double(got[i]) - double(want[i])) >
+          tolerance * (1 + std::fabs(double(want[i]))))
+        ++bad;
     }
   }
   CHECK(bad == 0);
@@ -104,8 +107,8 @@ TEST_CASE("cpu_parallel splits large passes and levels across threads (10^6 vert
 }
 
 TEST_CASE("cpu_parallel rejects bad input with InputError") {
-  CHECK_THROWS_AS(cpu::Plan(ParentArray{1, 0}), treefix::InputError);      // cycle
-  CHECK_THROWS_AS(cpu::Plan(ParentArray{-1, 5}), treefix::InputError);     // out of range
+  CHECK_THROWS_AS(cpu::Plan(ParentArray{1, 0}), treefix::InputError);   // cycle
+  CHECK_THROWS_AS(cpu::Plan(ParentArray{-1, 5}), treefix::InputError);  // out of range
   cpu::Plan plan(generate::star(10));
   CHECK_THROWS_AS(cpu::rootfix(plan, std::vector<float>(9), Op::sum), treefix::InputError);
   CHECK_THROWS_AS(cpu::leaffix(plan, std::vector<float>(10), Op::bit_xor), treefix::InputError);

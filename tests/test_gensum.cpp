@@ -42,10 +42,12 @@ TEST_CASE("gensum exact_sum is exact on catastrophic cancellation") {
   CHECK(exact_sum({1e100, 1.0, -1e100}) == 1.0);
   CHECK(exact_sum({1.0, 1e-30, -1.0, 1e-30}) == 2e-30);
   CHECK(exact_sum({}) == 0.0);
-  CHECK(exact_sum({0.1, 0.2, 0.3, -0.6}) == double_double_sum(std::vector<double>{0.1, 0.2, 0.3, -0.6}));
+  CHECK(exact_sum({0.1, 0.2, 0.3, -0.6}) ==
+        double_double_sum(std::vector<double>{0.1, 0.2, 0.3, -0.6}));
 }
 
-TEST_CASE_TEMPLATE("gensum achieves the target condition number within a factor 10", T, float, double) {
+TEST_CASE_TEMPLATE("gensum achieves the target condition number within a factor 10", T, float,
+                   double) {
   for (double cond : {1e1, 1e2, 1e4, 1e6, 1e8, 1e10}) {
     for (std::size_t n : {2u, 3u, 101u, 10000u}) {
       if (n < 100 && cond > 1e4) continue;  // too few terms to make an extreme cancellation

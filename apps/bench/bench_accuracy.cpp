@@ -120,8 +120,8 @@ Trial<T> make_trial(const std::string& fix, const std::string& shape, std::size_
     }
   }
   if (covered.size() != m || gensum::exact_sum_of(covered) != t.exact)
-    throw Error("accuracy setting " + fix + ":" + shape + " does not hold the whole sum at vertex " +
-                std::to_string(t.measured));
+    throw Error("accuracy setting " + fix + ":" + shape +
+                " does not hold the whole sum at vertex " + std::to_string(t.measured));
   return t;
 }
 
@@ -132,11 +132,16 @@ std::vector<T> compute(Runtime& rt, const std::string& algorithm, bool root, con
                 : reference::leaffix(t.parent, t.weights, Op::sum);
   TreefixOptions options;
   options.op = Op::sum;
-  if (algorithm == "euler" || algorithm == "euler-accurate") options.algorithm = Algorithm::euler;
-  else if (algorithm == "levels") options.algorithm = Algorithm::levels;
-  else throw InputError("unknown algorithm '" + algorithm + "' (sequential, euler, levels, euler-accurate)");
+  if (algorithm == "euler" || algorithm == "euler-accurate")
+    options.algorithm = Algorithm::euler;
+  else if (algorithm == "levels")
+    options.algorithm = Algorithm::levels;
+  else
+    throw InputError("unknown algorithm '" + algorithm +
+                     "' (sequential, euler, levels, euler-accurate)");
   options.accurate = algorithm == "euler-accurate";
-  return root ? rootfix(rt, t.parent, t.weights, options) : leaffix(rt, t.parent, t.weights, options);
+  return root ? rootfix(rt, t.parent, t.weights, options)
+              : leaffix(rt, t.parent, t.weights, options);
 }
 
 template <class T>
@@ -165,11 +170,13 @@ void run(const Args& args) {
     csv << "device,driver,date,type,fix,shape,terms,vertices,trials,condition_target,"
            "condition_median,algorithm,max_rel_error,median_rel_error,status\n";
   }
-  std::cout << std::left << std::setw(22) << "setting" << std::setw(16) << "algorithm"
-            << std::right << std::setw(8) << "cond" << std::setw(12) << "achieved" << std::setw(13)
-            << "max-relerr" << std::setw(13) << "med-relerr" << "\n";
+  std::cout << std::left << std::setw(22) << "setting" << std::setw(16) << "algorithm" << std::right
+            << std::setw(8) << "cond" << std::setw(12) << "achieved" << std::setw(13)
+            << "max-relerr" << std::setw(13) << "med-relerr"
+            << "\n";
   std::vector<std::string> reported_unavailable;
-  const std::size_t total_steps = settings.size() * std::size_t(args.max_cond_log - args.min_cond_log + 1);
+  const std::size_t total_steps =
+      settings.size() * std::size_t(args.max_cond_log - args.min_cond_log + 1);
   std::size_t step = 0;
   for (const auto& setting : settings) {
     const auto colon = setting.find(':');
@@ -195,11 +202,12 @@ void run(const Args& args) {
             const double got = static_cast<double>(r[t.measured]);
             errors[a].push_back(std::fabs(got - t.exact) / std::fabs(t.exact));
           } catch (const InputError& e) {
-            if (algorithms[a] != "euler" && algorithms[a] != "levels" && algorithms[a] != "euler-accurate")
+            if (algorithms[a] != "euler" && algorithms[a] != "levels" &&
+                algorithms[a] != "euler-accurate")
               throw;
             unavailable[a] = true;
-            if (std::find(reported_unavailable.begin(), reported_unavailable.end(), algorithms[a]) ==
-                reported_unavailable.end()) {
+            if (std::find(reported_unavailable.begin(), reported_unavailable.end(),
+                          algorithms[a]) == reported_unavailable.end()) {
               reported_unavailable.push_back(algorithms[a]);
               std::cerr << "\n[accuracy] " << algorithms[a] << " unavailable: " << e.what() << "\n";
             }
@@ -213,16 +221,21 @@ void run(const Args& args) {
         std::cout << std::left << std::setw(22) << setting << std::setw(16) << algorithms[a]
                   << std::right << std::setw(8) << ("1e" + std::to_string(cl)) << std::setw(12)
                   << std::setprecision(3) << std::scientific << median(achieved);
-        if (ok) std::cout << std::setw(13) << max_err << std::setw(13) << med_err << "\n";
-        else std::cout << std::setw(26) << "unavailable" << "\n";
+        if (ok)
+          std::cout << std::setw(13) << max_err << std::setw(13) << med_err << "\n";
+        else
+          std::cout << std::setw(26) << "unavailable"
+                    << "\n";
         std::cout << std::defaultfloat;
         if (csv.is_open()) {
           csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ','
               << args.type << ',' << fix << ',' << shape << ',' << args.terms << ',' << vertices
-              << ',' << args.trees << ',' << std::setprecision(6) << cond << ','
-              << median(achieved) << ',' << algorithms[a] << ',';
-          if (ok) csv << std::setprecision(6) << max_err << ',' << med_err << ",ok\n";
-          else csv << ",,unavailable\n";
+              << ',' << args.trees << ',' << std::setprecision(6) << cond << ',' << median(achieved)
+              << ',' << algorithms[a] << ',';
+          if (ok)
+            csv << std::setprecision(6) << max_err << ',' << med_err << ",ok\n";
+          else
+            csv << ",,unavailable\n";
         }
       }
     }
@@ -232,22 +245,33 @@ void run(const Args& args) {
 
 void setup(CLI::App& app) {
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("accuracy",
-                                 "float rootfix/leaffix error vs condition number (GenSum sums on trees)");
-  cmd->add_option("--terms", args->terms, "terms per sum (vertices holding the sum)")->capture_default_str();
-  cmd->add_option("--trees", args->trees, "trials (trees) per setting and condition number")->capture_default_str();
-  cmd->add_option("--min-cond-log", args->min_cond_log, "smallest condition number, log10")->capture_default_str();
-  cmd->add_option("--max-cond-log", args->max_cond_log, "largest condition number, log10")->capture_default_str();
+  auto* cmd = app.add_subcommand(
+      "accuracy", "float rootfix/leaffix error vs condition number (GenSum sums on trees)");
+  cmd->add_option("--terms", args->terms, "terms per sum (vertices holding the sum)")
+      ->capture_default_str();
+  cmd->add_option("--trees", args->trees, "trials (trees) per setting and condition number")
+      ->capture_default_str();
+  cmd->add_option("--min-cond-log", args->min_cond_log, "smallest condition number, log10")
+      ->capture_default_str();
+  cmd->add_option("--max-cond-log", args->max_cond_log, "largest condition number, log10")
+      ->capture_default_str();
   cmd->add_option("--settings", args->settings, "comma list of fix:shape")->capture_default_str();
-  cmd->add_option("--algorithms", args->algorithms, "comma list of sequential,euler,levels,euler-accurate")->capture_default_str();
+  cmd->add_option("--algorithms", args->algorithms,
+                  "comma list of sequential,euler,levels,euler-accurate")
+      ->capture_default_str();
   cmd->add_option("--type", args->type, "float or double")->capture_default_str();
   cmd->add_option("--csv", args->csv, "write the table as CSV here");
   cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
   cmd->callback([args] {
     switch (parse_value_type(args->type)) {
-      case ValueType::float32: run<float>(*args); break;
-      case ValueType::float64: run<double>(*args); break;
-      default: throw InputError("the accuracy study needs --type float or double, not " + args->type);
+      case ValueType::float32:
+        run<float>(*args);
+        break;
+      case ValueType::float64:
+        run<double>(*args);
+        break;
+      default:
+        throw InputError("the accuracy study needs --type float or double, not " + args->type);
     }
   });
 }

@@ -70,7 +70,8 @@ double host_ms(const std::function<void()>& f) {
 // every other shape works. When it lands: read the Csr, take the BFS tree from vertex 0, return
 // its parent array (size = vertices of the graph; --min-log/--max-log do not apply).
 ParentArray graph_spanning_tree(const std::string& path) {
-  throw InputError("graph shape '" + path + "': BFS spanning trees of Matrix Market graphs need "
+  throw InputError("graph shape '" + path +
+                   "': BFS spanning trees of Matrix Market graphs need "
                    "the graph module, not merged in this build");
 }
 
@@ -81,7 +82,8 @@ ParentArray make(const std::string& shape, std::size_t n) {
   if (shape == "caterpillar") return generate::caterpillar(n, n / 2);
   if (shape == "path") return generate::path(n);
   if (shape == "random") return generate::random_recursive(n, n);
-  if (shape == "random-shuffled") return generate::shuffle_labels(generate::random_recursive(n, n), n + 1);
+  if (shape == "random-shuffled")
+    return generate::shuffle_labels(generate::random_recursive(n, n), n + 1);
   if (is_graph(shape)) return graph_spanning_tree(shape.substr(6));
   throw InputError("unknown shape '" + shape +
                    "' (star, caterpillar, path, random, random-shuffled, graph:FILE.mtx)");
@@ -120,7 +122,7 @@ struct Timing {
 struct TreeForms {
   std::shared_ptr<cpu_parallel::Plan> plan;  // cpu-euler, cpu-levels
   double plan_ms = 0;
-  std::shared_ptr<DeviceTree> euler_tree;    // euler, euler-three, euler-accurate
+  std::shared_ptr<DeviceTree> euler_tree;  // euler, euler-three, euler-accurate
   double euler_prepare_ms = 0, euler_upload_ms = 0;
 };
 
@@ -147,21 +149,26 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
   std::shared_ptr<DeviceTree> tree;
   double tree_upload_ms = 0;
   if (algorithm == "sequential" || algorithm == "cpu-euler" || algorithm == "cpu-levels") {
-    if (algorithm == "sequential") t.prepare = host_ms([&] { order = top_down_order(parent); });
+    if (algorithm == "sequential")
+      t.prepare = host_ms([&] { order = top_down_order(parent); });
     else {
       if (!forms.plan)
-        forms.plan_ms = host_ms([&] { forms.plan = std::make_shared<cpu_parallel::Plan>(parent, args.threads); });
+        forms.plan_ms = host_ms(
+            [&] { forms.plan = std::make_shared<cpu_parallel::Plan>(parent, args.threads); });
       plan = forms.plan;
       t.prepare = forms.plan_ms;
     }
-    const auto method = algorithm == "cpu-euler" ? cpu_parallel::Method::euler : cpu_parallel::Method::levels;
+    const auto method =
+        algorithm == "cpu-euler" ? cpu_parallel::Method::euler : cpu_parallel::Method::levels;
     once = [&, method](bool record, bool verify) {
       std::vector<T> r;
       double ms = host_ms([&] {
-        if (!plan) r = root ? reference::rootfix(parent, order, w, Op::sum, false)
-                            : reference::leaffix(parent, order, w, Op::sum, false);
-        else r = root ? cpu_parallel::rootfix(*plan, w, Op::sum, false, method)
-                      : cpu_parallel::leaffix(*plan, w, Op::sum, false, method);
+        if (!plan)
+          r = root ? reference::rootfix(parent, order, w, Op::sum, false)
+                   : reference::leaffix(parent, order, w, Op::sum, false);
+        else
+          r = root ? cpu_parallel::rootfix(*plan, w, Op::sum, false, method)
+                   : cpu_parallel::leaffix(*plan, w, Op::sum, false, method);
       });
       if (verify) check(r);
       if (record) {
@@ -190,8 +197,10 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
       Profile first;
       options.profile = &first;
       const double first_ms = host_ms([&] {
-        if (root) rootfix(rt, *fresh, weights, result, options);
-        else leaffix(rt, *fresh, weights, result, options);
+        if (root)
+          rootfix(rt, *fresh, weights, result, options);
+        else
+          leaffix(rt, *fresh, weights, result, options);
         rt.queue().finish();
       });
       tree_upload_ms = first.milliseconds("upload");
@@ -209,8 +218,10 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
       const double ms = host_ms([&] {
         auto weights = DeviceArray<T>::upload(rt, w, &profile);
         DeviceArray<T> result(rt, n);
-        if (root) rootfix(rt, *tree, weights, result, options);
-        else leaffix(rt, *tree, weights, result, options);
+        if (root)
+          rootfix(rt, *tree, weights, result, options);
+        else
+          leaffix(rt, *tree, weights, result, options);
         auto r = result.download(rt, &profile);
         if (verify) check(r);
       });
@@ -223,8 +234,9 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
       return ms;
     };
   } else {
-    throw InputError("unknown algorithm '" + algorithm +
-                     "' (sequential, cpu-euler, cpu-levels, levels, euler, euler-three, euler-accurate)");
+    throw InputError(
+        "unknown algorithm '" + algorithm +
+        "' (sequential, cpu-euler, cpu-levels, levels, euler, euler-three, euler-accurate)");
   }
   const double first_ms = once(false, true);
   // Fewer runs for slow algorithms: warm-up and repeats both fit the budget.
@@ -240,17 +252,22 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
 template <class T>
 void run(const Args& args) {
   if (args.min_log < 0 || args.max_log > 30 || args.min_log > args.max_log)
-    throw InputError("sizes 2^" + std::to_string(args.min_log) + "..2^" + std::to_string(args.max_log) +
-                     " out of range (0..30)");
-  if (args.fix != "rootfix" && args.fix != "leaffix") throw InputError("--fix must be rootfix or leaffix");
-  if (args.repeats < 1 || args.warmup < 1) throw InputError("--repeats and --warmup must be at least 1");
+    throw InputError("sizes 2^" + std::to_string(args.min_log) + "..2^" +
+                     std::to_string(args.max_log) + " out of range (0..30)");
+  const auto fixes = split(args.fix);
+  for (const auto& fix : fixes)
+    if (fix != "rootfix" && fix != "leaffix")
+      throw InputError("--fix: '" + fix + "' is not rootfix or leaffix");
+  if (fixes.empty()) throw InputError("--fix is empty");
+  if (args.repeats < 1 || args.warmup < 1)
+    throw InputError("--repeats and --warmup must be at least 1");
   Runtime rt(args.device);
   const auto& d = rt.description();
   std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-  const unsigned threads = args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
-  const bool root = args.fix == "rootfix";
+  const unsigned threads =
+      args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
   const auto shapes = split(args.shapes), algorithms = split(args.algorithms);
   std::cout << "# device: " << d.device_name << " | platform: " << d.platform_name
             << " | driver: " << d.driver_version << " | host threads: " << threads
@@ -270,27 +287,35 @@ void run(const Args& args) {
     if (!index) throw InputError("cannot write " + args.dump_dir + "/index.csv ");
     index << "shape,n,type,fix,open_file,close_file,weights_file,expected_file\n";
   }
-  std::cout << std::left << std::setw(13) << "shape" << std::right << std::setw(10) << "n" << "  "
-            << std::left << std::setw(15) << "algorithm" << std::right << std::setw(11) << "compute"
-            << std::setw(10) << "upload" << std::setw(10) << "download" << std::setw(11) << "prepare"
-            << std::setw(6) << "runs" << "  status\n";
+  std::cout << std::left << std::setw(8) << "fix" << std::setw(13) << "shape" << std::right
+            << std::setw(10) << "n"
+            << "  " << std::left << std::setw(15) << "algorithm" << std::right << std::setw(11)
+            << "compute" << std::setw(10) << "upload" << std::setw(10) << "download"
+            << std::setw(11) << "prepare" << std::setw(6) << "runs"
+            << "  status\n";
   // Build the device programs before timing anything (prepare_ms must not include compilation).
-  for (const auto& algorithm : algorithms) {
-    if (!is_device_algorithm(algorithm)) continue;
-    try {
-      const ParentArray tiny = generate::random_recursive(1000, 1);
-      TreefixOptions options = device_options(algorithm);
-      const std::vector<T> w(tiny.size(), T(1));
-      if (root) rootfix(rt, tiny, w, options);
-      else leaffix(rt, tiny, w, options);
-    } catch (const InputError&) {  // unavailable: reported per size below
+  for (const auto& algorithm : algorithms)
+    for (const auto& fix : fixes) {
+      if (!is_device_algorithm(algorithm)) continue;
+      const bool root = fix == "rootfix";
+      try {
+        const ParentArray tiny = generate::random_recursive(1000, 1);
+        TreefixOptions options = device_options(algorithm);
+        const std::vector<T> w(tiny.size(), T(1));
+        if (root)
+          rootfix(rt, tiny, w, options);
+        else
+          leaffix(rt, tiny, w, options);
+      } catch (const InputError&) {  // unavailable: reported per size below
+      }
     }
-  }
   std::size_t steps = 0, step = 0;
-  for (const auto& shape : shapes) steps += is_graph(shape) ? 1 : std::size_t(args.max_log - args.min_log + 1);
-  steps *= algorithms.size();
+  for (const auto& shape : shapes)
+    steps += is_graph(shape) ? 1 : std::size_t(args.max_log - args.min_log + 1);
+  steps *= algorithms.size() * fixes.size();
   for (const auto& shape : shapes) {
-    std::vector<bool> too_slow(algorithms.size(), false), unavailable(algorithms.size(), false);
+    // per (fix, algorithm): index f * algorithms.size() + a
+    std::vector<bool> too_slow(algorithms.size() * fixes.size(), false), unavailable(too_slow);
     const int last = is_graph(shape) ? args.min_log : args.max_log;
     for (int lg = args.min_log; lg <= last; ++lg) {
       ParentArray parent = make(shape, std::size_t(1) << lg);
@@ -298,61 +323,84 @@ void run(const Args& args) {
       std::vector<T> w(n);
       // integers -6..6 that cancel over every 13 consecutive ids: treefix values stay small, so
       // float results are exact whatever the summation order and every algorithm is checkable
-      for (std::size_t i = 0; i < n; ++i) w[i] = static_cast<T>(static_cast<int>((i * 7919) % 13) - 6);
-      const auto expected = root ? reference::rootfix(parent, w, Op::sum) : reference::leaffix(parent, w, Op::sum);
-      const std::string label = shape + ", n=" + std::to_string(n);
+      for (std::size_t i = 0; i < n; ++i)
+        w[i] = static_cast<T>(static_cast<int>((i * 7919) % 13) - 6);
+      std::string stem;
+      auto base = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
       if (index.is_open()) {
-        const std::string stem = args.dump_dir + "/" + (is_graph(shape) ? "graph" + std::to_string(lg) : shape) +
-                                 "_" + std::to_string(n);
+        stem = args.dump_dir + "/" + (is_graph(shape) ? "graph" + std::to_string(lg) : shape) +
+               "_" + std::to_string(n);
         EulerTour tour = build_euler_tour(parent);
-        if (2 * n > static_cast<std::size_t>(INT32_MAX)) throw InputError("--dump-dir writes int32 positions: tree too large");
-        dump_raw(stem + ".open.i32", std::vector<std::int32_t>(tour.open_pos.begin(), tour.open_pos.end()));
-        dump_raw(stem + ".close.i32", std::vector<std::int32_t>(tour.close_pos.begin(), tour.close_pos.end()));
+        if (2 * n > static_cast<std::size_t>(INT32_MAX))
+          throw InputError("--dump-dir writes int32 positions: tree too large");
+        dump_raw(stem + ".open.i32",
+                 std::vector<std::int32_t>(tour.open_pos.begin(), tour.open_pos.end()));
+        dump_raw(stem + ".close.i32",
+                 std::vector<std::int32_t>(tour.close_pos.begin(), tour.close_pos.end()));
         dump_raw(stem + ".weights.bin", w);
-        dump_raw(stem + ".expected.bin", expected);
-        auto base = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
-        index << shape << ',' << n << ',' << args.type << ',' << args.fix << ',' << base(stem) << ".open.i32,"
-              << base(stem) << ".close.i32," << base(stem) << ".weights.bin," << base(stem) << ".expected.bin\n";
-        index.flush();
       }
-      TreeForms forms;
-      for (std::size_t a = 0; a < algorithms.size(); ++a, ++step) {
-        std::cerr << "\r[paper] " << std::setw(3) << (100 * step / steps) << "%  " << label << "  "
-                  << algorithms[a] << "            " << std::flush;
-        Timing t;
-        if (unavailable[a]) {
-          t.status = "unavailable";
-        } else if (too_slow[a]) {
-          t.status = "skipped-too-slow";
-        } else {
-          try {
-            t = time_algorithm<T>(rt, args, algorithms[a], parent, w, root, expected, label, forms);
-          } catch (const InputError& e) {
-            if (!is_device_algorithm(algorithms[a])) throw;
-            t.status = "unavailable";
-            unavailable[a] = true;  // same answer at every size: ask once per shape
-          } catch (const Error& e) {  // a wrong result or a device failure: say so, go on
-            std::cerr << "\n[paper] " << algorithms[a] << " on " << label << ": " << e.what() << "\n";
-            t.status = dynamic_cast<const CapacityError*>(&e) ? "too-large" : "error";
-          }
-          if (t.status == "ok" && median(t.compute) > args.max_run_s * 1000) too_slow[a] = true;
+      TreeForms forms;  // shared by both fixes
+      for (std::size_t f = 0; f < fixes.size(); ++f) {
+        const std::string& fix = fixes[f];
+        const bool root = fix == "rootfix";
+        const auto expected =
+            root ? reference::rootfix(parent, w, Op::sum) : reference::leaffix(parent, w, Op::sum);
+        const std::string label = fix + ", " + shape + ", n=" + std::to_string(n);
+        if (index.is_open()) {
+          dump_raw(stem + "." + fix + ".expected.bin", expected);
+          index << shape << ',' << n << ',' << args.type << ',' << fix << ',' << base(stem)
+                << ".open.i32," << base(stem) << ".close.i32," << base(stem) << ".weights.bin,"
+                << base(stem) << "." << fix << ".expected.bin\n";
+          index.flush();
         }
-        const bool ok = t.status == "ok";
-        std::cout << std::left << std::setw(13) << shape << std::right << std::setw(10) << n << "  "
-                  << std::left << std::setw(15) << algorithms[a] << std::right << std::fixed
-                  << std::setprecision(3);
-        if (ok) std::cout << std::setw(11) << median(t.compute) << std::setw(10) << median(t.upload)
-                          << std::setw(10) << median(t.download) << std::setw(11) << t.prepare
-                          << std::setw(6) << t.runs << "  ok\n";
-        else std::cout << std::setw(48) << "" << "  " << t.status << "\n";
-        std::cout << std::defaultfloat;
-        if (csv.is_open()) {
-          csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ',' << threads
-              << ',' << shape << ',' << n << ',' << args.type << ',' << args.fix << ',' << algorithms[a] << ',';
-          if (ok) csv << std::setprecision(6) << median(t.compute) << ',' << median(t.upload) << ','
-                      << median(t.download) << ',' << t.prepare << ',' << t.runs << ",ok\n";
-          else csv << ",,,,0," << t.status << "\n";
-          csv.flush();
+        for (std::size_t a = 0; a < algorithms.size(); ++a, ++step) {
+          const std::size_t slot = f * algorithms.size() + a;
+          std::cerr << "\r[paper] " << std::setw(3) << (100 * step / steps) << "%  " << label
+                    << "  " << algorithms[a] << "            " << std::flush;
+          Timing t;
+          if (unavailable[slot]) {
+            t.status = "unavailable";
+          } else if (too_slow[slot]) {
+            t.status = "skipped-too-slow";
+          } else {
+            try {
+              t = time_algorithm<T>(rt, args, algorithms[a], parent, w, root, expected, label,
+                                    forms);
+            } catch (const InputError& e) {
+              if (!is_device_algorithm(algorithms[a])) throw;
+              t.status = "unavailable";
+              unavailable[slot] = true;  // same answer at every size: ask once per shape
+            } catch (const Error& e) {   // a wrong result or a device failure: say so, go on
+              std::cerr << "\n[paper] " << algorithms[a] << " on " << label << ": " << e.what()
+                        << "\n";
+              t.status = dynamic_cast<const CapacityError*>(&e) ? "too-large" : "error";
+            }
+            if (t.status == "ok" && median(t.compute) > args.max_run_s * 1000)
+              too_slow[slot] = true;
+          }
+          const bool ok = t.status == "ok";
+          std::cout << std::left << std::setw(8) << fix << std::setw(13) << shape << std::right
+                    << std::setw(10) << n << "  " << std::left << std::setw(15) << algorithms[a]
+                    << std::right << std::fixed << std::setprecision(3);
+          if (ok)
+            std::cout << std::setw(11) << median(t.compute) << std::setw(10) << median(t.upload)
+                      << std::setw(10) << median(t.download) << std::setw(11) << t.prepare
+                      << std::setw(6) << t.runs << "  ok\n";
+          else
+            std::cout << std::setw(48) << ""
+                      << "  " << t.status << "\n";
+          std::cout << std::defaultfloat;
+          if (csv.is_open()) {
+            csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ','
+                << threads << ',' << shape << ',' << n << ',' << args.type << ',' << fix << ','
+                << algorithms[a] << ',';
+            if (ok)
+              csv << std::setprecision(6) << median(t.compute) << ',' << median(t.upload) << ','
+                  << median(t.download) << ',' << t.prepare << ',' << t.runs << ",ok\n";
+            else
+              csv << ",,,,0," << t.status << "\n";
+            csv.flush();
+          }
         }
       }
     }
@@ -362,27 +410,50 @@ void run(const Args& args) {
 
 void setup(CLI::App& app) {
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler");
+  auto* cmd = app.add_subcommand(
+      "paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler");
   cmd->add_option("--min-log", args->min_log, "smallest size, log2")->capture_default_str();
   cmd->add_option("--max-log", args->max_log, "largest size, log2")->capture_default_str();
-  cmd->add_option("--repeats", args->repeats, "timed runs per size (at most)")->capture_default_str();
-  cmd->add_option("--warmup", args->warmup, "untimed runs first (the first also checks the result)")->capture_default_str();
-  cmd->add_option("--shapes", args->shapes, "comma list of star,caterpillar,path,random,random-shuffled,graph:FILE.mtx")->capture_default_str();
-  cmd->add_option("--algorithms", args->algorithms, "comma list of sequential,cpu-euler,cpu-levels,levels,euler,euler-three,euler-accurate")->capture_default_str();
+  cmd->add_option("--repeats", args->repeats, "timed runs per size (at most)")
+      ->capture_default_str();
+  cmd->add_option("--warmup", args->warmup, "untimed runs first (the first also checks the result)")
+      ->capture_default_str();
+  cmd->add_option("--shapes", args->shapes,
+                  "comma list of star,caterpillar,path,random,random-shuffled,graph:FILE.mtx")
+      ->capture_default_str();
+  cmd->add_option(
+         "--algorithms", args->algorithms,
+         "comma list of sequential,cpu-euler,cpu-levels,levels,euler,euler-three,euler-accurate")
+      ->capture_default_str();
   cmd->add_option("--type", args->type, "int32, int64, float or double")->capture_default_str();
-  cmd->add_option("--fix", args->fix, "rootfix or leaffix")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "host threads of the cpu-* algorithms (0: all cores)")->capture_default_str();
-  cmd->add_option("--budget-s", args->budget_s, "seconds per algorithm and size; fewer repeats beyond")->capture_default_str();
-  cmd->add_option("--max-run-s", args->max_run_s, "skip larger sizes of a shape once one run took longer")->capture_default_str();
-  cmd->add_option("--dump-dir", args->dump_dir, "write the trees (tour positions, weights, expected) for bench/cupy_treefix.py");
+  cmd->add_option("--fix", args->fix, "rootfix, leaffix, or both: rootfix,leaffix")
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "host threads of the cpu-* algorithms (0: all cores)")
+      ->capture_default_str();
+  cmd->add_option("--budget-s", args->budget_s,
+                  "seconds per algorithm and size; fewer repeats beyond")
+      ->capture_default_str();
+  cmd->add_option("--max-run-s", args->max_run_s,
+                  "skip larger sizes of a shape once one run took longer")
+      ->capture_default_str();
+  cmd->add_option("--dump-dir", args->dump_dir,
+                  "write the trees (tour positions, weights, expected) for bench/cupy_treefix.py");
   cmd->add_option("--csv", args->csv, "write the table as CSV here");
   cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
   cmd->callback([args] {
     switch (parse_value_type(args->type)) {
-      case ValueType::int32: run<std::int32_t>(*args); break;
-      case ValueType::int64: run<std::int64_t>(*args); break;
-      case ValueType::float32: run<float>(*args); break;
-      case ValueType::float64: run<double>(*args); break;
+      case ValueType::int32:
+        run<std::int32_t>(*args);
+        break;
+      case ValueType::int64:
+        run<std::int64_t>(*args);
+        break;
+      case ValueType::float32:
+        run<float>(*args);
+        break;
+      case ValueType::float64:
+        run<double>(*args);
+        break;
     }
   });
 }

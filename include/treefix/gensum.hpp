@@ -20,9 +20,9 @@ namespace treefix::gensum {
 
 template <class T>  // float or double
 struct IllConditionedSum {
-  std::vector<T> terms;     // the terms, in random order
-  double exact_sum = 0;     // sum of the terms, correctly rounded to double
-  double condition = 0;     // achieved sum |p_i| / |sum p_i| (infinity if the sum is 0)
+  std::vector<T> terms;  // the terms, in random order
+  double exact_sum = 0;  // sum of the terms, correctly rounded to double
+  double condition = 0;  // achieved sum |p_i| / |sum p_i| (infinity if the sum is 0)
 };
 
 // n >= 2 terms whose sum has condition number within a small factor of `condition` (>= 1; up to

@@ -27,9 +27,12 @@ grep -q ',euler,.*,ok$' results/paper.csv || fail "no euler timing"
 [[ $(grep -c . dump/index.csv) == $((1 + 3 * 7)) ]] || fail "dump index"
 [[ $(stat -c %s dump/star_512.open.i32) == 2048 ]] || fail "dump size"
 
-"$bench" paper --min-log 4 --max-log 6 --repeats 1 --fix leaffix --type int64 --shapes path \
-  --algorithms sequential,cpu-euler,euler --csv results/paper-leaffix.csv > /dev/null 2>&1
+"$bench" paper --min-log 4 --max-log 6 --repeats 1 --fix rootfix,leaffix --type int64 --shapes path \
+  --algorithms sequential,cpu-euler,euler --dump-dir dump-both --csv results/paper-leaffix.csv > /dev/null 2>&1
 grep -q 'path,64,int64,leaffix,euler,.*,ok$' results/paper-leaffix.csv || fail "leaffix int64 row"
+grep -q 'path,64,int64,rootfix,cpu-euler,.*,ok$' results/paper-leaffix.csv || fail "rootfix int64 row"
+[[ $(grep -c ',ok$' results/paper-leaffix.csv) == 18 ]] || fail "both fixes: 3 sizes x 2 fixes x 3 algorithms"
+[[ $(grep -c ',leaffix,' dump-both/index.csv) == 3 ]] || fail "dump index of both fixes"
 
 "$bench" accuracy --terms 200 --trees 3 --max-cond-log 6 --csv results/accuracy.csv > accuracy.txt 2>/dev/null
 [[ $(grep -c . results/accuracy.csv) == $((1 + 4 * 6 * 4)) ]] || fail "accuracy.csv rows"
@@ -59,8 +62,11 @@ fi
 "$python_ok" "$src/bench/cupy_treefix.py" dump --numpy --repeats 2 --csv results/cupy.csv > cupy.txt 2>&1 \
   || fail "cupy_treefix.py --numpy: $(tail -3 cupy.txt)"
 [[ $(grep -c ',numpy,.*,ok$' results/cupy.csv) == 21 ]] || fail "cupy.csv rows"
+"$python_ok" "$src/bench/cupy_treefix.py" dump-both --numpy --repeats 1 --csv both.csv > /dev/null 2>&1 \
+  || fail "cupy_treefix.py --numpy on int64 rootfix and leaffix"
+[[ $(grep -c ',int64,leaffix,numpy,.*,ok$' both.csv) == 3 ]] || fail "numpy leaffix rows"
 # a corrupted expected result must be reported, with a non-zero exit
-printf '\x01\x02\x03\x04' | dd of=dump/random-shuffled_64.expected.bin bs=1 seek=8 conv=notrunc 2> /dev/null
+printf '\x01\x02\x03\x04' | dd of=dump/random-shuffled_64.rootfix.expected.bin bs=1 seek=8 conv=notrunc 2> /dev/null
 if "$python_ok" "$src/bench/cupy_treefix.py" dump --numpy --repeats 1 --csv bad.csv > bad.txt 2>&1; then
   fail "corrupted expected result not detected"; fi
 grep -q "differs" bad.txt || fail "no message for the corrupted result"
