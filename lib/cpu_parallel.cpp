@@ -89,51 +89,56 @@ Method resolve(Method method, Op op, const Plan& plan) {
   return method;
 }
 
-template <class T, class P, class Combine, class Inverse>
-std::vector<T> euler(const Plan& plan, const std::vector<P>& open, const std::vector<P>& close,
-                     const std::vector<T>& w, Fix fix, bool exclusive, Combine combine,
-                     Inverse inverse, T identity) {
-  const std::size_t n = plan.size();
-  // the Plan's workspace: a fresh 2n array per call would cost a page fault per 4 KiB, which on
-  // some hosts (VMs) takes longer than the whole pass
-  std::unique_lock<std::mutex> lock;
-  T* tour = static_cast<T*>(plan.workspace(2 * n * sizeof(T), lock));
-  const unsigned threads = plan.threads();
-  // Write: every position is written once (open/close partition the tour)
-  fork_join(n, parts_for(n, threads), [&](unsigned, std::size_t begin, std::size_t end) {
-    for (std::size_t v = begin; v < end; ++v) {
-      tour[open[v]] = w[v];
-      tour[close[v]] = fix == Fix::root ? inverse(w[v]) : identity;
-    }
-  });
-  // Scan: reduce each block, scan the block totals, rescan each block from its offset
-  const unsigned parts = parts_for(2 * n, threads);
+template <class T, class Combine, class Inverse>
+std::vector<T> euler(const Plan& plan, const std::vector<T>& w, Fix fix, bool exclusive,
+                     Combine combine, Inverse inverse, T identity) {
+  const std::size_t n = plan.size(), length = 2 * n;
+  const std::vector<vertex_t>& at = plan.tour_vertex();  // v at v's open, ~v at its close
+  // The tour value at position p, made on the fly (Write fused into the scan's loads).
+  auto value_at = [&](std::size_t p) -> T {
+    const vertex_t x = at[p];
+    if (x >= 0) return w[x];
+    return fix == Fix::root ? inverse(w[~x]) : identity;
+  };
+  // Pass 1: reduce each block. Then scan the block totals.
+  const unsigned parts = parts_for(length, plan.threads());
   std::vector<T> block_total(parts, identity);
-  fork_join(2 * n, parts, [&](unsigned p, std::size_t begin, std::size_t end) {
+  fork_join(length, parts, [&](unsigned p, std::size_t begin, std::size_t end) {
     T acc = identity;
-    for (std::size_t i = begin; i < end; ++i) acc = combine(acc, tour[i]);
+    for (std::size_t i = begin; i < end; ++i) acc = combine(acc, value_at(i));
     block_total[p] = acc;
   });
   std::vector<T> block_offset(parts, identity);
   for (unsigned p = 1; p < parts; ++p)
     block_offset[p] = combine(block_offset[p - 1], block_total[p - 1]);
-  fork_join(2 * n, parts, [&](unsigned p, std::size_t begin, std::size_t end) {
-    T acc = block_offset[p];
-    for (std::size_t i = begin; i < end; ++i) tour[i] = acc = combine(acc, tour[i]);
-  });
-  // Read
+  // Pass 2: rescan each block from its offset; Read fused into it: rootfix stores the prefix at
+  // each open; leaffix stores the prefix before each open (in the workspace) and at each close
+  // (in r), since open and close may fall in blocks of different threads; a last pass subtracts.
   std::vector<T> r(n);
-  fork_join(n, parts_for(n, threads), [&](unsigned, std::size_t begin, std::size_t end) {
-    for (std::size_t v = begin; v < end; ++v) {
-      const std::int64_t o = open[v];
-      if (fix == Fix::root) {
-        r[v] = exclusive ? (o > 0 ? tour[o - 1] : identity) : tour[o];
+  std::unique_lock<std::mutex> lock;
+  T* before = fix == Fix::leaf ? static_cast<T*>(plan.workspace(n * sizeof(T), lock)) : nullptr;
+  fork_join(length, parts, [&](unsigned p, std::size_t begin, std::size_t end) {
+    T acc = block_offset[p];
+    for (std::size_t i = begin; i < end; ++i) {
+      const vertex_t x = at[i];
+      if (x >= 0) {
+        const T above = acc;
+        acc = combine(acc, w[x]);
+        if (fix == Fix::root)
+          r[x] = exclusive ? above : acc;
+        else
+          before[x] = exclusive ? acc : above;
+      } else if (fix == Fix::root) {
+        acc = combine(acc, inverse(w[~x]));
       } else {
-        const T before = exclusive ? tour[o] : (o > 0 ? tour[o - 1] : identity);
-        r[v] = combine(tour[close[v]], inverse(before));
+        r[~x] = acc;  // the prefix at the close: everything up to the end of the subtree
       }
     }
   });
+  if (fix == Fix::leaf)
+    fork_join(n, parts_for(n, plan.threads()), [&](unsigned, std::size_t begin, std::size_t end) {
+      for (std::size_t v = begin; v < end; ++v) r[v] = combine(r[v], inverse(before[v]));
+    });
   return r;
 }
 
@@ -187,14 +192,8 @@ std::vector<T> treefix(const Plan& plan, const std::vector<T>& w, Op op, bool ex
   method = resolve(method, op, plan);
   std::vector<T> r;
   with_operator<T>(op, [&](auto combine, auto inverse, T identity) {
-    if (method == Method::levels)
-      r = levels(plan, w, fix, exclusive, combine, identity);
-    else if (plan.narrow_open_pos().size() == plan.size())
-      r = euler(plan, plan.narrow_open_pos(), plan.narrow_close_pos(), w, fix, exclusive, combine,
-                inverse, identity);
-    else
-      r = euler(plan, plan.tour().open_pos, plan.tour().close_pos, w, fix, exclusive, combine,
-                inverse, identity);
+    r = method == Method::levels ? levels(plan, w, fix, exclusive, combine, identity)
+                                 : euler(plan, w, fix, exclusive, combine, inverse, identity);
   });
   return r;
 }
@@ -215,9 +214,16 @@ const char* to_string(Method m) {
 
 Plan::Plan(const ParentArray& parent, unsigned threads)
     : parent_(parent),
-      threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())),
-      tour_(build_euler_tour(parent)) {  // validates
+      threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())) {
   const std::size_t n = parent.size();
+  {
+    const EulerTour tour = build_euler_tour(parent);  // validates
+    tour_vertex_.resize(2 * n);
+    for (std::size_t v = 0; v < n; ++v) {
+      tour_vertex_[tour.open_pos[v]] = static_cast<vertex_t>(v);
+      tour_vertex_[tour.close_pos[v]] = ~static_cast<vertex_t>(v);
+    }
+  }
   ChildLists lists = child_lists(parent);
   order_.reserve(n);
   parent_position_.assign(n, -1);
@@ -245,12 +251,6 @@ Plan::Plan(const ParentArray& parent, unsigned threads)
     if (parts_for(size, threads_) == threads_) in_split_levels += size;
   }
   split_fraction_ = n ? double(in_split_levels) / double(n) : 1.0;
-  if (2 * n <=
-      static_cast<std::size_t>(INT32_MAX)) {  // half the position traffic; drop the wide copy
-    open32_.assign(tour_.open_pos.begin(), tour_.open_pos.end());
-    close32_.assign(tour_.close_pos.begin(), tour_.close_pos.end());
-    tour_ = EulerTour{};
-  }
 }
 
 void* Plan::workspace(std::size_t bytes, std::unique_lock<std::mutex>& lock) const {

@@ -3,11 +3,13 @@
 // "multi-threaded CPU" baseline of the benchmarks, and a fast host fallback.
 //
 // Two methods, over a Plan prepared once per tree (the analogue of the device tree's Euler tour):
-//   euler   Defour & Marin's vectorial method on the host: Write (scatter w and its inverse into
-//           the 2n-position tour), a blocked parallel inclusive scan (each thread reduces its
-//           block, the block totals are scanned, each thread rescans its block), Read (gather).
-//           Three passes over O(n) data whatever the shape, so deep trees (paths, caterpillars)
-//           scale as well as bushy ones. Needs an inverse: sum and xor.
+//   euler   Defour & Marin's vectorial method on the host, fused: a blocked parallel inclusive
+//           scan over the 2n tour positions (each thread reduces its block, the block totals are
+//           scanned, each thread rescans its block) that makes each position's value on the fly
+//           from a tour map (w at an open, its inverse at a close: Write fused into the loads)
+//           and stores results as it goes (Read fused into the rescan). Two passes over O(n) data
+//           whatever the shape, so deep trees (paths, caterpillars) scale as well as bushy ones.
+//           Needs an inverse: sum and xor.
 //   levels  level-synchronous over the breadth-first order, values kept in BFS positions so every
 //           level is a contiguous range and a vertex's children are contiguous in the next level:
 //           rootfix top-down pulls from the parent, leaffix bottom-up folds the children (no
@@ -47,10 +49,8 @@ class Plan {
   const std::vector<std::size_t>& level_offset() const { return level_offset_; }
   const std::vector<std::size_t>& child_offset() const { return child_offset_; }
   const std::vector<std::int64_t>& parent_position() const { return parent_position_; }
-  // Euler tour positions: 32-bit when 2n fits in int32 (then tour() is empty), else tour().
-  const std::vector<std::int32_t>& narrow_open_pos() const { return open32_; }
-  const std::vector<std::int32_t>& narrow_close_pos() const { return close32_; }
-  const EulerTour& tour() const { return tour_; }
+  // The Euler tour as a map of its 2n positions: v where v opens, ~v (= -v-1) where it closes.
+  const std::vector<vertex_t>& tour_vertex() const { return tour_vertex_; }
   // Fraction of the vertices in levels that are split over all threads (see `automatic`).
   double split_fraction() const { return split_fraction_; }
 
@@ -64,8 +64,7 @@ class Plan {
   std::vector<vertex_t> order_;
   std::vector<std::size_t> level_offset_, child_offset_;
   std::vector<std::int64_t> parent_position_;
-  EulerTour tour_;
-  std::vector<std::int32_t> open32_, close32_;
+  std::vector<vertex_t> tour_vertex_;
   double split_fraction_ = 1;
   mutable std::mutex workspace_mutex_;
   mutable std::unique_ptr<std::uint64_t[]> workspace_;
