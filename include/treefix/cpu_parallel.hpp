@@ -17,8 +17,8 @@
 //           chain of small levels runs on one thread, so a path costs about what sequential does.
 //           Works for every operator (min and max too).
 // `automatic` picks levels when at least 90% of the vertices lie in levels large enough to be
-// split over all threads (bushy trees: levels moves about half the bytes of euler), and euler
-// otherwise if the operator has an inverse (deep trees: euler's passes do not depend on depth).
+// split over all threads (bushy trees: levels visits n vertices once, euler 2n positions twice),
+// and euler otherwise if the operator has an inverse (deep trees: its passes ignore depth).
 // Results are identical to treefix::reference for integers; for floats they differ by rounding
 // (the euler method adds and subtracts the weights of other subtrees, as on the device).
 #include <cstddef>
