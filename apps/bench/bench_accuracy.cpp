@@ -1,0 +1,282 @@
+// treefix-bench accuracy: the floating-point study of Defour & Marin (their Fig. 10), redone.
+// For each condition number 10^min..10^max, --trees trials: GenSum (Ogita-Rump-Oishi) draws a sum
+// of --terms terms with that condition number; the terms become the weights of a tree built so
+// that one vertex's rootfix (or leaffix) is exactly that sum; each algorithm computes the treefix
+// in --type; the relative error of that vertex's value against the exact sum (exact expansion
+// sum, rounded once to double) is recorded. The CSV has the maximum and median over the trials.
+//
+// Settings (fix:shape), the measured vertex in brackets:
+//   rootfix:path         a path of m vertices carrying the terms root to leaf          [the leaf]
+//   rootfix:caterpillar  the path above plus m leaves hung on random path vertices, carrying a
+//                        second GenSum sum of the same condition; labels shuffled, so the tour
+//                        interleaves leaves (+w ... -w) between the path's entries     [path end]
+//   leaffix:star         root and m-1 leaves, one term each                            [the root]
+//   leaffix:random       random recursive tree of m vertices, labels shuffled          [the root]
+// Algorithms: sequential (CPU reference in --type), euler, levels, euler-accurate (euler with
+// TreefixOptions::accurate). An algorithm the library rejects with InputError (not in this build)
+// gets rows with status "unavailable" and empty errors; nothing else changes when it arrives.
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "bench.hpp"
+#include "treefix/error.hpp"
+#include "treefix/gensum.hpp"
+#include "treefix/reference.hpp"
+#include "treefix/treefix.hpp"
+
+namespace treefix::bench {
+namespace {
+
+struct Args {
+  std::size_t terms = 10000, trees = 100;
+  int min_cond_log = 1, max_cond_log = 10;
+  std::string settings = "rootfix:path,rootfix:caterpillar,leaffix:star,leaffix:random";
+  std::string algorithms = "sequential,euler,levels,euler-accurate";
+  std::string type = "float", csv, device;
+};
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+// One trial: a tree, its weights, the vertex whose treefix is the GenSum sum, and that sum.
+template <class T>
+struct Trial {
+  ParentArray parent;
+  std::vector<T> weights;
+  vertex_t measured = 0;
+  double exact = 0;
+  double condition = 0;
+};
+
+template <class T>
+Trial<T> make_trial(const std::string& fix, const std::string& shape, std::size_t m, double cond,
+                    std::uint64_t seed) {
+  auto sum = gensum::generate<T>(m, cond, seed);
+  Trial<T> t;
+  t.exact = sum.exact_sum;
+  t.condition = sum.condition;
+  std::mt19937_64 rng(seed * 0x2545f4914f6cdd1dull + 17);
+  if (fix == "rootfix" && shape == "path") {
+    t.parent.resize(m);
+    for (std::size_t v = 0; v < m; ++v) t.parent[v] = static_cast<vertex_t>(v) - 1;
+    t.weights = sum.terms;
+    t.measured = static_cast<vertex_t>(m - 1);
+  } else if (fix == "rootfix" && shape == "caterpillar") {
+    auto noise = gensum::generate<T>(m, cond, seed + 0x51ed);
+    std::vector<vertex_t> label(2 * m);  // spine i -> label[i], leaf j -> label[m + j]
+    std::iota(label.begin(), label.end(), 0);
+    std::shuffle(label.begin(), label.end(), rng);
+    std::uniform_int_distribution<std::size_t> on_spine(0, m - 1);
+    t.parent.assign(2 * m, -1);
+    t.weights.assign(2 * m, T(0));
+    for (std::size_t i = 0; i < m; ++i) {
+      t.parent[label[i]] = i == 0 ? -1 : label[i - 1];
+      t.weights[label[i]] = sum.terms[i];
+      t.parent[label[m + i]] = label[on_spine(rng)];
+      t.weights[label[m + i]] = noise.terms[i];
+    }
+    t.measured = label[m - 1];
+  } else if (fix == "leaffix" && shape == "star") {
+    t.parent.assign(m, 0);
+    t.parent[0] = -1;
+    t.weights = sum.terms;
+    t.measured = 0;
+  } else if (fix == "leaffix" && shape == "random") {
+    std::vector<vertex_t> label(m);
+    std::iota(label.begin(), label.end(), 0);
+    std::shuffle(label.begin(), label.end(), rng);
+    t.parent.assign(m, -1);
+    for (std::size_t v = 1; v < m; ++v)
+      t.parent[label[v]] = label[std::uniform_int_distribution<std::size_t>(0, v - 1)(rng)];
+    t.weights = sum.terms;  // already in random order
+    t.measured = label[0];
+  } else {
+    throw InputError("unknown accuracy setting '" + fix + ":" + shape +
+                     "' (rootfix:path, rootfix:caterpillar, leaffix:star, leaffix:random)");
+  }
+  // The construction must put exactly the GenSum terms under the measured value: sum, exactly,
+  // the weights that its rootfix (ancestors) or leaffix (descendants) covers.
+  std::vector<T> covered;
+  if (fix == "rootfix") {
+    for (vertex_t v = t.measured; v != -1; v = t.parent[v]) covered.push_back(t.weights[v]);
+  } else {
+    for (std::size_t v = 0; v < t.parent.size(); ++v) {
+      vertex_t u = static_cast<vertex_t>(v);
+      while (u != -1 && u != t.measured) u = t.parent[u];
+      if (u == t.measured) covered.push_back(t.weights[v]);
+    }
+  }
+  if (covered.size() != m || gensum::exact_sum_of(covered) != t.exact)
+    throw Error("accuracy setting " + fix + ":" + shape +
+                " does not hold the whole sum at vertex " + std::to_string(t.measured));
+  return t;
+}
+
+template <class T>
+std::vector<T> compute(Runtime& rt, const std::string& algorithm, bool root, const Trial<T>& t) {
+  if (algorithm == "sequential")
+    return root ? reference::rootfix(t.parent, t.weights, Op::sum)
+                : reference::leaffix(t.parent, t.weights, Op::sum);
+  TreefixOptions options;
+  options.op = Op::sum;
+  if (algorithm == "euler" || algorithm == "euler-accurate")
+    options.algorithm = Algorithm::euler;
+  else if (algorithm == "levels")
+    options.algorithm = Algorithm::levels;
+  else
+    throw InputError("unknown algorithm '" + algorithm +
+                     "' (sequential, euler, levels, euler-accurate)");
+  options.accurate = algorithm == "euler-accurate";
+  return root ? rootfix(rt, t.parent, t.weights, options)
+              : leaffix(rt, t.parent, t.weights, options);
+}
+
+template <class T>
+void run(const Args& args) {
+  if (args.terms < 2) throw InputError("--terms must be at least 2");
+  if (args.trees < 1) throw InputError("--trees must be at least 1");
+  if (args.min_cond_log < 0 || args.max_cond_log < args.min_cond_log)
+    throw InputError("condition range 10^" + std::to_string(args.min_cond_log) + "..10^" +
+                     std::to_string(args.max_cond_log) + " is empty or negative");
+  Runtime rt(args.device);
+  const auto& d = rt.description();
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const auto settings = split(args.settings);
+  const auto algorithms = split(args.algorithms);
+  std::cout << "# device: " << d.device_name << " | platform: " << d.platform_name
+            << " | driver: " << d.driver_version << " | date: " << date << "\n"
+            << "# accuracy of " << args.type << " sums of " << args.terms
+            << " GenSum terms on trees; " << args.trees
+            << " trials per setting; relative error of the vertex holding the whole sum\n";
+  std::ofstream csv;
+  if (!args.csv.empty()) {
+    csv.open(args.csv);
+    if (!csv) throw InputError("cannot write " + args.csv);
+    csv << "device,driver,date,type,fix,shape,terms,vertices,trials,condition_target,"
+           "condition_median,algorithm,max_rel_error,median_rel_error,status\n";
+  }
+  std::cout << std::left << std::setw(22) << "setting" << std::setw(16) << "algorithm" << std::right
+            << std::setw(8) << "cond" << std::setw(12) << "achieved" << std::setw(13)
+            << "max-relerr" << std::setw(13) << "med-relerr"
+            << "\n";
+  std::vector<std::string> reported_unavailable;
+  const std::size_t total_steps =
+      settings.size() * std::size_t(args.max_cond_log - args.min_cond_log + 1);
+  std::size_t step = 0;
+  for (const auto& setting : settings) {
+    const auto colon = setting.find(':');
+    if (colon == std::string::npos) throw InputError("setting '" + setting + "' is not fix:shape");
+    const std::string fix = setting.substr(0, colon), shape = setting.substr(colon + 1);
+    const bool root = fix == "rootfix";
+    for (int cl = args.min_cond_log; cl <= args.max_cond_log; ++cl, ++step) {
+      std::cerr << "\r[accuracy] " << setting << " cond 1e" << cl << "  (" << step + 1 << "/"
+                << total_steps << ")      " << std::flush;
+      const double cond = std::pow(10.0, cl);
+      std::vector<std::vector<double>> errors(algorithms.size());
+      std::vector<bool> unavailable(algorithms.size(), false);
+      std::vector<double> achieved;
+      std::size_t vertices = 0;
+      for (std::size_t trial = 0; trial < args.trees; ++trial) {
+        auto t = make_trial<T>(fix, shape, args.terms, cond, 1000003ull * cl + trial);
+        vertices = t.parent.size();
+        achieved.push_back(t.condition);
+        for (std::size_t a = 0; a < algorithms.size(); ++a) {
+          if (unavailable[a]) continue;
+          try {
+            auto r = compute<T>(rt, algorithms[a], root, t);
+            const double got = static_cast<double>(r[t.measured]);
+            errors[a].push_back(std::fabs(got - t.exact) / std::fabs(t.exact));
+          } catch (const InputError& e) {
+            if (algorithms[a] != "euler" && algorithms[a] != "levels" &&
+                algorithms[a] != "euler-accurate")
+              throw;
+            unavailable[a] = true;
+            if (std::find(reported_unavailable.begin(), reported_unavailable.end(),
+                          algorithms[a]) == reported_unavailable.end()) {
+              reported_unavailable.push_back(algorithms[a]);
+              std::cerr << "\n[accuracy] " << algorithms[a] << " unavailable: " << e.what() << "\n";
+            }
+          }
+        }
+      }
+      for (std::size_t a = 0; a < algorithms.size(); ++a) {
+        const bool ok = !unavailable[a];
+        const double max_err = ok ? *std::max_element(errors[a].begin(), errors[a].end()) : NAN;
+        const double med_err = ok ? median(errors[a]) : NAN;
+        std::cout << std::left << std::setw(22) << setting << std::setw(16) << algorithms[a]
+                  << std::right << std::setw(8) << ("1e" + std::to_string(cl)) << std::setw(12)
+                  << std::setprecision(3) << std::scientific << median(achieved);
+        if (ok)
+          std::cout << std::setw(13) << max_err << std::setw(13) << med_err << "\n";
+        else
+          std::cout << std::setw(26) << "unavailable"
+                    << "\n";
+        std::cout << std::defaultfloat;
+        if (csv.is_open()) {
+          csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ','
+              << args.type << ',' << fix << ',' << shape << ',' << args.terms << ',' << vertices
+              << ',' << args.trees << ',' << std::setprecision(6) << cond << ',' << median(achieved)
+              << ',' << algorithms[a] << ',';
+          if (ok)
+            csv << std::setprecision(6) << max_err << ',' << med_err << ",ok\n";
+          else
+            csv << ",,unavailable\n";
+        }
+      }
+    }
+  }
+  std::cerr << "\r[accuracy] done" << std::string(40, ' ') << "\n";
+}
+
+void setup(CLI::App& app) {
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "accuracy", "float rootfix/leaffix error vs condition number (GenSum sums on trees)");
+  cmd->add_option("--terms", args->terms, "terms per sum (vertices holding the sum)")
+      ->capture_default_str();
+  cmd->add_option("--trees", args->trees, "trials (trees) per setting and condition number")
+      ->capture_default_str();
+  cmd->add_option("--min-cond-log", args->min_cond_log, "smallest condition number, log10")
+      ->capture_default_str();
+  cmd->add_option("--max-cond-log", args->max_cond_log, "largest condition number, log10")
+      ->capture_default_str();
+  cmd->add_option("--settings", args->settings, "comma list of fix:shape")->capture_default_str();
+  cmd->add_option("--algorithms", args->algorithms,
+                  "comma list of sequential,euler,levels,euler-accurate")
+      ->capture_default_str();
+  cmd->add_option("--type", args->type, "float or double")->capture_default_str();
+  cmd->add_option("--csv", args->csv, "write the table as CSV here");
+  cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
+  cmd->callback([args] {
+    switch (parse_value_type(args->type)) {
+      case ValueType::float32:
+        run<float>(*args);
+        break;
+      case ValueType::float64:
+        run<double>(*args);
+        break;
+      default:
+        throw InputError("the accuracy study needs --type float or double, not " + args->type);
+    }
+  });
+}
+
+TREEFIX_BENCH("accuracy", setup);
+
+}  // namespace
+}  // namespace treefix::bench

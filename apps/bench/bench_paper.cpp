@@ -1,0 +1,464 @@
+// treefix-bench paper: the performance experiment of Defour & Marin, redone. For every shape and
+// size, every algorithm computes the same treefix (sum) of the same weights:
+//   sequential   the CPU reference, one core (treefix::reference over a precomputed BFS order)
+//   cpu-euler    multi-threaded CPU, Euler tour + blocked parallel scan (treefix::cpu_parallel)
+//   cpu-levels   multi-threaded CPU, level-synchronous over BFS positions
+//   levels       device, level-synchronous (Algorithm::levels)
+//   euler        device, Euler tour (Algorithm::euler, the library's default form: fused)
+//   euler-three  device, Euler tour as three kernels Write / Scan / Read, as in the paper
+//   euler-accurate  device, Euler tour with TreefixOptions::accurate (what accuracy costs)
+// Device times are OpenCL profiling events: compute = every kernel, upload = the tree's device
+// representation + the weights, download = the result. CPU times are host wall clocks of the pass
+// alone. prepare_ms is the host work done once per tree (BFS order, Euler tour, level lists).
+// Medians over --repeats runs after --warmup runs; an algorithm slower than --budget-s seconds per
+// size gets fewer repeats (column runs), and one whose single run exceeded --max-run-s is skipped
+// at larger sizes of that shape (status skipped-too-slow). Unavailable algorithms (InputError
+// from the library) get status "unavailable".
+//
+// --dump-dir D writes, per shape and size, the tour positions, weights and expected result as raw
+// little-endian files for bench/cupy_treefix.py (same trees, same weights), and D/index.csv.
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "bench.hpp"
+#include "treefix/cpu_parallel.hpp"
+#include "treefix/error.hpp"
+#include "treefix/generate.hpp"
+#include "treefix/io.hpp"
+#include "treefix/reference.hpp"
+#include "treefix/treefix.hpp"
+
+namespace treefix::bench {
+namespace {
+
+struct Args {
+  int min_log = 15, max_log = 24, repeats = 10, warmup = 2;
+  unsigned threads = 0;
+  double budget_s = 20, max_run_s = 10;
+  std::string shapes = "star,caterpillar,random";
+  std::string algorithms = "sequential,cpu-euler,cpu-levels,levels,euler";
+  std::string type = "float", fix = "rootfix", csv, device, dump_dir;
+};
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+double host_ms(const std::function<void()>& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// EXTENSION POINT (graphs): BFS spanning trees of real graphs (SuiteSparse Matrix Market files
+// such as af_shell9, ldoor, G3_circuit, cage15, nlpkkt120) enter as shapes "graph:PATH.mtx".
+// The graph reader and device BFS come from the graph branch; until it is merged this throws, and
+// every other shape works. When it lands: read the Csr, take the BFS tree from vertex 0, return
+// its parent array (size = vertices of the graph; --min-log/--max-log do not apply).
+ParentArray graph_spanning_tree(const std::string& path) {
+  throw InputError("graph shape '" + path +
+                   "': BFS spanning trees of Matrix Market graphs need "
+                   "the graph module, not merged in this build");
+}
+
+bool is_graph(const std::string& shape) { return shape.rfind("graph:", 0) == 0; }
+
+ParentArray make(const std::string& shape, std::size_t n) {
+  if (shape == "star") return generate::star(n);
+  if (shape == "caterpillar") return generate::caterpillar(n, n / 2);
+  if (shape == "path") return generate::path(n);
+  if (shape == "random") return generate::random_recursive(n, n);
+  if (shape == "random-shuffled")
+    return generate::shuffle_labels(generate::random_recursive(n, n), n + 1);
+  if (is_graph(shape)) return graph_spanning_tree(shape.substr(6));
+  throw InputError("unknown shape '" + shape +
+                   "' (star, caterpillar, path, random, random-shuffled, graph:FILE.mtx)");
+}
+
+template <class T>
+void dump_raw(const std::string& path, const std::vector<T>& values) {
+  write_output(path, [&](std::ostream& out) {
+    out.write(reinterpret_cast<const char*>(values.data()),
+              static_cast<std::streamsize>(values.size() * sizeof(T)));
+  });
+}
+
+bool is_device_algorithm(const std::string& a) {
+  return a == "levels" || a == "euler" || a == "euler-three" || a == "euler-accurate";
+}
+
+TreefixOptions device_options(const std::string& algorithm) {
+  TreefixOptions options;
+  options.op = Op::sum;
+  options.algorithm = algorithm == "levels" ? Algorithm::levels : Algorithm::euler;
+  if (algorithm == "euler-three") options.euler_kernels = EulerKernels::three;
+  options.accurate = algorithm == "euler-accurate";
+  return options;
+}
+
+struct Timing {
+  std::vector<double> compute, upload, download;
+  double prepare = 0;
+  int runs = 0;
+  std::string status = "ok";
+};
+
+// Host and device forms of one tree, built and measured once per size and shared by the
+// algorithms that use the same form (the host Euler tour of 2^24 vertices takes seconds).
+struct TreeForms {
+  std::shared_ptr<cpu_parallel::Plan> plan;  // cpu-euler, cpu-levels
+  double plan_ms = 0;
+  std::shared_ptr<DeviceTree> euler_tree;  // euler, euler-three, euler-accurate
+  double euler_prepare_ms = 0, euler_upload_ms = 0;
+};
+
+// Times one algorithm on one tree; the first run is checked against the sequential result
+// (Error on a difference; the weights keep every value exact, floats included).
+template <class T>
+Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorithm,
+                      const ParentArray& parent, const std::vector<T>& w, bool root,
+                      const std::vector<T>& reference_result, const std::string& label,
+                      TreeForms& forms) {
+  Timing t;
+  const std::size_t n = parent.size();
+  auto check = [&](const std::vector<T>& got) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (got[i] != reference_result[i])
+        throw Error(algorithm + " differs from the sequential reference at vertex " +
+                    std::to_string(i) + " (" + label + ")");
+    }
+  };
+  // Runs once, returns its wall time (ms); fills compute/upload/download when `record`.
+  std::function<double(bool, bool)> once;
+  std::shared_ptr<cpu_parallel::Plan> plan;
+  std::vector<vertex_t> order;
+  std::shared_ptr<DeviceTree> tree;
+  double tree_upload_ms = 0;
+  if (algorithm == "sequential" || algorithm == "cpu-euler" || algorithm == "cpu-levels") {
+    if (algorithm == "sequential")
+      t.prepare = host_ms([&] { order = top_down_order(parent); });
+    else {
+      if (!forms.plan)
+        forms.plan_ms = host_ms(
+            [&] { forms.plan = std::make_shared<cpu_parallel::Plan>(parent, args.threads); });
+      plan = forms.plan;
+      t.prepare = forms.plan_ms;
+    }
+    const auto method =
+        algorithm == "cpu-euler" ? cpu_parallel::Method::euler : cpu_parallel::Method::levels;
+    once = [&, method](bool record, bool verify) {
+      std::vector<T> r;
+      double ms = host_ms([&] {
+        if (!plan)
+          r = root ? reference::rootfix(parent, order, w, Op::sum, false)
+                   : reference::leaffix(parent, order, w, Op::sum, false);
+        else
+          r = root ? cpu_parallel::rootfix(*plan, w, Op::sum, false, method)
+                   : cpu_parallel::leaffix(*plan, w, Op::sum, false, method);
+      });
+      if (verify) check(r);
+      if (record) {
+        t.compute.push_back(ms);
+        t.upload.push_back(0);
+        t.download.push_back(0);
+      }
+      return ms;
+    };
+  } else if (is_device_algorithm(algorithm)) {
+    TreefixOptions options = device_options(algorithm);
+    // The first call on a fresh DeviceTree builds and uploads the tree's device form: its
+    // uploads are the tree's, its host time beyond the device events is prepare_ms. If it also
+    // compiled programs (a size class seen first), measure it again on another fresh tree.
+    auto weights = DeviceArray<T>::upload(rt, w);
+    DeviceArray<T> result(rt, n);
+    const bool euler_family = algorithm != "levels";
+    if (euler_family && forms.euler_tree) {
+      tree = forms.euler_tree;
+      tree_upload_ms = forms.euler_upload_ms;
+      t.prepare = forms.euler_prepare_ms;
+    }
+    for (int attempt = 0; attempt < 2 && !tree; ++attempt) {
+      const std::size_t built = rt.programs_built();
+      auto fresh = std::make_shared<DeviceTree>(rt, parent);
+      Profile first;
+      options.profile = &first;
+      const double first_ms = host_ms([&] {
+        if (root)
+          rootfix(rt, *fresh, weights, result, options);
+        else
+          leaffix(rt, *fresh, weights, result, options);
+        rt.queue().finish();
+      });
+      tree_upload_ms = first.milliseconds("upload");
+      t.prepare = std::max(0.0, first_ms - first.total_milliseconds());
+      if (rt.programs_built() == built || attempt == 1) tree = fresh;
+    }
+    if (euler_family && !forms.euler_tree) {
+      forms.euler_tree = tree;
+      forms.euler_upload_ms = tree_upload_ms;
+      forms.euler_prepare_ms = t.prepare;
+    }
+    once = [&, options](bool record, bool verify) mutable {
+      Profile profile;
+      options.profile = &profile;
+      const double ms = host_ms([&] {
+        auto weights = DeviceArray<T>::upload(rt, w, &profile);
+        DeviceArray<T> result(rt, n);
+        if (root)
+          rootfix(rt, *tree, weights, result, options);
+        else
+          leaffix(rt, *tree, weights, result, options);
+        auto r = result.download(rt, &profile);
+        if (verify) check(r);
+      });
+      if (record) {
+        const double up = profile.milliseconds("upload"), down = profile.milliseconds("download");
+        t.compute.push_back(profile.total_milliseconds() - up - down);
+        t.upload.push_back(up + tree_upload_ms);
+        t.download.push_back(down);
+      }
+      return ms;
+    };
+  } else {
+    throw InputError(
+        "unknown algorithm '" + algorithm +
+        "' (sequential, cpu-euler, cpu-levels, levels, euler, euler-three, euler-accurate)");
+  }
+  const double first_ms = once(false, true);
+  // Fewer runs for slow algorithms: warm-up and repeats both fit the budget.
+  const int fit = static_cast<int>(args.budget_s * 1000 / std::max(first_ms, 1e-3));
+  const int warmup = std::min(args.warmup - 1, std::max(0, fit - 1));
+  const int repeats = std::max(1, std::min(args.repeats, fit - warmup));
+  for (int i = 0; i < warmup; ++i) once(false, false);
+  for (int i = 0; i < repeats; ++i) once(true, false);
+  t.runs = repeats;
+  return t;
+}
+
+template <class T>
+void run(const Args& args) {
+  if (args.min_log < 0 || args.max_log > 30 || args.min_log > args.max_log)
+    throw InputError("sizes 2^" + std::to_string(args.min_log) + "..2^" +
+                     std::to_string(args.max_log) + " out of range (0..30)");
+  const auto fixes = split(args.fix);
+  for (const auto& fix : fixes)
+    if (fix != "rootfix" && fix != "leaffix")
+      throw InputError("--fix: '" + fix + "' is not rootfix or leaffix");
+  if (fixes.empty()) throw InputError("--fix is empty");
+  if (args.repeats < 1 || args.warmup < 1)
+    throw InputError("--repeats and --warmup must be at least 1");
+  Runtime rt(args.device);
+  const auto& d = rt.description();
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const unsigned threads =
+      args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
+  const auto shapes = split(args.shapes), algorithms = split(args.algorithms);
+  std::cout << "# device: " << d.device_name << " | platform: " << d.platform_name
+            << " | driver: " << d.driver_version << " | host threads: " << threads
+            << " | date: " << date << "\n# " << args.fix << " (sum), type " << args.type
+            << ", medians of up to " << args.repeats << " runs after warm-up; times in ms\n";
+  std::ofstream csv;
+  if (!args.csv.empty()) {
+    csv.open(args.csv);
+    if (!csv) throw InputError("cannot write " + args.csv);
+    csv << "device,driver,date,host_threads,shape,n,type,fix,algorithm,compute_ms,upload_ms,"
+           "download_ms,prepare_ms,runs,status\n";
+  }
+  std::ofstream index;
+  if (!args.dump_dir.empty()) {
+    std::filesystem::create_directories(args.dump_dir);
+    index.open(args.dump_dir + "/index.csv");
+    if (!index) throw InputError("cannot write " + args.dump_dir + "/index.csv ");
+    index << "shape,n,type,fix,open_file,close_file,weights_file,expected_file\n";
+  }
+  std::cout << std::left << std::setw(8) << "fix" << std::setw(13) << "shape" << std::right
+            << std::setw(10) << "n"
+            << "  " << std::left << std::setw(15) << "algorithm" << std::right << std::setw(11)
+            << "compute" << std::setw(10) << "upload" << std::setw(10) << "download"
+            << std::setw(11) << "prepare" << std::setw(6) << "runs"
+            << "  status\n";
+  // Build the device programs before timing anything (prepare_ms must not include compilation).
+  for (const auto& algorithm : algorithms)
+    for (const auto& fix : fixes) {
+      if (!is_device_algorithm(algorithm)) continue;
+      const bool root = fix == "rootfix";
+      try {
+        const ParentArray tiny = generate::random_recursive(1000, 1);
+        TreefixOptions options = device_options(algorithm);
+        const std::vector<T> w(tiny.size(), T(1));
+        if (root)
+          rootfix(rt, tiny, w, options);
+        else
+          leaffix(rt, tiny, w, options);
+      } catch (const InputError&) {  // unavailable: reported per size below
+      }
+    }
+  std::size_t steps = 0, step = 0;
+  for (const auto& shape : shapes)
+    steps += is_graph(shape) ? 1 : std::size_t(args.max_log - args.min_log + 1);
+  steps *= algorithms.size() * fixes.size();
+  for (const auto& shape : shapes) {
+    // per (fix, algorithm): index f * algorithms.size() + a
+    std::vector<bool> too_slow(algorithms.size() * fixes.size(), false), unavailable(too_slow);
+    const int last = is_graph(shape) ? args.min_log : args.max_log;
+    for (int lg = args.min_log; lg <= last; ++lg) {
+      ParentArray parent = make(shape, std::size_t(1) << lg);
+      const std::size_t n = parent.size();
+      std::vector<T> w(n);
+      // integers -6..6 that cancel over every 13 consecutive ids: treefix values stay small, so
+      // float results are exact whatever the summation order and every algorithm is checkable
+      for (std::size_t i = 0; i < n; ++i)
+        w[i] = static_cast<T>(static_cast<int>((i * 7919) % 13) - 6);
+      std::string stem;
+      auto base = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
+      if (index.is_open()) {
+        stem = args.dump_dir + "/" + (is_graph(shape) ? "graph" + std::to_string(lg) : shape) +
+               "_" + std::to_string(n);
+        EulerTour tour = build_euler_tour(parent);
+        if (2 * n > static_cast<std::size_t>(INT32_MAX))
+          throw InputError("--dump-dir writes int32 positions: tree too large");
+        dump_raw(stem + ".open.i32",
+                 std::vector<std::int32_t>(tour.open_pos.begin(), tour.open_pos.end()));
+        dump_raw(stem + ".close.i32",
+                 std::vector<std::int32_t>(tour.close_pos.begin(), tour.close_pos.end()));
+        dump_raw(stem + ".weights.bin", w);
+      }
+      TreeForms forms;  // shared by both fixes
+      for (std::size_t f = 0; f < fixes.size(); ++f) {
+        const std::string& fix = fixes[f];
+        const bool root = fix == "rootfix";
+        const auto expected =
+            root ? reference::rootfix(parent, w, Op::sum) : reference::leaffix(parent, w, Op::sum);
+        const std::string label = fix + ", " + shape + ", n=" + std::to_string(n);
+        if (index.is_open()) {
+          dump_raw(stem + "." + fix + ".expected.bin", expected);
+          index << shape << ',' << n << ',' << args.type << ',' << fix << ',' << base(stem)
+                << ".open.i32," << base(stem) << ".close.i32," << base(stem) << ".weights.bin,"
+                << base(stem) << "." << fix << ".expected.bin\n";
+          index.flush();
+        }
+        for (std::size_t a = 0; a < algorithms.size(); ++a, ++step) {
+          const std::size_t slot = f * algorithms.size() + a;
+          std::cerr << "\r[paper] " << std::setw(3) << (100 * step / steps) << "%  " << label
+                    << "  " << algorithms[a] << "            " << std::flush;
+          Timing t;
+          if (unavailable[slot]) {
+            t.status = "unavailable";
+          } else if (too_slow[slot]) {
+            t.status = "skipped-too-slow";
+          } else {
+            try {
+              t = time_algorithm<T>(rt, args, algorithms[a], parent, w, root, expected, label,
+                                    forms);
+            } catch (const InputError& e) {
+              if (!is_device_algorithm(algorithms[a])) throw;
+              t.status = "unavailable";
+              unavailable[slot] = true;  // same answer at every size: ask once per shape
+            } catch (const Error& e) {   // a wrong result or a device failure: say so, go on
+              std::cerr << "\n[paper] " << algorithms[a] << " on " << label << ": " << e.what()
+                        << "\n";
+              t.status = dynamic_cast<const CapacityError*>(&e) ? "too-large" : "error";
+            }
+            if (t.status == "ok" && median(t.compute) > args.max_run_s * 1000)
+              too_slow[slot] = true;
+          }
+          const bool ok = t.status == "ok";
+          std::cout << std::left << std::setw(8) << fix << std::setw(13) << shape << std::right
+                    << std::setw(10) << n << "  " << std::left << std::setw(15) << algorithms[a]
+                    << std::right << std::fixed << std::setprecision(3);
+          if (ok)
+            std::cout << std::setw(11) << median(t.compute) << std::setw(10) << median(t.upload)
+                      << std::setw(10) << median(t.download) << std::setw(11) << t.prepare
+                      << std::setw(6) << t.runs << "  ok\n";
+          else
+            std::cout << std::setw(48) << ""
+                      << "  " << t.status << "\n";
+          std::cout << std::defaultfloat;
+          if (csv.is_open()) {
+            csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ','
+                << threads << ',' << shape << ',' << n << ',' << args.type << ',' << fix << ','
+                << algorithms[a] << ',';
+            if (ok)
+              csv << std::setprecision(6) << median(t.compute) << ',' << median(t.upload) << ','
+                  << median(t.download) << ',' << t.prepare << ',' << t.runs << ",ok\n";
+            else
+              csv << ",,,,0," << t.status << "\n";
+            csv.flush();
+          }
+        }
+      }
+    }
+  }
+  std::cerr << "\r[paper] done" << std::string(60, ' ') << "\n";
+}
+
+void setup(CLI::App& app) {
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler");
+  cmd->add_option("--min-log", args->min_log, "smallest size, log2")->capture_default_str();
+  cmd->add_option("--max-log", args->max_log, "largest size, log2")->capture_default_str();
+  cmd->add_option("--repeats", args->repeats, "timed runs per size (at most)")
+      ->capture_default_str();
+  cmd->add_option("--warmup", args->warmup, "untimed runs first (the first also checks the result)")
+      ->capture_default_str();
+  cmd->add_option("--shapes", args->shapes,
+                  "comma list of star,caterpillar,path,random,random-shuffled,graph:FILE.mtx")
+      ->capture_default_str();
+  cmd->add_option(
+         "--algorithms", args->algorithms,
+         "comma list of sequential,cpu-euler,cpu-levels,levels,euler,euler-three,euler-accurate")
+      ->capture_default_str();
+  cmd->add_option("--type", args->type, "int32, int64, float or double")->capture_default_str();
+  cmd->add_option("--fix", args->fix, "rootfix, leaffix, or both: rootfix,leaffix")
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "host threads of the cpu-* algorithms (0: all cores)")
+      ->capture_default_str();
+  cmd->add_option("--budget-s", args->budget_s,
+                  "seconds per algorithm and size; fewer repeats beyond")
+      ->capture_default_str();
+  cmd->add_option("--max-run-s", args->max_run_s,
+                  "skip larger sizes of a shape once one run took longer")
+      ->capture_default_str();
+  cmd->add_option("--dump-dir", args->dump_dir,
+                  "write the trees (tour positions, weights, expected) for bench/cupy_treefix.py");
+  cmd->add_option("--csv", args->csv, "write the table as CSV here");
+  cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
+  cmd->callback([args] {
+    switch (parse_value_type(args->type)) {
+      case ValueType::int32:
+        run<std::int32_t>(*args);
+        break;
+      case ValueType::int64:
+        run<std::int64_t>(*args);
+        break;
+      case ValueType::float32:
+        run<float>(*args);
+        break;
+      case ValueType::float64:
+        run<double>(*args);
+        break;
+    }
+  });
+}
+
+TREEFIX_BENCH("paper", setup);
+
+}  // namespace
+}  // namespace treefix::bench
