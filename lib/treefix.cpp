@@ -97,7 +97,15 @@ const DeviceEulerTour& DeviceTree::euler_tour(Profile* profile) {
   return *euler_;
 }
 
-Algorithm choose_algorithm(DeviceTree& /*tree*/, Op op, ValueType /*type*/) {
+const LevelStructure& DeviceTree::levels(Profile* profile) {
+  if (!levels_)
+    levels_ = std::make_unique<LevelStructure>(*runtime_, parent_, profile, LevelStructure::Build::host);
+  return *levels_;
+}
+
+Algorithm choose_algorithm(DeviceTree& tree, Op op, ValueType /*type*/) {
+  const LevelStructure& levels = tree.levels();
+  if (levels_preferred(levels.sweep_cost_in_launches(), tree.size(), op)) return Algorithm::levels;
   return has_inverse(op) ? Algorithm::euler : Algorithm::sequential;
 }
 
@@ -254,7 +262,13 @@ void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
       case Algorithm::euler: euler_treefix(runtime, tree, weights, result, options, fix); break;
       case Algorithm::sequential: sequential_treefix(runtime, tree, weights, result, options, fix); break;
       case Algorithm::levels:
-        throw InputError("the level-synchronous treefix is not available in this build");
+        if (fix == Fix::root)
+          levels_rootfix(runtime, tree.levels(options.profile), weights, result, options.op,
+                         options.exclusive, options.profile);
+        else
+          levels_leaffix(runtime, tree.levels(options.profile), weights, result, options.op,
+                         options.exclusive, options.profile);
+        break;
       case Algorithm::automatic: break;
     }
   });

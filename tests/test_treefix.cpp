@@ -198,6 +198,24 @@ TEST_CASE("sequential algorithm runs the reference, for every operator") {
   }
 }
 
+TEST_CASE("levels and auto through the treefix API match the reference for every operator") {
+  auto& rt = test::runtime();
+  for (auto parent : {generate::star(3001), generate::path(2000), generate::random_forest(5003, 4, 2)}) {
+    auto w = test::random_values<std::int32_t>(parent.size(), 5, -1000, 1000);
+    for (Op op : {Op::sum, Op::bit_xor, Op::min, Op::max}) {
+      for (Algorithm a : {Algorithm::levels, Algorithm::automatic}) {
+        for (bool exclusive : {false, true}) {
+          TreefixOptions options{op, exclusive, a};
+          CHECK(rootfix(rt, parent, w, options) == reference::rootfix(parent, w, op, exclusive));
+          CHECK(leaffix(rt, parent, w, options) == reference::leaffix(parent, w, op, exclusive));
+        }
+      }
+    }
+  }
+  DeviceTree star(rt, generate::star(100000));
+  CHECK(choose_algorithm(star, Op::max, ValueType::float32) == Algorithm::levels);
+}
+
 TEST_CASE("bad treefix requests are refused before anything runs") {
   auto& rt = test::runtime();
   ParentArray parent = {-1, 0, 0};

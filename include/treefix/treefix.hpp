@@ -7,6 +7,8 @@
 //   euler      Defour & Marin's vectorial method: Write (scatter w, and its inverse for rootfix,
 //              into the 2n-position Euler tour), Scan (device-wide prefix), Read (gather). Needs an
 //              operator with an inverse: sum (int32, int64, float, double) and xor (integers).
+//   levels     level-synchronous sweeps (treefix/levels.hpp): top-down for rootfix, bottom-up for
+//              leaffix, one launch per level (narrow levels fused); every operator incl. min/max.
 //   sequential the CPU reference (treefix/reference.hpp), run on the host.
 //   automatic  picks per call (see choose_algorithm).
 //
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "treefix/device_array.hpp"
+#include "treefix/levels.hpp"
 #include "treefix/runtime.hpp"
 #include "treefix/tree.hpp"
 #include "treefix/types.hpp"
@@ -85,11 +88,13 @@ class DeviceTree {
   std::size_t size() const { return parent_.size(); }
   const ParentArray& parent() const { return parent_; }
   const DeviceEulerTour& euler_tour(Profile* profile = nullptr);  // built on first call
+  const LevelStructure& levels(Profile* profile = nullptr);        // built on first call
 
  private:
   Runtime* runtime_;
   ParentArray parent_;
   std::unique_ptr<DeviceEulerTour> euler_;
+  std::unique_ptr<LevelStructure> levels_;
 };
 
 // Device-resident treefix: weights and result are device arrays of tree.size() values. For
@@ -109,7 +114,10 @@ template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options = {});
 
-// The algorithm `automatic` resolves to for this tree, operator and value type.
+// The algorithm `automatic` resolves to for this tree, operator and value type: levels when its
+// sweep costs few launches next to the size of the tree (levels_preferred: shallow, wide trees),
+// else euler for sum/xor and the sequential CPU pass for min/max on very deep trees (a path of a
+// million levels would need a million launches). The level structure is built on the host, O(n).
 Algorithm choose_algorithm(DeviceTree& tree, Op op, ValueType type);
 
 }  // namespace treefix
