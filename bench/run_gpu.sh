@@ -27,6 +27,7 @@ fi
 while read -r line; do
   [[ -z $line || $line == \#* ]] && continue
   name=${line%% *}
+  if [[ $line =~ --fix\ ([a-z,]+) ]]; then name=$name-${BASH_REMATCH[1]//,/-}; fi
   echo "== treefix-bench $line"
   ./build-gpu/apps/treefix-bench $line --csv "$out/$name.csv" 2>&1 | tee "$out/$name.log"
 done < "$suites"
