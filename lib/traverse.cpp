@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <numeric>
 #include <thread>
 
@@ -47,6 +48,18 @@ double TraversalStats::work_expansion() const {
   return needed > 0 ? carried / needed : 1.0;
 }
 
+std::size_t lockstep_width(const Runtime& runtime) {
+  std::size_t width = 32;
+  if (const char* env = std::getenv("TREEFIX_LOCKSTEP_WIDTH")) {
+    char* end = nullptr;
+    unsigned long v = std::strtoul(env, &end, 10);
+    if (!end || *end || v == 0)
+      throw InputError(std::string("TREEFIX_LOCKSTEP_WIDTH='") + env + "' is not a positive integer");
+    width = v;
+  }
+  return std::min(width, runtime.description().max_work_group_size);
+}
+
 Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted) {
   if (wish != Variant::automatic) return wish;
   // Lockstep pays through coalesced loads on SIMT hardware; on a CPU device its barriers cost
@@ -76,7 +89,11 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
   if (items > 0x7fffffffu) throw CapacityError(pieces.label + ": more than 2^31 items");
   translate_device_errors(pieces.label.c_str(), [&] {
     std::string source = pieces.source + "\n" + Runtime::expanded_source("ropes.cl");
-    auto sized = runtime.sized_program_from_source(pieces.label, source, pieces.options);
+    // Lockstep groups are work-groups of lockstep_width() items (a warp's width by default, as
+    // in the paper: wider groups carry items through more nodes they do not need).
+    auto sized = runtime.sized_program_from_source(
+        pieces.label, source, pieces.options,
+        variant == Variant::lockstep ? lockstep_width(runtime) : 0);
     const std::size_t wg = sized.wg_size;
     const char* name = variant == Variant::lockstep    ? "rope_lockstep"
                        : variant == Variant::recursive ? "rope_recursive"

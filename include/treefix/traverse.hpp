@@ -49,6 +49,10 @@ struct TraversalStats {
   double work_expansion() const;
 };
 
+// Items per lockstep group (one work-group): $TREEFIX_LOCKSTEP_WIDTH, else 32 (a warp, as in the
+// paper), at most the device's work-group limit; rounded down to a power of two when built.
+std::size_t lockstep_width(const Runtime& runtime);
+
 // Resolves `automatic` (sorted: whether the queries were sorted).
 Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted);
 // Resolves SortMode::automatic: sorting pays once there are several work-groups of queries.
