@@ -2,12 +2,17 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <numeric>
 
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
 #include "treefix/error.hpp"
+#include "treefix/io.hpp"
+#include "treefix/nbody.hpp"
 #include "treefix/neighbours.hpp"
+#include "treefix/points_io.hpp"
 
 using namespace treefix;
 using test::Shape;
@@ -166,4 +171,68 @@ TEST_CASE("ropes: bad parameters are refused with a clear message") {
   PointSet bad(2, 3);
   bad.at(1, 2) = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_AS(build_kd_tree(bad), InputError);
+}
+
+TEST_CASE("ropes: lockstep groups wider than 32 items combine several mask words") {
+  auto& rt = test::runtime();
+  auto data = test::make_points(4099, 3, Shape::clustered, 8);
+  auto queries = test::make_points(1031, 3, Shape::uniform, 9);
+  auto kd = build_kd_tree(data, 8);
+  auto counts = reference::correlation_brute(data, queries, 0.1);
+  auto near = reference::knn_brute(data, queries, 3);
+  const char* old = std::getenv("TREEFIX_LOCKSTEP_WIDTH");
+  std::string saved = old ? old : "";
+  setenv("TREEFIX_LOCKSTEP_WIDTH", "128", 1);
+  QueryOptions o;
+  o.variant = Variant::lockstep;
+  TraversalStats stats;
+  o.stats = &stats;
+  for (SortMode sort : {SortMode::on, SortMode::off}) {
+    o.sort = sort;
+    CHECK(correlation_counts(rt, kd, queries, 0.1, o) == counts);
+    auto got = knn(rt, kd, queries, 3, o);
+    CHECK(got.index == near.index);
+    CHECK(got.d2 == near.d2);
+  }
+  CHECK(stats.work_expansion() > 1.0);
+  if (old) setenv("TREEFIX_LOCKSTEP_WIDTH", saved.c_str(), 1);
+  else unsetenv("TREEFIX_LOCKSTEP_WIDTH");
+}
+
+TEST_CASE("ropes: point and body files round-trip and report bad rows with their line") {
+  std::string path = "ropes_points_test.txt";
+  auto pts = test::make_points(97, 4, Shape::uniform, 4);
+  write_output(path, [&](std::ostream& out) { write_points(out, pts); });
+  auto back = read_points(path);
+  CHECK(back.n == 97);
+  CHECK(back.dim == 4);
+  CHECK(back.coord == pts.coord);
+  auto bodies = generate::plummer(31, 2);
+  write_output(path, [&](std::ostream& out) { write_bodies(out, bodies); });
+  auto again = read_bodies(path);
+  CHECK(again.mass == bodies.mass);
+  CHECK(again.position.coord == bodies.position.coord);
+  CHECK(again.velocity.coord == bodies.velocity.coord);
+  write_output(path, [](std::ostream& out) { out << "3 2\n0 0\n# comment\n1 2 3\n4 5\n"; });
+  try {
+    read_points(path);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find(path + ":4") != std::string::npos);
+  }
+  CHECK_THROWS_AS(read_bodies(path), InputError);  // 2 columns, not 7
+  std::remove(path.c_str());
+}
+
+TEST_CASE("ropes: auto picks lockstep only for sorted, unguided traversals on a GPU") {
+  auto& rt = test::runtime();
+  bool gpu = rt.description().is_gpu;
+  CHECK(choose_variant(rt, Variant::automatic, false, true) ==
+        (gpu ? Variant::lockstep : Variant::independent));
+  CHECK(choose_variant(rt, Variant::automatic, true, true) == Variant::independent);
+  CHECK(choose_variant(rt, Variant::automatic, false, false) == Variant::independent);
+  CHECK(choose_variant(rt, Variant::recursive, false, true) == Variant::recursive);
+  CHECK(choose_sort(SortMode::automatic, 100000));
+  CHECK_FALSE(choose_sort(SortMode::automatic, 10));
+  CHECK_FALSE(choose_sort(SortMode::off, 100000));
 }
