@@ -5,11 +5,16 @@
 //   rope_init(s, item, ARGS)  rope_truncate(s, node, ARGS) -> bool  rope_visit(s, node, ARGS)
 //   rope_call_set(s, node, ARGS) -> int   rope_child(node, call_set, i, ARGS) -> node or -1
 //   rope_finish(s, item, ARGS)
+// Optionally ROPE_ARG_T, a per-item argument that changes along the traversal and rides on the
+// stack with the node (as a recursive call's argument): rope_state then has a field `arg`, set
+// before the node's truncation test (0 at the root), and the pieces define
+//   rope_child_arg(s, node, call_set, i, ARGS) -> the argument of child i, evaluated right after
+//   the node's visit; it must depend on the node's state at that time only (its arg, the point).
 // The recursive traversal they describe is visit(node): if truncate(node) return; visit-update;
 // for i in 0..ARITY-1: visit(child(node, call_set, i)). Children are pushed in reverse call order,
 // so pops follow the recursion's order exactly and no node is seen twice.
 //
-// Three kernels, one signature (the engine's arguments, then ROPE_PARAMS):
+// Three kernels, one signature (the engine's 9 arguments, then ROPE_PARAMS):
 //   rope_independent  one item per work-item, stack of nodes in global memory, interleaved
 //                     (entry s of item g at stack[s*stride + g]) so that equal depths coalesce.
 //   rope_lockstep     a work-group walks the tree together: one stack of (node, mask) entries in
@@ -26,8 +31,15 @@
 #define WG_SIZE 64
 #endif
 #define MASK_WORDS ((WG_SIZE + 31) / 32)
+#ifdef ROPE_ARG_T
+#define ROPE_HAS_ARG 1
+#else
+#define ROPE_HAS_ARG 0
+#define ROPE_ARG_T int
+#endif
 
 kernel void rope_independent(const uint items, const uint stack_cap, global int* restrict stack,
+                             global ROPE_ARG_T* restrict arg_stack,
                              local int* stack_node, local uint* stack_mask,
                              global uint* restrict stats, const uint want_stats,
                              global int* restrict overflow, ROPE_PARAMS) {
@@ -36,12 +48,14 @@ kernel void rope_independent(const uint items, const uint stack_cap, global int*
     rope_state s;
     rope_init(&s, item, ROPE_ARGS);
     uint visits = 0;
-    uint sp = 0;
     stack[get_global_id(0)] = 0;  // the root
-    sp = 1;
+    uint sp = 1;
     while (sp > 0) {
       --sp;
       const int node = stack[sp * stride + get_global_id(0)];
+#if ROPE_HAS_ARG
+      s.arg = node == 0 ? (ROPE_ARG_T)0 : arg_stack[sp * stride + get_global_id(0)];
+#endif
       ++visits;
       if (rope_truncate(&s, node, ROPE_ARGS)) continue;
       rope_visit(&s, node, ROPE_ARGS);
@@ -55,6 +69,10 @@ kernel void rope_independent(const uint items, const uint stack_cap, global int*
           break;
         }
         stack[sp * stride + get_global_id(0)] = c;
+#if ROPE_HAS_ARG
+        arg_stack[sp * stride + get_global_id(0)] =
+            rope_child_arg(&s, node, call_set, i, ROPE_ARGS);
+#endif
         ++sp;
       }
     }
@@ -67,6 +85,7 @@ kernel void rope_independent(const uint items, const uint stack_cap, global int*
 }
 
 kernel void rope_recursive(const uint items, const uint stack_cap, global int* restrict stack,
+                           global ROPE_ARG_T* restrict arg_stack,
                            local int* stack_node, local uint* stack_mask,
                            global uint* restrict stats, const uint want_stats,
                            global int* restrict overflow, ROPE_PARAMS) {
@@ -78,11 +97,19 @@ kernel void rope_recursive(const uint items, const uint stack_cap, global int* r
     rope_init(&s, item, ROPE_ARGS);
     uint visits = 1;
     uint sp = 0;
+#if ROPE_HAS_ARG
+    s.arg = (ROPE_ARG_T)0;
+#endif
     if (!rope_truncate(&s, 0, ROPE_ARGS)) {
       rope_visit(&s, 0, ROPE_ARGS);
+      const int call_set = rope_call_set(&s, 0, ROPE_ARGS);
       stack[0 * stride + g] = 0;
       stack[1 * stride + g] = 0;
-      stack[2 * stride + g] = rope_call_set(&s, 0, ROPE_ARGS);
+      stack[2 * stride + g] = call_set;
+#if ROPE_HAS_ARG
+      for (int i = 0; i < ROPE_ARITY; ++i)  // the frame's locals: its children's arguments
+        arg_stack[i * stride + g] = rope_child_arg(&s, 0, call_set, i, ROPE_ARGS);
+#endif
       sp = 1;
     }
     while (sp > 0) {
@@ -97,15 +124,24 @@ kernel void rope_recursive(const uint items, const uint stack_cap, global int* r
       const int c = rope_child(node, stack[(3 * f + 2) * stride + g], next, ROPE_ARGS);
       if (c < 0) continue;
       ++visits;
+#if ROPE_HAS_ARG
+      s.arg = arg_stack[(f * ROPE_ARITY + next) * stride + g];
+#endif
       if (rope_truncate(&s, c, ROPE_ARGS)) continue;
       rope_visit(&s, c, ROPE_ARGS);
       if (sp >= stack_cap) {
         overflow[0] = 1;
         break;
       }
+      const int call_set = rope_call_set(&s, c, ROPE_ARGS);
       stack[(3 * sp) * stride + g] = c;
       stack[(3 * sp + 1) * stride + g] = 0;
-      stack[(3 * sp + 2) * stride + g] = rope_call_set(&s, c, ROPE_ARGS);
+      stack[(3 * sp + 2) * stride + g] = call_set;
+#if ROPE_HAS_ARG
+      for (int i = 0; i < ROPE_ARITY; ++i)
+        arg_stack[(sp * ROPE_ARITY + i) * stride + g] =
+            rope_child_arg(&s, c, call_set, i, ROPE_ARGS);
+#endif
       ++sp;
     }
     rope_finish(&s, item, ROPE_ARGS);
@@ -118,6 +154,7 @@ kernel void rope_recursive(const uint items, const uint stack_cap, global int* r
 
 kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1)))
 void rope_lockstep(const uint items, const uint stack_cap, global int* restrict stack,
+                   global ROPE_ARG_T* restrict arg_stack,
                    local int* stack_node, local uint* stack_mask,
                    global uint* restrict stats, const uint want_stats,
                    global int* restrict overflow, ROPE_PARAMS) {
@@ -153,6 +190,9 @@ void rope_lockstep(const uint items, const uint stack_cap, global int* restrict 
       ++steps;
       if (active) {
         ++visits;
+#if ROPE_HAS_ARG
+        s.arg = node == 0 ? (ROPE_ARG_T)0 : arg_stack[sp * get_global_size(0) + get_global_id(0)];
+#endif
         if (!rope_truncate(&s, node, ROPE_ARGS)) {
           rope_visit(&s, node, ROPE_ARGS);
           atomic_or(&new_mask[my_word], my_bit);
@@ -176,6 +216,12 @@ void rope_lockstep(const uint items, const uint stack_cap, global int* restrict 
           }
           if (lid == 0) stack_node[sp] = c;
           if (lid < MASK_WORDS) stack_mask[sp * MASK_WORDS + lid] = new_mask[lid];
+#if ROPE_HAS_ARG
+          // per-item arguments stay in global memory, interleaved: entry sp of item g
+          if (new_mask[my_word] & my_bit)
+            arg_stack[sp * get_global_size(0) + get_global_id(0)] =
+                rope_child_arg(&s, node, best, i, ROPE_ARGS);
+#endif
           ++sp;
         }
       }

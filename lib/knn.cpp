@@ -28,10 +28,10 @@ void check_knn(const LinearTree& tree, const PointSet& queries, int k, const cha
 template <class BindTree>
 Neighbours run_knn(Runtime& runtime, const LinearTree& tree, const PointSet& queries, int k,
                    const QueryOptions& options, const char* label, const char* pieces_file,
-                   BindTree bind_tree) {
+                   std::size_t arg_bytes, BindTree bind_tree) {
   TraversalPieces pieces{label, Runtime::expanded_source(pieces_file),
                          detail::dim_option(label, queries.dim) + " -DKNN_K=" + std::to_string(k),
-                         true};
+                         true, arg_bytes};
   auto run = detail::run_order(queries, options.sort);
   Variant variant = choose_variant(runtime, options.variant, pieces.guided, run.sorted);
   if (options.chosen) *options.chosen = variant;
@@ -83,6 +83,7 @@ struct Best {
 };
 
 struct KdKnnState {
+  using Entry = std::int32_t;
   const KdTree& t;
   const float* q;
   Best best;
@@ -101,28 +102,33 @@ struct KdKnnState {
 };
 
 struct VpKnnState {
+  using Entry = std::pair<std::int32_t, float>;  // the stack argument: distance to the parent's vp
   const VpTree& t;
   const float* q;
   Best best;
+  float arg = 0, dv = 0;
   bool truncate(std::int32_t node) const {
     std::int32_t pv = t.parent_vantage[node];
     float bound = best.bound();
     if (pv < 0 || std::isinf(bound)) return false;
     float tau = std::sqrt(bound);
-    float d = std::sqrt(detail::point_distance2(t.points, q, pv));
+    float d = arg;
     float lo = t.parent_lo[node], hi = t.parent_hi[node];
     float slack = 1e-5f * (d + tau + hi) + 1e-30f;
     return d - hi > tau + slack || lo - d > tau + slack;
   }
   void visit(std::int32_t node) {
-    for (std::int32_t j = t.first[node]; j < t.first[node] + t.count[node]; ++j)
-      best.offer(detail::point_distance2(t.points, q, j), t.point_index[j]);
+    for (std::int32_t j = t.first[node]; j < t.first[node] + t.count[node]; ++j) {
+      float d2 = detail::point_distance2(t.points, q, j);
+      best.offer(d2, t.point_index[j]);
+      dv = std::sqrt(d2);
+    }
   }
   int call_set(std::int32_t node) const {
     if (t.child[2 * node] < 0) return 0;
-    float d = std::sqrt(detail::point_distance2(t.points, q, t.first[node]));
-    return d < t.mu[node] ? 0 : 1;
+    return dv < t.mu[node] ? 0 : 1;
   }
+  float child_arg(std::int32_t, int, int) const { return dv; }
   std::int32_t child(std::int32_t node, int cs, int i) const { return t.child[2 * node + (i ^ cs)]; }
 };
 
@@ -133,7 +139,7 @@ Neighbours knn_on_host(const Tree& tree, const PointSet& queries, int k, unsigne
   result.index.assign(queries.n * k, -1);
   result.d2.assign(queries.n * k, std::numeric_limits<float>::infinity());
   parallel_for_items(queries.n, threads, [&](std::size_t begin, std::size_t end) {
-    std::vector<std::int32_t> stack;
+    std::vector<typename State::Entry> stack;
     std::vector<float> q(queries.dim);
     for (std::size_t i = begin; i < end; ++i) {
       for (int d = 0; d < queries.dim; ++d) q[d] = queries.at(i, d);
@@ -154,7 +160,7 @@ Neighbours knn(Runtime& runtime, const KdTree& tree, const PointSet& queries, in
                const QueryOptions& options) {
   check_knn(tree, queries, k, "knn (kd-tree)");
   detail::DeviceKdTree device_tree(runtime, tree, options.profile);
-  return run_knn(runtime, tree, queries, k, options, "ropes-knn-kd", "ropes_knn.clh",
+  return run_knn(runtime, tree, queries, k, options, "ropes-knn-kd", "ropes_knn.clh", 0,
                  [&](cl::Kernel& kernel, cl_uint i, cl_uint nq, const cl::Buffer& query) {
                    return device_tree.bind(kernel, i, nq, query);
                  });
@@ -173,7 +179,7 @@ Neighbours knn(Runtime& runtime, const VpTree& tree, const PointSet& queries, in
   auto mu = DeviceArray<float>::upload(runtime, tree.mu, p, "vp-tree radii");
   auto data = DeviceArray<float>::upload(runtime, tree.points.coord, p, "vp-tree points");
   auto index = DeviceArray<std::int32_t>::upload(runtime, tree.point_index, p, "vp-tree indices");
-  return run_knn(runtime, tree, queries, k, options, "ropes-knn-vp", "ropes_vp.clh",
+  return run_knn(runtime, tree, queries, k, options, "ropes-knn-vp", "ropes_vp.clh", sizeof(float),
                  [&](cl::Kernel& kernel, cl_uint i, cl_uint nq, const cl::Buffer& query) {
                    kernel.setArg(i++, cl_uint(tree.nodes()));
                    kernel.setArg(i++, child.buffer());

@@ -110,6 +110,14 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
                              : variant == Variant::recursive ? 3 * cap * stride
                                                              : 1;
     cl::Buffer& stack = runtime.scratch("rope-stack", stack_ints * sizeof(std::int32_t));
+    // Arguments riding on the stack: one per entry (independent, lockstep: per item, entry sp),
+    // or one per child per frame (recursive: a frame's locals).
+    std::size_t arg_entries = pieces.arg_bytes == 0 ? 1
+                              : variant == Variant::recursive
+                                  ? cap * std::size_t(tree.arity) * stride
+                                  : cap * stride;
+    cl::Buffer& arg_stack =
+        runtime.scratch("rope-arg-stack", arg_entries * std::max<std::size_t>(4, pieces.arg_bytes));
     std::size_t mask_words = (wg + 31) / 32;
     std::size_t local_node = 4, local_mask = 4;
     if (variant == Variant::lockstep) {
@@ -128,9 +136,9 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     std::int32_t zero = 0;
     cl::Buffer overflow = runtime.allocate(sizeof zero, "overflow flag");
     runtime.queue().enqueueWriteBuffer(overflow, CL_TRUE, 0, sizeof zero, &zero);
-    set_args(kernel, cl_uint(items), cl_uint(cap), stack, cl::Local(local_node),
+    set_args(kernel, cl_uint(items), cl_uint(cap), stack, arg_stack, cl::Local(local_node),
              cl::Local(local_mask), stat_buffer, cl_uint(stats ? 1 : 0), overflow);
-    bind(kernel, 8);
+    bind(kernel, 9);
     runtime.launch(kernel, stride, wg, profile, "traverse");
     std::int32_t flag = 0;
     runtime.queue().enqueueReadBuffer(overflow, CL_TRUE, 0, sizeof flag, &flag);

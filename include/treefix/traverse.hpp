@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "treefix/runtime.hpp"
@@ -38,6 +40,7 @@ struct TraversalPieces {
   std::string source;   // the pieces (Runtime::expanded_source of a .clh, or any text)
   std::string options;  // build options
   bool guided = false;  // several call sets: lockstep takes the majority's
+  std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
 };
 
 // What a traversal did, per item (filled when asked for).
@@ -73,21 +76,35 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
 void parallel_for_items(std::size_t items, unsigned threads,
                         const std::function<void(std::size_t begin, std::size_t end)>& body);
 
-template <class State>
-std::uint32_t cpu_rope_traverse(State& s, const LinearTree& tree, std::vector<std::int32_t>& stack) {
+// A State with a stack argument (ROPE_ARG_T) has a member `arg` and child_arg(node, cs, i); its
+// stack holds std::pair<node, arg>.
+template <class State, class Entry>
+std::uint32_t cpu_rope_traverse(State& s, const LinearTree& tree, std::vector<Entry>& stack) {
+  constexpr bool with_arg = !std::is_integral_v<Entry>;
   std::uint32_t visits = 0;
   stack.clear();
-  stack.push_back(0);
+  stack.push_back(Entry{});
   while (!stack.empty()) {
-    std::int32_t node = stack.back();
+    Entry top = stack.back();
     stack.pop_back();
+    std::int32_t node;
+    if constexpr (with_arg) {
+      node = top.first;
+      s.arg = top.second;
+    } else {
+      node = top;
+    }
     ++visits;
     if (s.truncate(node)) continue;
     s.visit(node);
     int cs = s.call_set(node);
     for (int i = tree.arity - 1; i >= 0; --i) {
       std::int32_t c = s.child(node, cs, i);
-      if (c >= 0) stack.push_back(c);
+      if (c < 0) continue;
+      if constexpr (with_arg)
+        stack.push_back({c, s.child_arg(node, cs, i)});
+      else
+        stack.push_back(c);
     }
   }
   return visits;
