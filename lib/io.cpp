@@ -71,8 +71,8 @@ bool TokenStream::next(std::string_view& token) {
     if (begin_ < end_) break;
     carry_.append(buffer_.data() + start, begin_ - start);  // token runs past the chunk
     if (carry_.size() > 4096) fail("a token longer than 4096 characters");
-    if (!fill()) break;
-    start = 0;
+    start = begin_ = end_ = 0;
+    if (!fill()) break;  // end of file ends the token
   }
   if (carry_.empty()) {
     token = std::string_view(buffer_.data() + start, begin_ - start);
@@ -90,7 +90,6 @@ void TokenStream::fail(const std::string& message) const { throw InputError(wher
 std::int64_t TokenStream::next_int(const char* what) {
   std::string_view token;
   if (!next(token)) {
-    token_line_ = line_;
     fail(std::string("file ends where ") + what + " was expected");
   }
   std::int64_t value;
@@ -102,7 +101,6 @@ std::int64_t TokenStream::next_int(const char* what) {
 double TokenStream::next_double(const char* what) {
   std::string_view token;
   if (!next(token)) {
-    token_line_ = line_;
     fail(std::string("file ends where ") + what + " was expected");
   }
   double value;

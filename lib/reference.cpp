@@ -59,9 +59,10 @@ std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& o
     T above = parent[v] == -1 ? identity<T>(op) : r[parent[v]];
     r[v] = apply(op, above, w[v]);
   }
-  if (exclusive)
-    for (vertex_t v : order) r[v] = parent[v] == -1 ? identity<T>(op) : r[parent[v]];
-  return r;
+  if (!exclusive) return r;
+  std::vector<T> proper(parent.size());  // separate array: parents must keep their inclusive value
+  for (vertex_t v : order) proper[v] = parent[v] == -1 ? identity<T>(op) : r[parent[v]];
+  return proper;
 }
 
 template <class T>

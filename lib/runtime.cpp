@@ -195,6 +195,7 @@ void Profile::record(const std::string& phase, const cl::Event& event) {
 
 namespace {
 double event_ms(const cl::Event& e) {
+  e.wait();  // profiling information exists only once the command has completed
   auto start = e.getProfilingInfo<CL_PROFILING_COMMAND_START>();
   auto end = e.getProfilingInfo<CL_PROFILING_COMMAND_END>();
   return end > start ? (end - start) * 1e-6 : 0.0;

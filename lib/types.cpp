@@ -57,8 +57,12 @@ std::string value_op_options(ValueType t, Op op) {
   if (op == Op::bit_xor && !is_integer(t))
     throw InputError(std::string("xor needs an integer type, not ") + to_string(t));
   std::string options = std::string("-DVALUE_T=") + opencl_type_name(t);
-  if (t == ValueType::float64) options += " -DVALUE_IS_DOUBLE=1";
-  if (is_integer(t)) options += " -DVALUE_IS_INTEGER=1";
+  switch (t) {
+    case ValueType::int32: options += " -DVALUE_INT32=1"; break;
+    case ValueType::int64: options += " -DVALUE_INT64=1"; break;
+    case ValueType::float32: options += " -DVALUE_FLOAT32=1"; break;
+    case ValueType::float64: options += " -DVALUE_FLOAT64=1"; break;
+  }
   switch (op) {
     case Op::sum: options += " -DOP_SUM=1"; break;
     case Op::bit_xor: options += " -DOP_XOR=1"; break;

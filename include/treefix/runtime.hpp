@@ -128,11 +128,15 @@ Runtime& shared_runtime();
 // Rounds n up to a multiple of m (m > 0).
 constexpr std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
-// Sets kernel arguments in order: set_args(kernel, buffer, n, ...).
+// Sets kernel arguments in order: set_args(kernel, buffer, n, ...); set_args_from starts at `first`.
+template <class... Args>
+void set_args_from(cl::Kernel& kernel, cl_uint first, const Args&... args) {
+  cl_uint index = first;
+  (kernel.setArg(index++, args), ...);
+}
 template <class... Args>
 void set_args(cl::Kernel& kernel, const Args&... args) {
-  cl_uint index = 0;
-  (kernel.setArg(index++, args), ...);
+  set_args_from(kernel, 0, args...);
 }
 
 }  // namespace treefix

@@ -1,0 +1,91 @@
+// Device-wide scan: plans and runs the reduce-then-scan passes of kernels/scan_pass.clh.
+#include <algorithm>
+#include <string>
+
+#include "primitives/scan_plan.hpp"
+#include "treefix/primitives.hpp"
+
+namespace treefix {
+namespace detail {
+
+namespace {
+// Items per work-item: enough sequential work per item to amortise the group scan, bounded so
+// that the padded tile and the scratch fit in half the local memory.
+std::size_t items_per_thread(const Runtime& runtime, std::size_t wg, std::size_t bytes) {
+  std::size_t items = runtime.description().is_gpu ? (bytes <= 4 ? 12 : bytes <= 8 ? 6 : 3) : 16;
+  const std::size_t budget = runtime.description().local_mem_bytes / 2;
+  while (items > 1 && (wg * items * 33 / 32 + wg) * bytes > budget) --items;
+  return items;
+}
+}  // namespace
+
+void set_index_arg(cl::Kernel& kernel, cl_uint at, std::size_t value, bool wide_index) {
+  if (wide_index) kernel.setArg(at, static_cast<cl_ulong>(value));
+  else kernel.setArg(at, static_cast<cl_uint>(value));
+}
+
+ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::string& options,
+                   std::size_t value_bytes, std::size_t n) {
+  ScanPlan plan;
+  plan.value_bytes = value_bytes;
+  std::size_t wg = runtime.default_work_group_size();
+  // local memory bounds the group size too (tile + scratch of value_bytes each)
+  while (wg > 1 && (wg * 33 / 32 + wg) * value_bytes > runtime.description().local_mem_bytes / 2) wg /= 2;
+  plan.items = items_per_thread(runtime, wg, value_bytes);
+  plan.wide_index = n > 0xFFFFFFFFull - 4 * wg * plan.items;
+  plan.sized = runtime.sized_program(
+      program, options + " -DITEMS=" + std::to_string(plan.items) + (plan.wide_index ? " -DWIDE_INDEX=1" : ""), wg);
+  const std::size_t tile = plan.sized.wg_size * plan.items;
+  const std::size_t tiles = (n + tile - 1) / tile;
+  const std::size_t want_groups = std::max<std::size_t>(1, runtime.saturating_groups(plan.sized.wg_size));
+  plan.tiles_per_group = std::max<std::size_t>(1, (tiles + want_groups - 1) / want_groups);
+  plan.groups = (tiles + plan.tiles_per_group - 1) / plan.tiles_per_group;
+  return plan;
+}
+
+void run_scan(Runtime& runtime, const ScanPlan& plan, std::size_t n, const BindParams& bind,
+              Profile* profile, const char* phase, const cl::Buffer* total) {
+  const std::size_t wg = plan.sized.wg_size;
+  cl::Buffer& partial = runtime.scratch("scan.partial", (plan.groups + 1) * plan.value_bytes);
+  cl::Buffer& total_slot = runtime.scratch("scan.total", plan.value_bytes);
+  if (plan.groups > 0) {
+    cl::Kernel reduce(plan.sized.program, "scan_reduce");
+    set_index_arg(reduce, 0, n, plan.wide_index);
+    set_index_arg(reduce, 1, plan.tiles_per_group, plan.wide_index);
+    reduce.setArg(2, partial);
+    bind(reduce, 3);
+    runtime.launch(reduce, plan.groups * wg, wg, profile, phase);
+  }
+  cl::Kernel partials(plan.sized.program, "scan_partials");
+  set_args(partials, partial, static_cast<cl_uint>(plan.groups), total ? *total : total_slot);
+  runtime.launch(partials, wg, wg, profile, phase);
+  if (plan.groups > 0) {
+    cl::Kernel tiles(plan.sized.program, "scan_tiles");
+    set_index_arg(tiles, 0, n, plan.wide_index);
+    set_index_arg(tiles, 1, plan.tiles_per_group, plan.wide_index);
+    tiles.setArg(2, partial);
+    bind(tiles, 3);
+    runtime.launch(tiles, plan.groups * wg, wg, profile, phase);
+  }
+}
+
+}  // namespace detail
+
+void scan(Runtime& runtime, ValueType type, Op op, ScanKind kind, const cl::Buffer& in,
+          const cl::Buffer& out, std::size_t n, Profile* profile, const char* phase,
+          const cl::Buffer* total) {
+  if (type == ValueType::float64 && !runtime.description().fp64)
+    throw InputError("the device " + runtime.description().device_name +
+                     " has no double precision (cl_khr_fp64)");
+  translate_device_errors("scan", [&] {
+    const std::size_t bytes = type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
+    auto plan = detail::plan_scan(runtime, "scan.cl", value_op_options(type, op), bytes, n);
+    detail::run_scan(runtime, plan, n, [&](cl::Kernel& k, cl_uint first) {
+      k.setArg(first, in);
+      k.setArg(first + 1, out);
+      k.setArg(first + 2, static_cast<cl_int>(kind == ScanKind::inclusive));
+    }, profile, phase, total);
+  });
+}
+
+}  // namespace treefix

@@ -1,0 +1,111 @@
+// Host tree forms: validation, Euler tour, file formats.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "fixture.hpp"
+#include "treefix/error.hpp"
+#include "treefix/generate.hpp"
+#include "treefix/io.hpp"
+#include "treefix/tree.hpp"
+
+using namespace treefix;
+
+namespace {
+// Independent check of a tour: positions are a permutation of 0..2n-1, every vertex's interval
+// lies inside its parent's, and open < close.
+void check_tour(const ParentArray& parent, const EulerTour& tour) {
+  const std::size_t n = parent.size();
+  std::vector<char> used(2 * n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    REQUIRE(tour.open_pos[v] < tour.close_pos[v]);
+    for (auto p : {tour.open_pos[v], tour.close_pos[v]}) {
+      REQUIRE(p >= 0);
+      REQUIRE(p < static_cast<std::int64_t>(2 * n));
+      REQUIRE_FALSE(used[p]);
+      used[p] = 1;
+    }
+    if (parent[v] != -1) {
+      REQUIRE(tour.open_pos[parent[v]] < tour.open_pos[v]);
+      REQUIRE(tour.close_pos[v] < tour.close_pos[parent[v]]);
+    }
+  }
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  std::string path = "/tmp/treefix-test-" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+}  // namespace
+
+TEST_CASE("Euler tours of many shapes are consistent") {
+  check_tour({}, build_euler_tour({}));
+  check_tour({-1}, build_euler_tour({-1}));
+  for (std::size_t n : {2ul, 7ul, 100ul, 4099ul}) {
+    CAPTURE(n);
+    for (auto& p : {generate::star(n), generate::path(n), generate::caterpillar(n, n / 3 + 1),
+                    generate::kary(n, 2), generate::random_recursive(n, n),
+                    generate::random_forest(n, n / 10 + 1, n)})
+      check_tour(p, build_euler_tour(p));
+  }
+}
+
+TEST_CASE("a path of 16M vertices builds without recursion") {
+  auto p = generate::path(1 << 24);
+  auto tour = build_euler_tour(p);
+  CHECK(tour.open_pos.back() == (1 << 24) - 1);
+  CHECK(tour.close_pos.front() == (2 << 24) - 1);
+}
+
+TEST_CASE("bad parent arrays are rejected with the vertex named") {
+  CHECK_THROWS_WITH_AS(validate_parent_array({-1, 5}), doctest::Contains("vertex 1 has parent 5"), InputError);
+  CHECK_THROWS_WITH_AS(validate_parent_array({-1, -2}), doctest::Contains("has parent -2"), InputError);
+  CHECK_THROWS_WITH_AS(validate_parent_array({-1, 2, 3, 1}), doctest::Contains("cycle"), InputError);
+  CHECK_THROWS_WITH_AS(validate_parent_array({0}), doctest::Contains("cycle through vertex 0"), InputError);
+}
+
+TEST_CASE("tree files: good ones read, bad ones fail with file and line") {
+  auto good = temp_file("good.tree", "4\n-1 0\n0\n1\n");
+  CHECK(read_tree(good) == ParentArray{-1, 0, 0, 1});
+  CHECK(read_tree(temp_file("empty.tree", "0\n")).empty());
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("short.tree", "3\n-1\n0\n")), doctest::Contains("short.tree:3"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("range.tree", "3\n-1\n0\n7\n")), doctest::Contains("range.tree:4: vertex 2 has parent 7"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("word.tree", "2\n-1\nzero\n")), doctest::Contains("word.tree:3"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("extra.tree", "1\n-1\n5\n")), doctest::Contains("after 1 parents"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("cycle.tree", "3\n1 2 0\n")), doctest::Contains("cycle"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("negative.tree", "-3\n")), doctest::Contains("negative"), InputError);
+  CHECK_THROWS_AS(read_tree("/nonexistent/tree"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("binary.tree", std::string("2\n-1\0\n0\n", 8))), doctest::Contains("NUL"), InputError);
+}
+
+TEST_CASE("weights files: count and type are checked") {
+  CHECK(read_weights<double>(temp_file("w1", "1.5 -2e3\n0.25"), 3) == std::vector<double>{1.5, -2000, 0.25});
+  CHECK_THROWS_WITH_AS(read_weights<double>(temp_file("w2", "1 2"), 3), doctest::Contains("2 weights for 3"), InputError);
+  CHECK_THROWS_WITH_AS(read_weights<double>(temp_file("w3", "1 2 3 4"), 3), doctest::Contains("more than 3"), InputError);
+  CHECK_THROWS_WITH_AS(read_weights<std::int32_t>(temp_file("w4", "1 2.5"), 2), doctest::Contains("w4:1"), InputError);
+  CHECK_THROWS_AS(read_weights<std::int32_t>(temp_file("w5", "1 4000000000"), 2), InputError);
+}
+
+TEST_CASE("values are written round-trippable") {
+  std::ostringstream out;
+  write_values<double>(out, {0.1, -3.0});
+  CHECK(out.str() == "0.10000000000000001\n-3\n");
+  std::ostringstream f;
+  write_values<float>(f, {0.1f});
+  CHECK(f.str() == "0.100000001\n");
+}
+
+TEST_CASE("write_output leaves no partial file when production fails") {
+  std::string path = "/tmp/treefix-test-partial.out";
+  std::remove(path.c_str());
+  CHECK_THROWS(write_output(path, [](std::ostream& o) { o << "half"; throw InputError("boom"); }));
+  CHECK_FALSE(std::ifstream(path).good());
+  write_output(path, [](std::ostream& o) { o << "whole\n"; });
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "whole");
+}

@@ -1,0 +1,294 @@
+// Euler-tour treefix against the sequential CPU reference: every shape, operator, type and kind.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <random>
+
+#include "fixture.hpp"
+#include "treefix/error.hpp"
+#include "treefix/generate.hpp"
+#include "treefix/reference.hpp"
+#include "treefix/treefix.hpp"
+
+using namespace treefix;
+
+namespace {
+
+struct Shape {
+  const char* name;
+  std::function<ParentArray(std::size_t)> make;
+};
+
+const std::vector<Shape>& shapes() {
+  static const std::vector<Shape> all = {
+      {"star", [](std::size_t n) { return generate::star(n); }},
+      {"path", [](std::size_t n) { return generate::path(n); }},
+      {"caterpillar", [](std::size_t n) { return generate::caterpillar(n, n / 4 + 1); }},
+      {"binary", [](std::size_t n) { return generate::kary(n, 2); }},
+      {"random recursive", [](std::size_t n) { return generate::random_recursive(n, n + 11); }},
+      {"shuffled forest", [](std::size_t n) { return generate::random_forest(n, n / 50 + 1, n + 3); }},
+  };
+  return all;
+}
+
+const EulerKernels kBothForms[] = {EulerKernels::fused, EulerKernels::three};
+
+TreefixOptions euler(Op op, bool exclusive, EulerKernels form, bool accurate = false) {
+  TreefixOptions options{op, exclusive, Algorithm::euler};
+  options.euler_kernels = form;
+  options.accurate = accurate;
+  return options;
+}
+
+template <class T>
+void check_exact(const ParentArray& parent, Op op, T low, T high, std::uint64_t seed) {
+  auto& rt = test::runtime();
+  auto w = test::random_values<T>(parent.size(), seed, low, high);
+  for (bool exclusive : {false, true}) {
+    for (EulerKernels form : kBothForms) {
+      CAPTURE(exclusive);
+      CAPTURE(int(form));
+      auto options = euler(op, exclusive, form);
+      CHECK(rootfix(rt, parent, w, options) == reference::rootfix(parent, w, op, exclusive));
+      CHECK(leaffix(rt, parent, w, options) == reference::leaffix(parent, w, op, exclusive));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("euler treefix is exact for integers on every shape and awkward size") {
+  for (const auto& shape : shapes()) {
+    for (std::size_t n : test::awkward_sizes()) {
+      CAPTURE(shape.name);
+      CAPTURE(n);
+      auto parent = shape.make(n);
+      check_exact<std::int32_t>(parent, Op::sum, -1000, 1000, n);
+      check_exact<std::int64_t>(parent, Op::sum, -(1ll << 40), 1ll << 40, n + 1);
+      check_exact<std::int32_t>(parent, Op::bit_xor, INT32_MIN, INT32_MAX, n + 2);
+      check_exact<std::int64_t>(parent, Op::bit_xor, INT64_MIN, INT64_MAX, n + 3);
+    }
+  }
+}
+
+TEST_CASE("euler treefix of integer-valued floats is exact (all partial sums below 2^24)") {
+  // |weights| <= 8 and n <= 100003 keep every prefix of the tour below 2^24 in magnitude, so each
+  // float operation is exact and the device must match the reference bit for bit.
+  for (const auto& shape : shapes()) {
+    for (std::size_t n : {1ul, 257ul, 100003ul}) {
+      CAPTURE(shape.name);
+      CAPTURE(n);
+      auto parent = shape.make(n);
+      auto wi = test::random_values<std::int32_t>(n, n, -8, 8);
+      std::vector<float> wf(wi.begin(), wi.end());
+      std::vector<double> wd(wi.begin(), wi.end());
+      auto& rt = test::runtime();
+      for (bool exclusive : {false, true}) {
+        for (EulerKernels form : kBothForms) {
+          for (bool accurate : {false, true}) {
+            auto options = euler(Op::sum, exclusive, form, accurate);
+            CHECK(rootfix(rt, parent, wf, options) == reference::rootfix(parent, wf, Op::sum, exclusive));
+            CHECK(leaffix(rt, parent, wf, options) == reference::leaffix(parent, wf, Op::sum, exclusive));
+            CHECK(rootfix(rt, parent, wd, options) == reference::rootfix(parent, wd, Op::sum, exclusive));
+            CHECK(leaffix(rt, parent, wd, options) == reference::leaffix(parent, wd, Op::sum, exclusive));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("euler treefix of random floats stays within the summation error bound") {
+  // Bound (Higham, any summation order): a prefix of m tour terms x_i computed in precision u
+  // differs from the exact prefix by at most gamma_m * sum |x_i|, gamma_m = m u / (1 - m u).
+  // rootfix reads one prefix (m = open + 1 terms); leaffix subtracts two, so its error is at most
+  // the sum of both prefixes' bounds plus one rounding u |result|. The exact values come from the
+  // double reference (its own error is ~1e-16 relative, far below float's bound).
+  auto& rt = test::runtime();
+  const double u = std::ldexp(1.0, -24);
+  for (const auto& shape : shapes()) {
+    for (std::size_t n : {2ul, 999ul, 4099ul}) {
+      CAPTURE(shape.name);
+      CAPTURE(n);
+      auto parent = shape.make(n);
+      auto wd = test::random_values<double>(n, n + 5, -1.0, 1.0);
+      std::vector<float> wf(wd.begin(), wd.end());
+      std::vector<double> wexact(wf.begin(), wf.end());
+      auto tour = build_euler_tour(parent);
+      std::vector<double> magnitude(2 * n, 0.0);  // |tour term| at each position
+      for (std::size_t v = 0; v < n; ++v) {
+        magnitude[tour.open_pos[v]] = std::fabs(wexact[v]);
+        magnitude[tour.close_pos[v]] = std::fabs(wexact[v]);  // rootfix writes -w, leaffix 0
+      }
+      std::vector<double> prefix(2 * n + 1, 0.0);  // prefix[k] = sum of magnitudes of terms < k
+      for (std::size_t i = 0; i < 2 * n; ++i) prefix[i + 1] = prefix[i] + magnitude[i];
+      auto gamma = [&](double m) { return m * u / (1 - m * u); };
+      auto bound = [&](std::int64_t last) { return gamma(last + 1) * prefix[last + 1]; };
+
+      auto root_ref = reference::rootfix(parent, wexact, Op::sum, false);
+      auto leaf_ref = reference::leaffix(parent, wexact, Op::sum, false);
+      for (EulerKernels form : kBothForms) {
+      auto root = rootfix(rt, parent, wf, euler(Op::sum, false, form));
+      auto leaf = leaffix(rt, parent, wf, euler(Op::sum, false, form));
+      for (std::size_t v = 0; v < n; ++v) {
+        CHECK(std::fabs(root[v] - root_ref[v]) <= bound(tour.open_pos[v]) + 1e-12);
+        double leaf_bound = bound(tour.close_pos[v]) +
+                            (tour.open_pos[v] > 0 ? bound(tour.open_pos[v] - 1) : 0.0) +
+                            u * std::fabs(leaf_ref[v]);
+        CHECK(std::fabs(leaf[v] - leaf_ref[v]) <= leaf_bound + 1e-12);
+      }
+      }
+    }
+  }
+}
+
+TEST_CASE("euler treefix on a few million vertices") {
+  auto& rt = test::runtime();
+  for (auto parent : {generate::random_recursive(3000017, 1), generate::path(2000003)}) {
+    auto w = test::random_values<std::int64_t>(parent.size(), 9, -100000, 100000);
+    for (EulerKernels form : kBothForms) {
+      auto options = euler(Op::sum, false, form);
+      CHECK(rootfix(rt, parent, w, options) == reference::rootfix(parent, w, Op::sum, false));
+      CHECK(leaffix(rt, parent, w, options) == reference::leaffix(parent, w, Op::sum, false));
+    }
+  }
+}
+
+TEST_CASE("data stays on the device across repeated calls") {
+  auto& rt = test::runtime();
+  auto parent = generate::random_recursive(5003, 4);
+  DeviceTree tree(rt, parent);
+  auto w = test::random_values<std::int32_t>(parent.size(), 2, -50, 50);
+  auto weights = DeviceArray<std::int32_t>::upload(rt, w);
+  DeviceArray<std::int32_t> a(rt, parent.size()), b(rt, parent.size());
+  Profile profile;
+  TreefixOptions options{Op::sum, false, Algorithm::euler, &profile};
+  options.euler_kernels = EulerKernels::three;
+  rootfix(rt, tree, weights, a, options);  // first call uploads the tour
+  profile.clear();
+  leaffix(rt, tree, a, b, options);        // leaffix of the rootfix, no transfer at all
+  CHECK(profile.launches("upload") == 0);
+  CHECK(profile.launches("download") == 0);
+  CHECK(profile.launches("write") == 1);
+  CHECK(profile.launches("read") == 1);
+  CHECK(profile.milliseconds("scan") >= 0.0);
+  auto expected = reference::leaffix(parent, reference::rootfix(parent, w, Op::sum, false), Op::sum, false);
+  CHECK(b.download(rt) == expected);
+}
+
+TEST_CASE("sequential algorithm runs the reference, for every operator") {
+  auto& rt = test::runtime();
+  auto parent = generate::random_forest(1000, 7, 5);
+  auto w = test::random_values<float>(parent.size(), 3, -5.0f, 5.0f);
+  for (Op op : {Op::sum, Op::min, Op::max}) {
+    TreefixOptions options{op, false, Algorithm::sequential};
+    CHECK(rootfix(rt, parent, w, options) == reference::rootfix(parent, w, op, false));
+    CHECK(leaffix(rt, parent, w, options) == reference::leaffix(parent, w, op, false));
+  }
+}
+
+TEST_CASE("bad treefix requests are refused before anything runs") {
+  auto& rt = test::runtime();
+  ParentArray parent = {-1, 0, 0};
+  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, parent, {1, 2}), doctest::Contains("2 weights for a tree of 3"), InputError);
+  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, ParentArray{-1, 2, 1}, {1, 2, 3}), doctest::Contains("cycle"), InputError);
+  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, ParentArray{-1, 9}, {1, 2}), doctest::Contains("parent 9"), InputError);
+  CHECK_THROWS_WITH_AS(rootfix<float>(rt, parent, {1, 2, 3}, {Op::bit_xor}), doctest::Contains("xor needs an integer"), InputError);
+  CHECK_THROWS_WITH_AS(leaffix<std::int32_t>(rt, parent, {1, 2, 3}, {Op::min, false, Algorithm::euler}), doctest::Contains("no"), InputError);
+  CHECK(rootfix<std::int32_t>(rt, ParentArray{}, {}).empty());
+}
+
+namespace {
+// Ill-conditioned sums with an exact reference: every weight is m * 2^e with |m| < 2^24 and
+// 0 <= e < 24, so it is exact in float, and every sum is exact in int64 (in units of 1). Large
+// terms of opposite signs cancel, leaving a small result: condition numbers up to ~1e9.
+std::vector<std::int64_t> ill_conditioned(std::size_t n, std::uint64_t seed) {
+  // Triples (big, -big, small): the bigs (up to 2^46) cancel exactly, the smalls (|.| < 2^10)
+  // are the sum, so the prefixes are ~1e9 times larger than the result.
+  std::mt19937_64 rng(seed);
+  std::vector<std::int64_t> w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 3 == 0) {
+      std::int64_t m = std::uniform_int_distribution<std::int64_t>(-(1 << 23), (1 << 23))(rng);
+      w[i] = m << std::uniform_int_distribution<int>(10, 23)(rng);
+    } else if (i % 3 == 1) {
+      w[i] = -w[i - 1];
+    } else {
+      w[i] = std::uniform_int_distribution<std::int64_t>(-1023, 1023)(rng);
+    }
+  }
+  return w;
+}
+
+template <class T>
+void check_accurate(const ParentArray& parent, TreefixOptions::AccurateMethod method) {
+  // Bound for the accurate variant. Double accumulator (float weights): each prefix of m terms
+  // within gamma_m(u_d) * A; double-word (hi, lo) sums: within 4 m u^2 A (AccurateDWPlusDW has
+  // relative error <= 3u^2 per addition); then one rounding to T: u |r|. A = sum of |terms| in the
+  // prefixes read (leaffix reads two). The plain variant's bound, gamma_m(u) A, is ~1/u larger.
+  auto& rt = test::runtime();
+  const std::size_t n = parent.size();
+  auto exact_w = ill_conditioned(n, n + 17);
+  std::vector<T> w(exact_w.begin(), exact_w.end());
+  for (std::size_t i = 0; i < n; ++i) exact_w[i] = static_cast<std::int64_t>(w[i]);  // integers: exact
+  auto exact_root = reference::rootfix(parent, exact_w, Op::sum, false);
+  auto exact_leaf = reference::leaffix(parent, exact_w, Op::sum, false);
+  const double u = std::is_same_v<T, float> ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+  const bool wide = std::is_same_v<T, float> && method == TreefixOptions::AccurateMethod::automatic &&
+                    rt.description().fp64;
+  const double acc_u = wide ? std::ldexp(1.0, -53) : u;
+  auto tour = build_euler_tour(parent);
+  std::vector<double> magnitude(2 * n + 1, 0.0);
+  for (std::size_t v = 0; v < n; ++v) {
+    magnitude[tour.open_pos[v] + 1] = std::fabs(double(exact_w[v]));
+    magnitude[tour.close_pos[v] + 1] = std::fabs(double(exact_w[v]));
+  }
+  for (std::size_t i = 1; i <= 2 * n; ++i) magnitude[i] += magnitude[i - 1];  // prefix sums
+  auto prefix_bound = [&](std::int64_t last) {
+    double m = double(last + 1), a = magnitude[last + 1];
+    return wide ? m * acc_u / (1 - m * acc_u) * a : 4 * m * acc_u * acc_u * a;
+  };
+  for (EulerKernels form : kBothForms) {
+    auto options = euler(Op::sum, false, form, true);
+    options.accurate_method = method;
+    auto root = rootfix(rt, parent, w, options);
+    auto leaf = leaffix(rt, parent, w, options);
+    for (std::size_t v = 0; v < n; ++v) {
+      double r = double(exact_root[v]), l = double(exact_leaf[v]);
+      CHECK(std::fabs(root[v] - r) <= u * std::fabs(r) + prefix_bound(tour.open_pos[v]));
+      double leaf_bound = u * std::fabs(l) + prefix_bound(tour.close_pos[v]) +
+                          (tour.open_pos[v] > 0 ? prefix_bound(tour.open_pos[v] - 1) : 0.0);
+      CHECK(std::fabs(leaf[v] - l) <= leaf_bound);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("accurate euler treefix stays within its bound on ill-conditioned sums") {
+  using Method = TreefixOptions::AccurateMethod;
+  for (auto parent : {generate::star(10000), generate::path(10000), generate::random_recursive(4099, 3),
+                      generate::random_forest(3001, 5, 8)}) {
+    check_accurate<float>(parent, Method::automatic);
+    check_accurate<float>(parent, Method::double_word);
+    check_accurate<double>(parent, Method::automatic);
+  }
+}
+
+TEST_CASE("accurate treefix beats the plain one where cancellation is catastrophic") {
+  // A star whose root sums 10,000 terms that cancel to a small value: the plain float scan loses
+  // the result to rounding of the large prefixes; the accurate one keeps it to a few ulps.
+  auto& rt = test::runtime();
+  auto parent = generate::star(10000);
+  auto exact_w = ill_conditioned(parent.size(), 99);
+  std::vector<float> w(exact_w.begin(), exact_w.end());
+  for (std::size_t i = 0; i < w.size(); ++i) exact_w[i] = static_cast<std::int64_t>(w[i]);
+  double exact = double(reference::leaffix(parent, exact_w, Op::sum, false)[0]);
+  REQUIRE(exact != 0.0);
+  auto plain = leaffix(rt, parent, w, euler(Op::sum, false, EulerKernels::fused))[0];
+  auto accurate = leaffix(rt, parent, w, euler(Op::sum, false, EulerKernels::fused, true))[0];
+  double plain_error = std::fabs(plain - exact) / std::fabs(exact);
+  double accurate_error = std::fabs(accurate - exact) / std::fabs(exact);
+  CHECK(accurate_error <= std::ldexp(1.0, -23));
+  CHECK(accurate_error <= plain_error);
+}
