@@ -1,0 +1,62 @@
+// treefix knn: the k nearest data points of each query (kd-tree or vp-tree).
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "treefix/io.hpp"
+#include "treefix/neighbours.hpp"
+#include "treefix/points_io.hpp"
+
+namespace treefix::cli {
+namespace {
+
+struct KnnArgs {
+  std::string points, queries, output, index = "kd", variant = "auto", sort = "auto", device;
+  int k = 1;
+};
+
+void setup_knn(CLI::App& app) {
+  auto args = std::make_shared<KnnArgs>();
+  auto* c = app.add_subcommand("knn", "k nearest neighbours: per query, k pairs 'index distance', nearest first");
+  c->add_option("--points", args->points, "data point file: 'n d', then n rows of d numbers")->required();
+  c->add_option("--queries", args->queries, "query point file, same dimension")->required();
+  c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")->required();
+  c->add_option("--index", args->index, "kd|vp: kd-tree or vantage-point tree (default kd)");
+  c->add_option("--output", args->output, "output file (default: standard output)");
+  c->add_option("--variant", args->variant, "lockstep|independent|recursive|auto (default auto)");
+  c->add_option("--sort", args->sort, "on|off|auto: Morton-order the queries before the traversal");
+  add_device_option(c, args->device);
+  c->callback([args] {
+    QueryOptions o;
+    o.variant = parse_variant(args->variant);
+    o.sort = parse_sort_mode(args->sort);
+    if (args->index != "kd" && args->index != "vp")
+      throw InputError("--index must be kd or vp, not '" + args->index + "'");
+    PointSet points = read_points(args->points);
+    PointSet queries = read_points(args->queries);
+    if (queries.dim != points.dim)
+      throw InputError(args->queries + ": queries have " + std::to_string(queries.dim) +
+                       " coordinates, the points of " + args->points + " have " +
+                       std::to_string(points.dim));
+    Runtime runtime(args->device);
+    Neighbours result = args->index == "kd" ? knn(runtime, build_kd_tree(points), queries, args->k, o)
+                                            : knn(runtime, build_vp_tree(points), queries, args->k, o);
+    write_output(args->output, [&](std::ostream& out) {
+      char buf[48];
+      for (std::size_t q = 0; q < queries.n; ++q) {
+        for (int j = 0; j < result.k; ++j) {
+          std::snprintf(buf, sizeof buf, "%s%d %.9g", j ? " " : "", result.index[q * result.k + j],
+                        double(std::sqrt(result.d2[q * result.k + j])));
+          out << buf;
+        }
+        out << '\n';
+      }
+    });
+  });
+}
+
+TREEFIX_COMMAND("knn", setup_knn);
+
+}  // namespace
+}  // namespace treefix::cli
