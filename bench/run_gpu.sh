@@ -31,3 +31,5 @@ while read -r line; do
   echo "== treefix-bench $line"
   ./build-gpu/apps/treefix-bench $line --csv "$out/$name.csv" 2>&1 | tee "$out/$name.log"
 done < "$suites"
+# the device tool brings back at most 8 files: pack everything into one archive as well
+tar -C "$out" -czf /tmp/results.tgz . && mv /tmp/results.tgz "$out/results.tgz"
