@@ -288,30 +288,32 @@ void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
   treefix(runtime, tree, weights, result, options, Fix::leaf);
 }
 
+namespace {
+// Host convenience: validate, upload, compute on the device, download.
 template <class T>
-std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                       const TreefixOptions& options) {
+std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
+                            const TreefixOptions& options, Fix fix) {
   DeviceTree tree(runtime, parent);
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
                      std::to_string(parent.size()) + " vertices");
   auto w = DeviceArray<T>::upload(runtime, weights, options.profile, "weights");
   DeviceArray<T> r(runtime, parent.size(), "treefix result");
-  rootfix(runtime, tree, w, r, options);
+  treefix(runtime, tree, w, r, options, fix);
   return r.download(runtime, options.profile);
+}
+}  // namespace
+
+template <class T>
+std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
+                       const TreefixOptions& options) {
+  return host_treefix(runtime, parent, weights, options, Fix::root);
 }
 
 template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options) {
-  DeviceTree tree(runtime, parent);
-  if (weights.size() != parent.size())
-    throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
-                     std::to_string(parent.size()) + " vertices");
-  auto w = DeviceArray<T>::upload(runtime, weights, options.profile, "weights");
-  DeviceArray<T> r(runtime, parent.size(), "treefix result");
-  leaffix(runtime, tree, w, r, options);
-  return r.download(runtime, options.profile);
+  return host_treefix(runtime, parent, weights, options, Fix::leaf);
 }
 
 #define TREEFIX_INSTANTIATE(T)                                                                    \
