@@ -12,7 +12,7 @@ namespace {
 
 struct TreefixArgs {
   std::string tree, weights, op = "sum", type = "int64", algorithm = "auto", device, output;
-  bool exclusive = false;
+  bool exclusive = false, accurate = false;
 };
 
 template <class T>
@@ -24,6 +24,7 @@ void run_typed(const TreefixArgs& args, bool root) {
   options.op = parse_op(args.op);
   options.exclusive = args.exclusive;
   options.algorithm = parse_algorithm(args.algorithm);
+  options.accurate = args.accurate;
   std::vector<T> result;
   if (options.algorithm == Algorithm::sequential) {
     result = root ? reference::rootfix(parent, weights, options.op, options.exclusive)
@@ -45,6 +46,9 @@ void setup(CLI::App& app, const char* name, bool root) {
   command->add_option("--op", args->op, "operator: sum, xor, min or max")->capture_default_str();
   command->add_option("--type", args->type, "value type: int32, int64, float or double")->capture_default_str();
   command->add_flag("--exclusive", args->exclusive, "leave the vertex itself out");
+  command->add_flag("--accurate", args->accurate,
+                    "floating-point sums: carry a wider or compensated sum through the Euler-tour "
+                    "scan (about twice the precision; see README)");
   command->add_option("--algorithm", args->algorithm, "auto, euler, levels or sequential")->capture_default_str();
   command->add_option("--output", args->output, "output file (default: standard output)");
   add_device_option(command, args->device);

@@ -33,11 +33,11 @@ for name, parents in shapes.items():
         f.write(" ".join(repr(random.uniform(-1, 1)) for _ in parents) + "\n")
 PY
 
-check() {  # check TREE WEIGHTS OP TYPE FIX EXCLUSIVE(0/1) ALGORITHM
-  local tree=$1 weights=$2 op=$3 type=$4 fix=$5 excl=$6 algo=$7 flag=""
+check() {  # check TREE WEIGHTS OP TYPE FIX EXCLUSIVE(0/1) ALGORITHM [EXTRA-FLAG]
+  local tree=$1 weights=$2 op=$3 type=$4 fix=$5 excl=$6 algo=$7 flag="" extra=${8:-}
   [[ $excl == 1 ]] && flag=--exclusive
   "$treefix" "$fix" --tree "$tree.tree" --weights "$weights" --op "$op" --type "$type" $flag \
-      --algorithm "$algo" --output got.txt
+      --algorithm "$algo" $extra --output got.txt
   python3 - "$tree.tree" "$weights" "$op" "$type" "$fix" "$excl" got.txt <<'PY'
 import sys, math
 tree, weights, op, vtype, fix, excl, got = sys.argv[1:]
@@ -97,6 +97,12 @@ for tree in one star path random forest; do
       check $tree $tree.real min double $fix $excl auto
       check $tree $tree.int max int64 $fix $excl sequential
     done
+  done
+done
+for tree in star random forest; do
+  for fix in rootfix leaffix; do  # --accurate: same reference, far inside the tolerance
+    check $tree $tree.real sum float $fix 0 euler --accurate
+    check $tree $tree.real sum double $fix 1 euler --accurate
   done
 done
 echo "random trees agree with the Python reference"
