@@ -202,30 +202,36 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
   });
 }
 
-template <class T>
-std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
-                              const std::vector<T>& weights, Op op, bool exclusive) {
+namespace {
+// Host convenience shared by rootfix and leaffix: check, prepare, upload, sweep, download.
+template <class T, class Sweep>
+std::vector<T> host_levels(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
+                           Sweep sweep) {
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
                      std::to_string(parent.size()) + " vertices");
   LevelStructure levels(runtime, parent);
   auto w = DeviceArray<T>::upload(runtime, weights);
-  DeviceArray<T> r(runtime, parent.size(), "rootfix result");
-  levels_rootfix(runtime, levels, w, r, op, exclusive);
+  DeviceArray<T> r(runtime, parent.size(), "levels result");
+  sweep(levels, w, r);
   return r.download(runtime);
+}
+}  // namespace
+
+template <class T>
+std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
+                              const std::vector<T>& weights, Op op, bool exclusive) {
+  return host_levels(runtime, parent, weights, [&](const LevelStructure& l, auto& w, auto& r) {
+    levels_rootfix(runtime, l, w, r, op, exclusive);
+  });
 }
 
 template <class T>
 std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
                               const std::vector<T>& weights, Op op, bool exclusive) {
-  if (weights.size() != parent.size())
-    throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
-                     std::to_string(parent.size()) + " vertices");
-  LevelStructure levels(runtime, parent);
-  auto w = DeviceArray<T>::upload(runtime, weights);
-  DeviceArray<T> r(runtime, parent.size(), "leaffix result");
-  levels_leaffix(runtime, levels, w, r, op, exclusive);
-  return r.download(runtime);
+  return host_levels(runtime, parent, weights, [&](const LevelStructure& l, auto& w, auto& r) {
+    levels_leaffix(runtime, l, w, r, op, exclusive);
+  });
 }
 
 bool levels_preferred(std::size_t levels, std::size_t n, Op op) {  // levels: cost in launches

@@ -24,6 +24,10 @@ struct SuiteRegistration {
 
 // Median of a sample (the sample is copied).
 double median(std::vector<double> sample);
+// Wall-clock milliseconds of f() on the host (for host-only work; device work uses Profile).
+double host_ms(const std::function<void()>& f);
+// The non-empty items of a comma-separated list.
+std::vector<std::string> split(const std::string& list);
 
 }  // namespace treefix::bench
 

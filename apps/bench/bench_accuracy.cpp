@@ -42,14 +42,6 @@ struct Args {
   std::string type = "float", csv, device;
 };
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
 
 // One trial: a tree, its weights, the vertex whose treefix is the GenSum sum, and that sum.
 template <class T>

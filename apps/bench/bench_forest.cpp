@@ -31,11 +31,6 @@ struct ForestOptions {
   SemanticTreeShape shape;
 };
 
-double host_ms(const std::function<void()>& f) {
-  auto start = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 struct Row {
   std::size_t trees = 0, nodes = 0;

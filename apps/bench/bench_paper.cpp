@@ -49,20 +49,7 @@ struct Args {
   std::string type = "float", fix = "rootfix", csv, device, dump_dir;
 };
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
 
-double host_ms(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // EXTENSION POINT (graphs): BFS spanning trees of real graphs (SuiteSparse Matrix Market files
 // such as af_shell9, ldoor, G3_circuit, cage15, nlpkkt120) enter as shapes "graph:PATH.mtx".

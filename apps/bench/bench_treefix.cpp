@@ -24,11 +24,6 @@ struct Args {
   bool accurate = false;
 };
 
-double host_ms(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 ParentArray make(const std::string& shape, std::size_t n) {
   if (shape == "star") return generate::star(n);

@@ -1,5 +1,7 @@
 // treefix-bench: benchmark suites (see bench.hpp). `treefix-bench --help` lists them.
 #include <algorithm>
+#include <chrono>
+#include <sstream>
 #include <iostream>
 
 #include "bench.hpp"
@@ -17,6 +19,21 @@ double median(std::vector<double> sample) {
   std::sort(sample.begin(), sample.end());
   std::size_t m = sample.size() / 2;
   return sample.size() % 2 ? sample[m] : 0.5 * (sample[m - 1] + sample[m]);
+}
+
+double host_ms(const std::function<void()>& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) items.push_back(item);
+  return items;
 }
 
 }  // namespace treefix::bench
