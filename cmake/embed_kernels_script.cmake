@@ -3,7 +3,8 @@
 # some compilers limit the length of one literal).
 set(body "")
 foreach(path IN LISTS SOURCES)
-  get_filename_component(name ${path} NAME)
+  # The name is the path below kernels/ ("treefix/levels.cl"): module folders keep their names.
+  file(RELATIVE_PATH name ${ROOT} ${path})
   file(READ ${path} text)
   string(LENGTH "${text}" len)
   set(pieces "")

@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "treefix/runtime.hpp"
+#include "treefix/core/runtime.hpp"
 
 namespace treefix::test {
 

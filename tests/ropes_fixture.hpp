@@ -4,8 +4,8 @@
 #include <random>
 #include <string>
 
-#include "treefix/spatial.hpp"
-#include "treefix/traverse.hpp"
+#include "treefix/spatial/spatial.hpp"
+#include "treefix/spatial/ropes.hpp"
 
 namespace treefix::test {
 

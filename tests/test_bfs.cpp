@@ -5,10 +5,10 @@
 #include <random>
 
 #include "fixture.hpp"
-#include "treefix/bfs.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/graph_io.hpp"
+#include "treefix/graph/bfs.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
 
 using namespace treefix;
 

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "fixture.hpp"
-#include "treefix/cpu_parallel.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/reference.hpp"
+#include "treefix/treefix/cpu_parallel.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/reference.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/forest.hpp"
-#include "treefix/generate.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/forest/forest.hpp"
+#include "treefix/treefix/generate.hpp"
 
 using namespace treefix;
 

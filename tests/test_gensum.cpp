@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "treefix/error.hpp"
-#include "treefix/gensum.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/gensum.hpp"
 
 namespace {
 

@@ -8,10 +8,10 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "treefix/bfs.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/graph_io.hpp"
+#include "treefix/graph/bfs.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
 
 using namespace treefix;
 

@@ -3,8 +3,8 @@
 
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/neighbours.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/spatial/neighbours.hpp"
 
 using namespace treefix;
 using test::Shape;

@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/levels.hpp"
-#include "treefix/reference.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/levels.hpp"
+#include "treefix/treefix/reference.hpp"
 
 using namespace treefix;
 

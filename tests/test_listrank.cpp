@@ -5,7 +5,7 @@
 #include <random>
 
 #include "fixture.hpp"
-#include "treefix/listrank.hpp"
+#include "treefix/primitives/listrank.hpp"
 
 using namespace treefix;
 

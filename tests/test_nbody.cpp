@@ -5,8 +5,8 @@
 
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/nbody.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/spatial/nbody.hpp"
 
 using namespace treefix;
 

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "fixture.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/reference.hpp"
-#include "treefix/rooting.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/reference.hpp"
+#include "treefix/graph/rooting.hpp"
 
 using namespace treefix;
 

@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
 #include "fixture.hpp"
-#include "treefix/device_array.hpp"
-#include "treefix/error.hpp"
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/error.hpp"
 
 using namespace treefix;
 

@@ -4,7 +4,7 @@
 #include <numeric>
 
 #include "fixture.hpp"
-#include "treefix/primitives.hpp"
+#include "treefix/primitives/scan.hpp"
 
 using namespace treefix;
 

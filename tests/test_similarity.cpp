@@ -4,9 +4,9 @@
 #include <sstream>
 
 #include "fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/ruleml.hpp"
-#include "treefix/similarity.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/forest/ruleml.hpp"
+#include "treefix/forest/similarity.hpp"
 
 using namespace treefix;
 

@@ -8,11 +8,11 @@
 
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/io.hpp"
-#include "treefix/nbody.hpp"
-#include "treefix/neighbours.hpp"
-#include "treefix/points_io.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/spatial/nbody.hpp"
+#include "treefix/spatial/neighbours.hpp"
+#include "treefix/spatial/points_io.hpp"
 
 using namespace treefix;
 using test::Shape;

@@ -6,10 +6,10 @@
 #include <sstream>
 
 #include "fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/io.hpp"
-#include "treefix/tree.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/treefix/tree.hpp"
 
 using namespace treefix;
 

@@ -6,10 +6,10 @@
 #include <random>
 
 #include "fixture.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/reference.hpp"
-#include "treefix/treefix.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/reference.hpp"
+#include "treefix/treefix/treefix.hpp"
 
 using namespace treefix;
 

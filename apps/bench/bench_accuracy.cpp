@@ -26,10 +26,10 @@
 #include <sstream>
 
 #include "bench.hpp"
-#include "treefix/error.hpp"
-#include "treefix/gensum.hpp"
-#include "treefix/reference.hpp"
-#include "treefix/treefix.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/gensum.hpp"
+#include "treefix/treefix/reference.hpp"
+#include "treefix/treefix/treefix.hpp"
 
 namespace treefix::bench {
 namespace {

@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "bench.hpp"
-#include "treefix/runtime.hpp"
+#include "treefix/core/runtime.hpp"
 
 namespace treefix::bench {
 namespace {

@@ -14,10 +14,10 @@
 #include <thread>
 
 #include "bench.hpp"
-#include "treefix/forest.hpp"
-#include "treefix/io.hpp"
-#include "treefix/ruleml.hpp"
-#include "treefix/similarity.hpp"
+#include "treefix/forest/forest.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/forest/ruleml.hpp"
+#include "treefix/forest/similarity.hpp"
 
 namespace treefix::bench {
 namespace {

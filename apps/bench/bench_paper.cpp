@@ -30,12 +30,12 @@
 #include <thread>
 
 #include "bench.hpp"
-#include "treefix/cpu_parallel.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/io.hpp"
-#include "treefix/reference.hpp"
-#include "treefix/treefix.hpp"
+#include "treefix/treefix/cpu_parallel.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/treefix/reference.hpp"
+#include "treefix/treefix/treefix.hpp"
 
 namespace treefix::bench {
 namespace {

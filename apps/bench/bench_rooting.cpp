@@ -20,11 +20,11 @@
 #include <sstream>
 
 #include "bench.hpp"
-#include "treefix/bfs.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/listrank.hpp"
-#include "treefix/rooting.hpp"
+#include "treefix/graph/bfs.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/primitives/listrank.hpp"
+#include "treefix/graph/rooting.hpp"
 
 namespace treefix::bench {
 namespace {

@@ -15,9 +15,9 @@
 #include <thread>
 
 #include "bench.hpp"
-#include "treefix/nbody.hpp"
-#include "treefix/neighbours.hpp"
-#include "treefix/runtime.hpp"
+#include "treefix/spatial/nbody.hpp"
+#include "treefix/spatial/neighbours.hpp"
+#include "treefix/core/runtime.hpp"
 
 namespace treefix::bench {
 namespace {

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "bench.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/reference.hpp"
-#include "treefix/treefix.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/reference.hpp"
+#include "treefix/treefix/treefix.hpp"
 
 namespace treefix::bench {
 namespace {

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "bench.hpp"
-#include "treefix/error.hpp"
+#include "treefix/core/error.hpp"
 
 namespace treefix::bench {
 

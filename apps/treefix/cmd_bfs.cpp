@@ -5,10 +5,10 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/bfs.hpp"
-#include "treefix/error.hpp"
-#include "treefix/graph_io.hpp"
-#include "treefix/io.hpp"
+#include "treefix/graph/bfs.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/core/text_io.hpp"
 
 namespace treefix::cli {
 namespace {

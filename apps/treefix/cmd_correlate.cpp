@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/io.hpp"
-#include "treefix/neighbours.hpp"
-#include "treefix/points_io.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/spatial/neighbours.hpp"
+#include "treefix/spatial/points_io.hpp"
 
 namespace treefix::cli {
 namespace {

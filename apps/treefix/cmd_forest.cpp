@@ -3,9 +3,9 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/error.hpp"
-#include "treefix/forest.hpp"
-#include "treefix/io.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/forest/forest.hpp"
+#include "treefix/core/text_io.hpp"
 
 namespace treefix::cli {
 namespace {

@@ -3,10 +3,10 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/error.hpp"
-#include "treefix/generate.hpp"
-#include "treefix/graph_io.hpp"
-#include "treefix/io.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/core/text_io.hpp"
 
 namespace treefix::cli {
 namespace {

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/io.hpp"
-#include "treefix/nbody.hpp"
-#include "treefix/points_io.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/spatial/nbody.hpp"
+#include "treefix/spatial/points_io.hpp"
 
 namespace treefix::cli {
 namespace {

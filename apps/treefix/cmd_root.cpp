@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "treefix/io.hpp"
-#include "treefix/rooting.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/graph/rooting.hpp"
 
 namespace treefix::cli {
 namespace {

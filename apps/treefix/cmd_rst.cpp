@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "treefix/graph_io.hpp"
-#include "treefix/io.hpp"
-#include "treefix/rooting.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/graph/rooting.hpp"
 
 namespace treefix::cli {
 namespace {

@@ -7,10 +7,10 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/error.hpp"
-#include "treefix/io.hpp"
-#include "treefix/ruleml.hpp"
-#include "treefix/similarity.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/forest/ruleml.hpp"
+#include "treefix/forest/similarity.hpp"
 
 namespace treefix::cli {
 namespace {

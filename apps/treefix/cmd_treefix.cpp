@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "treefix/io.hpp"
-#include "treefix/reference.hpp"
-#include "treefix/treefix.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/treefix/reference.hpp"
+#include "treefix/treefix/treefix.hpp"
 
 namespace treefix::cli {
 namespace {

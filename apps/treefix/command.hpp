@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "treefix/runtime.hpp"
+#include "treefix/core/runtime.hpp"
 
 namespace treefix::cli {
 

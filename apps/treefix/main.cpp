@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "treefix/error.hpp"
+#include "treefix/core/error.hpp"
 
 namespace treefix::cli {
 

@@ -1,123 +1,37 @@
 #pragma once
-// Treefix computations: for weights w on the vertices of a rooted forest and an operator ⊕,
-//   rootfix(v) = ⊕ of w over v and all its ancestors      (exclusive: the ancestors only)
-//   leaffix(v) = ⊕ of w over v and all its descendants    (exclusive: the descendants only)
+// libtreefix-cl: every public header of every module. Include this, or only the module headers
+// you use (treefix/<module>/<job>.hpp); the README's module table says which holds what.
 //
-// Algorithms:
-//   euler      Defour & Marin's vectorial method: Write (scatter w, and its inverse for rootfix,
-//              into the 2n-position Euler tour), Scan (device-wide prefix), Read (gather). Needs an
-//              operator with an inverse: sum (int32, int64, float, double) and xor (integers).
-//   levels     level-synchronous sweeps (treefix/levels.hpp): top-down for rootfix, bottom-up for
-//              leaffix, one launch per level (narrow levels fused); every operator incl. min/max.
-//   sequential the CPU reference (treefix/reference.hpp), run on the host.
-//   automatic  picks per call (see choose_algorithm).
-//
-// Typical use, data kept on the device across calls:
-//   treefix::Runtime rt;
-//   treefix::DeviceTree tree(rt, parent);
-//   auto w = treefix::DeviceArray<float>::upload(rt, weights);
-//   treefix::DeviceArray<float> r(rt, tree.size());
-//   treefix::rootfix(rt, tree, w, r, {treefix::Op::sum});
-#include <cstddef>
-#include <memory>
-#include <vector>
-
-#include "treefix/device_array.hpp"
-#include "treefix/levels.hpp"
-#include "treefix/runtime.hpp"
-#include "treefix/tree.hpp"
-#include "treefix/types.hpp"
-
-namespace treefix {
-
-enum class Algorithm { automatic, euler, levels, sequential };
-// The two forms of the Euler-tour method (kernels/treefix.cl): three kernels over a materialised
-// tour, as in the paper (Write, Scan, Read: timed separately), or fused into the scan passes.
-enum class EulerKernels { fused, three };
-const char* to_string(Algorithm a);
-Algorithm parse_algorithm(const std::string& name);  // "auto|euler|levels|sequential"
-
-struct TreefixOptions {
-  Op op = Op::sum;
-  bool exclusive = false;
-  Algorithm algorithm = Algorithm::automatic;
-  Profile* profile = nullptr;  // receives the events of every transfer and kernel
-  // Floating-point sums only: carry a compensation term through Write/Scan/Read (error-free
-  // transformations), so that results are as accurate as with twice the working precision.
-  bool accurate = false;
-  // How `accurate` sums: automatic = float weights in a double accumulator where the device has
-  // fp64, else double-word; double weights always double-word (hi, lo) pairs.
-  enum class AccurateMethod { automatic, double_word } accurate_method = AccurateMethod::automatic;
-  EulerKernels euler_kernels = EulerKernels::fused;
-};
-
-// The Euler tour of a forest on the device. Positions are 32-bit when the tour (2n) fits in
-// int32 and 64-bit otherwise; the kernels are compiled for whichever width the tour uses.
-// Besides open/close it holds the tour map (tour_vertex[p] = v at v's open, ~v at its close),
-// built on the device, which the fused kernels read.
-class DeviceEulerTour {
- public:
-  DeviceEulerTour() = default;
-  // Uploads a host tour (profiled as "upload") and builds the map on the device.
-  DeviceEulerTour(Runtime& runtime, const EulerTour& tour, Profile* profile = nullptr);
-  // Adopts positions already on the device (int32, or int64 when wide_positions) and builds the map.
-  DeviceEulerTour(Runtime& runtime, std::size_t vertices, cl::Buffer open_pos, cl::Buffer close_pos,
-                  bool wide_positions, Profile* profile = nullptr);
-  // Whether a tour of n vertices needs 64-bit positions (2n > INT32_MAX): decided here only.
-  static bool needs_wide_positions(std::size_t vertices);
-  std::size_t size() const { return vertices_; }
-  bool wide_positions() const { return wide_; }
-  const cl::Buffer& open_pos() const { return open_pos_; }
-  const cl::Buffer& close_pos() const { return close_pos_; }
-  const cl::Buffer& tour_vertex() const { return tour_vertex_; }
-  // The -D option that selects the position type in treefix.cl ("-DPOS_T=int" or long).
-  const char* position_option() const { return wide_ ? "-DPOS_T=long" : "-DPOS_T=int"; }
-
- private:
-  void build_map(Runtime& runtime, Profile* profile);
-  std::size_t vertices_ = 0;
-  bool wide_ = false;
-  cl::Buffer open_pos_, close_pos_, tour_vertex_;
-};
-
-// A forest prepared for repeated treefix calls. Device representations are built on first use
-// and kept: the Euler tour for `euler`.
-class DeviceTree {
- public:
-  DeviceTree(Runtime& runtime, ParentArray parent);  // validates (InputError on bad input)
-  std::size_t size() const { return parent_.size(); }
-  const ParentArray& parent() const { return parent_; }
-  const DeviceEulerTour& euler_tour(Profile* profile = nullptr);  // built on first call
-  const LevelStructure& levels(Profile* profile = nullptr);        // built on first call
-
- private:
-  Runtime* runtime_;
-  ParentArray parent_;
-  std::unique_ptr<DeviceEulerTour> euler_;
-  std::unique_ptr<LevelStructure> levels_;
-};
-
-// Device-resident treefix: weights and result are device arrays of tree.size() values. For
-// algorithm `sequential` the data is copied to the host and back.
-template <class T>
-void rootfix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-             DeviceArray<T>& result, const TreefixOptions& options = {});
-template <class T>
-void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-             DeviceArray<T>& result, const TreefixOptions& options = {});
-
-// Host convenience: upload, compute, download.
-template <class T>
-std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                       const TreefixOptions& options = {});
-template <class T>
-std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                       const TreefixOptions& options = {});
-
-// The algorithm `automatic` resolves to for this tree, operator and value type: levels when its
-// sweep costs few launches next to the size of the tree (levels_preferred: shallow, wide trees),
-// else euler for sum/xor and the sequential CPU pass for min/max on very deep trees (a path of a
-// million levels would need a million launches). The level structure is built on the host, O(n).
-Algorithm choose_algorithm(DeviceTree& tree, Op op, ValueType type);
-
-}  // namespace treefix
+//   core/        the device and what lives on it: Runtime, Tuning, DeviceArray, the launch idiom,
+//                errors, value types and operators, enum names, text I/O
+//   primitives/  device-wide scan, list ranking, sorting: written once, used by every module
+//   treefix/     rootfix/leaffix: Euler-tour, level-synchronous, sequential, multi-threaded CPU
+//   graph/       CSR graphs and their readers, BFS, connectivity, rooting, spanning forests
+//   spatial/     points, kd-/oct-/vp-trees, the rope-stack engine, n-body, kNN, correlation
+//   forest/      linear and binary forests, their traversals, RuleML, tree similarity
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/core/types.hpp"
+#include "treefix/forest/forest.hpp"
+#include "treefix/forest/ruleml.hpp"
+#include "treefix/forest/similarity.hpp"
+#include "treefix/graph/bfs.hpp"
+#include "treefix/graph/csr.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/graph/rooting.hpp"
+#include "treefix/primitives/listrank.hpp"
+#include "treefix/primitives/scan.hpp"
+#include "treefix/spatial/nbody.hpp"
+#include "treefix/spatial/neighbours.hpp"
+#include "treefix/spatial/points_io.hpp"
+#include "treefix/spatial/ropes.hpp"
+#include "treefix/spatial/spatial.hpp"
+#include "treefix/treefix/cpu_parallel.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/gensum.hpp"
+#include "treefix/treefix/levels.hpp"
+#include "treefix/treefix/reference.hpp"
+#include "treefix/treefix/tree.hpp"
+#include "treefix/treefix/treefix.hpp"

@@ -1,10 +1,10 @@
 // List ranking: Wyllie's pointer jumping (reference) and a sparse ruling set (work-efficient).
-#include "treefix/listrank.hpp"
+#include "treefix/primitives/listrank.hpp"
 
 #include <climits>
 #include <utility>
 
-#include "treefix/error.hpp"
+#include "treefix/core/error.hpp"
 
 namespace treefix {
 
@@ -28,7 +28,7 @@ struct Kernels {
   Profile* profile;
 
   Kernels(Runtime& runtime, Profile* p)
-      : rt(runtime), program(runtime.sized_program("listrank.cl", "")), profile(p) {}
+      : rt(runtime), program(runtime.sized_program("primitives/listrank.cl", "")), profile(p) {}
 
   template <class... Args>
   void run(const char* name, std::size_t global, const Args&... args) {

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <string>
 
-#include "primitives/scan_plan.hpp"
-#include "treefix/primitives.hpp"
+#include "treefix/primitives/detail/scan_plan.hpp"
+#include "treefix/primitives/scan.hpp"
 
 namespace treefix {
 namespace detail {
@@ -104,7 +104,7 @@ void scan(Runtime& runtime, ValueType type, Op op, ScanKind kind, const cl::Buff
   translate_device_errors("scan", [&] {
     const std::size_t bytes = type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
     const char* lookback_as = type == ValueType::int32 ? "as_int" : type == ValueType::float32 ? "as_float" : "";
-    auto plan = detail::plan_scan(runtime, "scan.cl", value_op_options(type, op), bytes, n, lookback_as);
+    auto plan = detail::plan_scan(runtime, "primitives/scan.cl", value_op_options(type, op), bytes, n, lookback_as);
     detail::run_scan(runtime, plan, n, [&](cl::Kernel& k, cl_uint first) {
       k.setArg(first, in);
       k.setArg(first + 1, out);

@@ -1,0 +1,148 @@
+#pragma once
+// Runtime: the device a computation runs on, and everything tied to it — context, in-order
+// profiling queue, cache of built programs, launch sizing and memory limits. Every algorithm of
+// the library takes a Runtime& (as Boost.Compute algorithms take a command_queue).
+//
+// Choosing a device without recompiling:
+//   Runtime rt;                  // $TREEFIX_DEVICE if set, else the first GPU, else any device
+//   Runtime rt("cpu");           // spec: "gpu" | "cpu" | "accelerator" | "P:D" (platform and device
+//   Runtime rt("nvidia");        //   index, as `treefix devices` prints) | words matched, case-
+//   Runtime rt("pocl,avx512");   //   insensitively, against "platform / device" (all must match)
+//
+// Kernels are the .cl/.clh files of kernels/, embedded in the library at build time. A kernel file
+// may `#include "other.clh"`; includes are resolved from the embedded table. A program is built
+// once per (source, options) for the Runtime's device; with $TREEFIX_CACHE_DIR set, built binaries
+// are also kept on disk, keyed by platform, device, driver, source and options.
+//
+// Environment for tuning: TREEFIX_WG_SIZE (work-group size of every kernel that takes -DWG_SIZE),
+// TREEFIX_BUILD_OPTIONS (appended to every build).
+#include <CL/opencl.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "treefix/core/error.hpp"
+
+namespace treefix {
+
+struct DeviceDescription {
+  std::size_t platform_index = 0, device_index = 0;
+  std::string platform_name, device_name, vendor, driver_version, device_version, opencl_c_version;
+  bool is_gpu = false, is_cpu = false;
+  std::uint64_t global_mem_bytes = 0;   // CL_DEVICE_GLOBAL_MEM_SIZE
+  std::uint64_t max_alloc_bytes = 0;    // CL_DEVICE_MAX_MEM_ALLOC_SIZE: the largest single buffer
+  std::uint64_t local_mem_bytes = 0;    // CL_DEVICE_LOCAL_MEM_SIZE
+  std::size_t max_work_group_size = 0;  // CL_DEVICE_MAX_WORK_GROUP_SIZE
+  unsigned compute_units = 0;
+  bool fp64 = false;                    // cl_khr_fp64
+  bool int64_atomics = false;           // cl_khr_int64_base_atomics
+  std::string summary() const;          // "NVIDIA CUDA / NVIDIA H100 80GB HBM3 (GPU, 132 CUs, ...)"
+};
+
+// Every device of every platform, in platform/device index order.
+std::vector<DeviceDescription> list_devices();
+
+// Timings of profiled commands, grouped by phase ("upload", "write", "scan", "read", ...).
+// Times come from OpenCL profiling events (CL_PROFILING_COMMAND_START/END), not host clocks.
+class Profile {
+ public:
+  void record(const std::string& phase, const cl::Event& event);
+  double milliseconds(const std::string& phase) const;  // summed over the phase's commands
+  double total_milliseconds() const;
+  std::vector<std::string> phases() const;               // in first-recorded order
+  std::size_t launches(const std::string& phase) const;
+  void clear();
+
+ private:
+  std::vector<std::pair<std::string, cl::Event>> events_;
+};
+
+// A program built for a work-group size fixed at compile time (-DWG_SIZE=...), because its kernels
+// size local arrays by it. wg_size is the largest size <= the wish that every kernel accepts.
+struct SizedProgram {
+  cl::Program program;
+  std::size_t wg_size = 0;
+};
+
+class Runtime {
+ public:
+  explicit Runtime(const std::string& device_spec = "");
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+  ~Runtime();
+
+  const DeviceDescription& description() const;
+  const cl::Context& context() const;
+  const cl::Device& device() const;
+  cl::CommandQueue& queue();
+
+  // --- programs --------------------------------------------------------------------------------
+  // Builds (or finds in the cache) the embedded kernel file `name` with `options`.
+  cl::Program program(const std::string& name, const std::string& options = "");
+  // The same for source text made at run time (spliced kernels); `label` names it in errors.
+  cl::Program program_from_source(const std::string& label, const std::string& source,
+                                  const std::string& options = "");
+  // Builds `name` with -DWG_SIZE=w, w = the largest power of two <= wish that all its kernels
+  // accept (wish 0 = default_work_group_size()).
+  SizedProgram sized_program(const std::string& name, const std::string& options,
+                             std::size_t wish = 0);
+  SizedProgram sized_program_from_source(const std::string& label, const std::string& source,
+                                         const std::string& options, std::size_t wish = 0);
+  // An embedded kernel file with its #includes expanded (what the compiler sees).
+  static std::string expanded_source(const std::string& name);
+  std::size_t programs_built() const;  // compilations (or disk-cache loads) so far
+
+  // --- launch sizing ---------------------------------------------------------------------------
+  // Whether scans may use the single-pass decoupled look-back, in which a work-group waits for
+  // its predecessors: correct only where running work-groups keep making progress, which OpenCL
+  // does not promise. Default: on for NVIDIA GPUs (known to give it), off elsewhere;
+  // $TREEFIX_SCAN=single-pass|reduce-then-scan overrides, and so does this setter.
+  bool single_pass_scan() const;
+  void set_single_pass_scan(bool enabled);
+  // Work-group size to aim for: $TREEFIX_WG_SIZE, else min(256, device max), a power of two.
+  std::size_t default_work_group_size() const;
+  // Work-groups to keep every compute unit busy in a grid-stride loop (several per unit).
+  std::size_t saturating_groups(std::size_t wg_size) const;
+  // Enqueues kernel over `global` work-items (rounded up to a multiple of `local`; local 0 lets
+  // the implementation choose) and records the event under `phase` when profile is given.
+  cl::Event launch(const cl::Kernel& kernel, std::size_t global, std::size_t local,
+                   Profile* profile = nullptr, const char* phase = nullptr);
+
+  // --- memory ----------------------------------------------------------------------------------
+  // Throws CapacityError naming `what` and the numbers when total_bytes exceed the device's global
+  // memory or largest_buffer_bytes its largest allocation.
+  void require_fits(const std::string& what, std::uint64_t total_bytes,
+                    std::uint64_t largest_buffer_bytes) const;
+  // A read-write buffer of at least `bytes` (never zero-sized), after require_fits.
+  cl::Buffer allocate(std::size_t bytes, const std::string& what);
+  // A buffer kept by the Runtime between calls (workspace), grown when `bytes` exceeds it.
+  cl::Buffer& scratch(const std::string& slot, std::size_t bytes);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One Runtime per process for callers that do not manage their own (the CLI, the tests).
+Runtime& shared_runtime();
+
+// Rounds n up to a multiple of m (m > 0).
+constexpr std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+
+// Sets kernel arguments in order: set_args(kernel, buffer, n, ...); set_args_from starts at `first`.
+template <class... Args>
+void set_args_from(cl::Kernel& kernel, cl_uint first, const Args&... args) {
+  cl_uint index = first;
+  (kernel.setArg(index++, args), ...);
+}
+template <class... Args>
+void set_args(cl::Kernel& kernel, const Args&... args) {
+  set_args_from(kernel, 0, args...);
+}
+
+}  // namespace treefix

@@ -1,0 +1,69 @@
+#pragma once
+// Text file formats of the command-line program and their readers/writers.
+//   tree file:    n, then n parent indices (-1 for a root), whitespace-separated
+//   weights file: n numbers, whitespace-separated (no count)
+//   values out:   one value per line; integers as integers, float with %.9g, double with %.17g
+// Readers stream the file in chunks and report problems as InputError "file:line: message".
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "treefix/treefix/tree.hpp"
+
+namespace treefix {
+
+// Whitespace-separated tokens of a text file, read in large chunks (fast on files of GBs), with
+// the line number of the current token for messages. Text after `comment_chars` (e.g. "#%") up to
+// the end of the line is skipped.
+class TokenStream {
+ public:
+  explicit TokenStream(const std::string& path, std::string comment_chars = "");
+  ~TokenStream();
+  TokenStream(const TokenStream&) = delete;
+  TokenStream& operator=(const TokenStream&) = delete;
+
+  bool next(std::string_view& token);     // false at end of file
+  std::size_t line() const { return token_line_; }  // line of the last token returned
+  std::string where() const;              // "path:line"
+  const std::string& path() const { return path_; }
+  [[noreturn]] void fail(const std::string& message) const;  // InputError "path:line: message"
+
+  // Typed reads of the next token; fail with `what` ("vertex count", "weight 12") on a missing or
+  // malformed token.
+  std::int64_t next_int(const char* what);
+  double next_double(const char* what);
+
+ private:
+  bool fill();
+  std::string path_, comments_;
+  std::FILE* file_ = nullptr;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0, end_ = 0;
+  bool eof_ = false;
+  std::string carry_;
+  std::size_t line_ = 1, token_line_ = 0;
+};
+
+// Parses a number token completely ("12x" and "" fail); false when malformed or out of range.
+bool parse_int(std::string_view token, std::int64_t& value);
+bool parse_double(std::string_view token, double& value);
+
+ParentArray read_tree(const std::string& path);  // validates ranges and cycles
+template <class T>
+std::vector<T> read_weights(const std::string& path, std::size_t n);  // exactly n values
+void write_tree(std::ostream& out, const ParentArray& parent);
+
+template <class T>
+void write_values(std::ostream& out, const std::vector<T>& values);
+
+// Writes a file all at once: the text goes to "path.tmp-<pid>" and is renamed over `path` only
+// when `produce` returns normally, so a failure never leaves a partial output file. An empty path
+// or "-" writes to standard output.
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& produce);
+
+}  // namespace treefix

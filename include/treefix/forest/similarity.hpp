@@ -1,0 +1,96 @@
+#pragma once
+// Weighted tree similarity (after Bhavsar, Boley and Yang, "A weighted-tree similarity algorithm
+// for multi-agent systems in e-business environments"): node-labelled, arc-labelled, arc-weighted
+// trees; one reference tree against N trees; a similarity in [0, 1] per tree.
+//
+// The formula (docs/forest.md states it with examples). For trees t, t' with roots r, r':
+//   sim(t, t') = 0                                 if label(r) != label(r')
+//              = 1                                 if labels are equal and both roots are leaves
+//              = sum over arc labels a present under both roots:
+//                    (w_a + w'_a) / 2 * A(sim(t_a, t'_a))
+//              + sum over arc labels a present under one root only (weight w, subtree u):
+//                    w / 2 * D * S(u)
+// where A(s) = s (the adjustment function; identity by default), D = 0.5 (degradation factor of
+// a missing subtree), and the simplicity S of a tree is
+//   S(leaf) = 1,   S(u) = D * sum over arcs of u: w * S(child).
+// Arcs are paired by label (the paper merges the arcs of both nodes in lexicographic label
+// order; with labels unique among siblings this is the same pairing). Sibling weights sum to 1,
+// so identical trees give 1 and every result lies in [0, 1].
+//
+// Strings are interned to integer ids (Interner) before anything reaches the device; the device
+// computes with float, the CPU with double.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "treefix/forest/forest.hpp"
+#include "treefix/core/runtime.hpp"
+
+namespace treefix {
+
+// A semantic tree on the host: a node label and labelled, weighted arcs to children (in order).
+struct SemanticTree {
+  std::string label;
+  std::vector<std::string> arc_labels;  // one per child
+  std::vector<double> weights;          // one per child; siblings sum to 1
+  std::vector<SemanticTree> children;
+  bool leaf() const { return children.empty(); }
+};
+
+// String <-> id, ids dense from 0 in first-seen order.
+class Interner {
+ public:
+  std::int32_t id(const std::string& name);
+  std::int32_t find(const std::string& name) const;  // -1 when absent
+  const std::string& name(std::int32_t id) const { return names_.at(id); }
+  std::size_t size() const { return names_.size(); }
+
+ private:
+  std::unordered_map<std::string, std::int32_t> ids_;
+  std::vector<std::string> names_;
+};
+
+// Semantic trees as a linear forest plus payload arrays (structure of arrays, indexed by node).
+struct SemanticForest {
+  LinearForest shape;               // breadth-first per tree; original[i] = i
+  std::vector<std::int32_t> label;  // node label id
+  std::vector<std::int32_t> arc;    // label id of the arc from the parent (-1 for a root)
+  std::vector<float> weight;        // weight of that arc (0 for a root)
+  std::size_t trees() const { return shape.trees(); }
+  std::size_t size() const { return shape.size(); }
+};
+
+struct SimilarityParameters {
+  double degradation = 0.5;  // D
+  bool sqrt_adjustment = false;  // A(s) = sqrt(s) instead of s
+};
+
+// Interns labels into `interner` (share one interner between the reference and the trees).
+// Checks each tree: InputError when sibling arc labels repeat or arrays disagree in length.
+SemanticForest build_semantic_forest(const std::vector<SemanticTree>& trees, Interner& interner);
+
+// The reference: recursion on the host trees, straight from the formula (strings, double).
+// Recursion depth = tree height; meant for tests and small inputs.
+double tree_similarity_reference(const SemanticTree& a, const SemanticTree& b,
+                                 const SimilarityParameters& parameters = {});
+
+// Reference tree 0 of `reference` against every tree of `trees`, on the CPU without recursion
+// (two passes over breadth-first storage), `threads` std::threads (0 = hardware concurrency).
+std::vector<double> similarity_cpu(const SemanticForest& reference, const SemanticForest& trees,
+                                   const SimilarityParameters& parameters = {},
+                                   unsigned threads = 1);
+
+// The same on the device, one work-item per tree (float). Timings under "upload", "similarity",
+// "download" when profile is given.
+std::vector<float> similarity_device(Runtime& runtime, const SemanticForest& reference,
+                                     const SemanticForest& trees,
+                                     const SimilarityParameters& parameters = {},
+                                     Profile* profile = nullptr);
+
+// Indices of `scores` sorted by score, highest first, ties by name (names[i] of tree i).
+std::vector<std::size_t> rank_by_similarity(const std::vector<double>& scores,
+                                            const std::vector<std::string>& names);
+
+}  // namespace treefix

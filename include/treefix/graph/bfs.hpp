@@ -1,0 +1,95 @@
+#pragma once
+// Breadth-first search on the device: depth of every vertex from one or several sources, and a
+// BFS parent for every reached vertex (a valid BFS tree: the parent of v is an in-neighbour of v
+// one level up). Level-synchronous and work-efficient: each level expands a frontier slice of a
+// queue into the next slice, with load-balanced neighbour gathering (see kernels/bfs.cl): a
+// work-group prefix sum over row lengths for short rows, whole-group sweeps for long rows, and a
+// device-wide sweep for rows of `huge_degree` edges or more. Host work per level: one or two
+// kernel launches and a read of two counters (the level's size decides the next launch).
+//
+//   treefix::Runtime rt;
+//   treefix::Csr g = treefix::read_graph("web.mtx");
+//   treefix::BfsResult r = treefix::bfs(rt, g, 0);      // r.depth[v] == -1: unreachable
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "treefix/core/device_array.hpp"
+#include "treefix/graph/csr.hpp"
+#include "treefix/core/runtime.hpp"
+
+namespace treefix {
+
+// A CSR graph on the device. Row offsets are 32-bit when the arcs fit in int32, else 64-bit.
+class DeviceGraph {
+ public:
+  DeviceGraph() = default;
+  DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile = nullptr);
+  std::size_t vertices() const { return vertices_; }
+  std::size_t arcs() const { return arcs_; }
+  bool wide_offsets() const { return wide_; }
+  bool undirected() const { return undirected_; }
+  const cl::Buffer& row_offset() const { return row_offset_; }
+  const cl::Buffer& column() const { return column_; }
+  const char* offset_option() const { return wide_ ? "-DEDGE_T=long" : "-DEDGE_T=int"; }
+
+ private:
+  std::size_t vertices_ = 0, arcs_ = 0;
+  bool wide_ = false, undirected_ = false;
+  cl::Buffer row_offset_, column_;
+};
+
+struct BfsOptions {
+  std::size_t huge_degree = 0;  // rows with at least this many arcs use the device-wide sweep
+                                // (0: 64 work-groups' worth; never below the work-group size)
+  // Beamer's direction-optimising BFS: on undirected graphs, levels whose frontier holds more
+  // than 1/bottom_up_alpha of the unvisited vertices run bottom-up (every unvisited vertex looks
+  // for a parent in the frontier), until the frontier falls below 1/top_down_beta of all
+  // vertices again. Ignored on directed graphs. On by default: 5x fewer kernel milliseconds on
+  // Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has both).
+  bool direction_optimizing = true;
+  double bottom_up_alpha = 14, top_down_beta = 24;
+  Profile* profile = nullptr;   // receives every transfer and kernel ("bfs" phase for kernels)
+};
+
+// What a BFS leaves on the device: depth and parent per vertex (-1 where unreachable; -1 parent
+// for sources), and the queue: every reached vertex in BFS order, level L being
+// order[level_offset[L] .. level_offset[L + 1]).
+struct DeviceBfs {
+  DeviceArray<vertex_t> depth, parent, order;
+  std::vector<std::size_t> level_offset;  // levels + 1 entries
+  // vertices whose rows reached the device-wide path, and how many
+  // grouped by level: level L's are huge[huge_offset[L] .. huge_offset[L + 1])
+  DeviceArray<vertex_t> huge;
+  std::vector<std::size_t> huge_offset;  // levels + 1 entries
+  std::size_t huge_degree = 0;           // the threshold used
+  std::size_t kernel_launches = 0;  // every kernel enqueued, initialisation included
+  std::size_t bottom_up_levels = 0;  // levels expanded bottom-up (direction-optimising)
+  std::size_t levels() const { return level_offset.empty() ? 0 : level_offset.size() - 1; }
+  std::size_t reached() const { return level_offset.empty() ? 0 : level_offset.back(); }
+};
+
+// BFS from every vertex of `sources` (duplicates ignored; InputError for one out of range).
+DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
+              const BfsOptions& options = {});
+
+struct BfsResult {
+  std::vector<vertex_t> depth, parent;
+  std::size_t levels = 0;           // number of non-empty levels (eccentricity of source + 1)
+  std::size_t kernel_launches = 0;
+  std::size_t bottom_up_levels = 0;
+};
+
+// Host convenience: upload, search from `source`, download.
+BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOptions& options = {});
+
+// Sequential BFS (the tests' reference): depths, and parents (first discoverer in row order).
+BfsResult bfs_reference(const Csr& graph, vertex_t source);
+
+// Empty when parent/depth describe a valid BFS from `source` whose depths equal `expected_depth`;
+// else a sentence naming the first vertex at fault ("vertex 17: parent 4 is not a neighbour").
+std::string bfs_tree_problem(const Csr& graph, vertex_t source,
+                             const std::vector<vertex_t>& expected_depth,
+                             const std::vector<vertex_t>& depth, const std::vector<vertex_t>& parent);
+
+}  // namespace treefix

@@ -1,0 +1,113 @@
+#pragma once
+// The rope-stack traversal engine: a point-by-tree traversal described by small pieces of OpenCL C
+// is spliced into the generic kernels of kernels/ropes.cl and compiled at run time (see that file
+// for the contract the pieces fulfil). Applications (nbody.hpp, knn and correlation in
+// spatial_queries below) are such pieces plus host code; a new traversal needs no new kernel.
+//
+//   Variant::independent  each work-item walks alone; its stack of nodes lies in global memory,
+//                         interleaved so that equal depths of neighbouring items coalesce.
+//   Variant::lockstep     a work-group walks together under a mask (one stack of (node, mask)
+//                         in local memory); loads of neighbouring items coalesce, at the price of
+//                         visiting nodes some items do not need (the "work expansion").
+//   Variant::recursive    baseline: per-item stack of full recursion frames.
+//   Variant::automatic    lockstep for sorted points and unguided traversals on a GPU (as the
+//                         paper's profiling does), otherwise independent.
+// Sorting (SortMode): queries are ordered along a Morton curve before the traversal so that a
+// work-group holds nearby points, and the results are un-permuted on the host.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "treefix/core/runtime.hpp"
+#include "treefix/spatial/spatial.hpp"
+
+namespace treefix {
+
+enum class Variant { automatic, independent, lockstep, recursive };
+enum class SortMode { automatic, on, off };
+Variant parse_variant(const std::string& name);  // "lockstep|independent|recursive|auto"
+SortMode parse_sort_mode(const std::string& name);  // "on|off|auto"
+const char* to_string(Variant v);
+
+// The pieces of one traversal: OpenCL C text defining the contract of kernels/ropes.cl, and the
+// -D options it is compiled with (dimension, k, ...).
+struct TraversalPieces {
+  std::string label;    // names the program in errors and in the cache ("knn-kd")
+  std::string source;   // the pieces (Runtime::expanded_source of a .clh, or any text)
+  std::string options;  // build options
+  bool guided = false;  // several call sets: lockstep takes the majority's
+  std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
+};
+
+// What a traversal did, per item (filled when asked for).
+struct TraversalStats {
+  std::vector<std::uint32_t> visits;       // nodes whose truncation test the item ran
+  std::vector<std::uint32_t> group_steps;  // nodes its group popped (lockstep), else = visits
+  double mean_visits() const;
+  // Lockstep work expansion: nodes the items were carried through / nodes they needed (1 = none).
+  double work_expansion() const;
+};
+
+// Items per lockstep group (one work-group): $TREEFIX_LOCKSTEP_WIDTH, else 32 (a warp, as in the
+// paper), at most the device's work-group limit; rounded down to a power of two when built.
+std::size_t lockstep_width(const Runtime& runtime);
+
+// Resolves `automatic` (sorted: whether the queries were sorted).
+Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted);
+// Resolves SortMode::automatic: sorting pays once there are several work-groups of queries.
+bool choose_sort(SortMode mode, std::size_t queries);
+
+// One launch of a traversal over `items` items on `tree` (only its height and arity are used: the
+// application binds the tree arrays). bind(kernel, first) sets the application's arguments from
+// index `first` on. Throws CapacityError before launch when the stack cannot be held.
+void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
+                   const LinearTree& tree, std::size_t items,
+                   const std::function<void(cl::Kernel&, cl_uint first)>& bind,
+                   Profile* profile = nullptr, TraversalStats* stats = nullptr);
+
+// The same traversal on the host, item by item, on `threads` std::threads (0 = hardware
+// concurrency): the multi-threaded CPU baseline and the tree-based references. T provides
+// init(item), truncate(node), visit(node), call_set(node), child(node, call_set, i), finish(item)
+// through a per-item state made by make_state(); it mirrors the OpenCL pieces line by line.
+void parallel_for_items(std::size_t items, unsigned threads,
+                        const std::function<void(std::size_t begin, std::size_t end)>& body);
+
+// A State with a stack argument (ROPE_ARG_T) has a member `arg` and child_arg(node, cs, i); its
+// stack holds std::pair<node, arg>.
+template <class State, class Entry>
+std::uint32_t cpu_rope_traverse(State& s, const LinearTree& tree, std::vector<Entry>& stack) {
+  constexpr bool with_arg = !std::is_integral_v<Entry>;
+  std::uint32_t visits = 0;
+  stack.clear();
+  stack.push_back(Entry{});
+  while (!stack.empty()) {
+    Entry top = stack.back();
+    stack.pop_back();
+    std::int32_t node;
+    if constexpr (with_arg) {
+      node = top.first;
+      s.arg = top.second;
+    } else {
+      node = top;
+    }
+    ++visits;
+    if (s.truncate(node)) continue;
+    s.visit(node);
+    int cs = s.call_set(node);
+    for (int i = tree.arity - 1; i >= 0; --i) {
+      std::int32_t c = s.child(node, cs, i);
+      if (c < 0) continue;
+      if constexpr (with_arg)
+        stack.push_back({c, s.child_arg(node, cs, i)});
+      else
+        stack.push_back(c);
+    }
+  }
+  return visits;
+}
+
+}  // namespace treefix

@@ -1,0 +1,116 @@
+#pragma once
+// Level-synchronous treefix (the seed paper's Algorithm 1): the forest is searched breadth-first
+// from its roots once, on the device, leaving its vertices grouped by depth; then
+//   rootfix  sweeps the levels top-down: one launch per level, result(v) = result(parent) (+) w(v);
+//   leaffix  sweeps them bottom-up, deepest first: each vertex folds its children's results
+//            (load-balanced like the BFS gather: per work-item, per work-group, or device-wide
+//            for a vertex with very many children), so no atomics and a deterministic order.
+// Every operator works, including min and max, which the Euler-tour method cannot do (no
+// inverse). Cost per call: depth + 1 launches (plus 2 per level holding a vertex of very high
+// degree) and O(n) traffic; the Euler-tour method costs a constant number of launches and O(n)
+// traffic, so levels wins on shallow trees and loses on deep ones (see levels_preferred).
+//
+//   treefix::LevelStructure levels(rt, parent);
+//   auto w = treefix::DeviceArray<float>::upload(rt, weights);
+//   treefix::DeviceArray<float> r(rt, levels.size());
+//   treefix::levels_leaffix(rt, levels, w, r, treefix::Op::max);
+#include <cstddef>
+#include <vector>
+
+#include "treefix/graph/bfs.hpp"
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/treefix/tree.hpp"
+#include "treefix/core/types.hpp"
+
+namespace treefix {
+
+class LevelStructure {
+ public:
+  // Validates the parent array (InputError on a bad one), uploads the child lists, and groups
+  // the vertices by depth: by the device BFS from the roots (default; one host synchronisation
+  // per level), or with build_on_host by an O(n) host pass (depths, counting sort by depth),
+  // then one upload — much cheaper for deep trees (a path of 2^14: ~1 s on PoCL by BFS).
+  enum class Build { device_bfs, host };
+  LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile = nullptr,
+                 Build build = Build::device_bfs);
+  std::size_t size() const { return vertices_; }
+  // Number of levels (height + 1; 0 for an empty forest) and vertices per level.
+  std::size_t levels() const { return level_offset_.empty() ? 0 : level_offset_.size() - 1; }
+  const std::vector<std::size_t>& level_offset() const { return level_offset_; }
+  std::size_t widest_level() const;
+  std::size_t build_launches() const { return build_launches_; }
+
+  // The sweep plan: consecutive levels of at most kFusedLevelWidth vertices and no huge row form
+  // runs swept by one work-group in one launch (a barrier between levels); other levels get a
+  // launch each. Segments cover the levels in order, top first.
+  struct Segment {
+    std::size_t first_level, last_level;  // [first, last)
+    bool fused;
+  };
+  const std::vector<Segment>& segments() const { return segments_; }
+  std::size_t fused_levels() const { return fused_levels_; }
+  // What a sweep costs in units of one kernel launch (~6 us on a GPU): one per segment, plus a
+  // quarter per fused level (a barrier and a few dependent memory accesses, ~1.5 us). The
+  // quantity levels_preferred() compares with n.
+  std::size_t sweep_cost_in_launches() const { return segments_.size() + fused_levels_ / 4; }
+
+  const DeviceGraph& children() const { return children_; }
+  const DeviceArray<vertex_t>& parent() const { return parent_; }
+  const DeviceArray<vertex_t>& order() const { return order_; }  // vertices by depth
+  const DeviceArray<vertex_t>& huge() const { return huge_; }    // high-degree vertices by level
+  const std::vector<std::size_t>& huge_offset() const { return huge_offset_; }  // per level
+  const DeviceArray<vertex_t>& level_offset_device() const { return level_offset_device_; }
+  std::size_t huge_degree() const { return huge_degree_; }
+
+ private:
+  std::size_t vertices_ = 0, huge_degree_ = 0, build_launches_ = 0, fused_levels_ = 0;
+  DeviceGraph children_;
+  DeviceArray<vertex_t> parent_, order_, huge_, level_offset_device_;
+  std::vector<Segment> segments_;
+  std::vector<std::size_t> level_offset_, huge_offset_;
+};
+
+struct LevelsStats {
+  std::size_t kernel_launches = 0;  // of the sweep alone
+};
+
+// result = rootfix / leaffix of weights; result and weights hold size() values and must be
+// different arrays. Kernels are recorded under the "levels" phase when a profile is given.
+template <class T>
+void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+                    DeviceArray<T>& result, Op op, bool exclusive = false,
+                    Profile* profile = nullptr, LevelsStats* stats = nullptr);
+template <class T>
+void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+                    DeviceArray<T>& result, Op op, bool exclusive = false,
+                    Profile* profile = nullptr, LevelsStats* stats = nullptr);
+
+// Host convenience: prepare, upload, sweep, download.
+template <class T>
+std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
+                              const std::vector<T>& weights, Op op, bool exclusive = false);
+template <class T>
+std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
+                              const std::vector<T>& weights, Op op, bool exclusive = false);
+
+// Levels of at most this many vertices may be fused into one launch.
+constexpr std::size_t kFusedLevelWidth = 1024;
+
+// Whether `auto` should take the level sweeps for a forest of n vertices whose sweep costs
+// `levels` launches (LevelStructure::sweep_cost_in_launches(); the number of levels when
+// nothing is fused),
+// rather than the alternative: the Euler tour for sum and xor, the sequential CPU reference for
+// min and max (the Euler tour cannot do them). The level sweeps pay one launch (and, in the
+// preparation, one host synchronisation) per level, the alternatives a fixed cost per vertex:
+//   sum, xor:  levels <= kLevelsBase + n / kEulerVerticesPerLevel
+//              (a launch, ~5-10 us, is worth the extra Euler-tour traffic of ~2^18 vertices)
+//   min, max:  levels <= kLevelsBase + n / kSequentialVerticesPerLevel
+//              (a launch is worth the host pass and transfers of ~2^10 vertices)
+// docs/bfs.md gives the reasoning and the measurements; recalibrate from `treefix-bench bfs`.
+constexpr std::size_t kLevelsBase = 8;
+constexpr std::size_t kEulerVerticesPerLevel = std::size_t{1} << 18;
+constexpr std::size_t kSequentialVerticesPerLevel = std::size_t{1} << 10;
+bool levels_preferred(std::size_t levels, std::size_t n, Op op);
+
+}  // namespace treefix

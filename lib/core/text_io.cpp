@@ -1,0 +1,240 @@
+// Text formats: chunked tokenizer with line numbers, tree/weights readers, value writers.
+#include "treefix/core/text_io.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cinttypes>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+#include "treefix/core/error.hpp"
+
+namespace treefix {
+
+namespace {
+constexpr std::size_t kChunk = 1 << 22;  // 4 MiB reads
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+}  // namespace
+
+TokenStream::TokenStream(const std::string& path, std::string comment_chars)
+    : path_(path), comments_(std::move(comment_chars)), buffer_(kChunk) {
+  file_ = std::fopen(path.c_str(), "rb");
+  if (!file_) throw InputError(path + ": cannot open: " + std::strerror(errno));
+}
+
+TokenStream::~TokenStream() {
+  if (file_) std::fclose(file_);
+}
+
+bool TokenStream::fill() {
+  if (eof_) return false;
+  std::size_t got = std::fread(buffer_.data(), 1, buffer_.size(), file_);
+  if (got == 0) {
+    if (std::ferror(file_)) fail("read error");
+    eof_ = true;
+    return false;
+  }
+  begin_ = 0;
+  end_ = got;
+  return true;
+}
+
+bool TokenStream::next(std::string_view& token) {
+  carry_.clear();
+  // skip white space and comments
+  for (;;) {
+    if (begin_ == end_ && !fill()) return false;
+    char c = buffer_[begin_];
+    if (c == '\n') { ++line_; ++begin_; continue; }
+    if (is_space(c)) { ++begin_; continue; }
+    if (c == '\0') fail("binary data (a NUL byte) in a text file");
+    if (!comments_.empty() && comments_.find(c) != std::string::npos) {
+      // skip to end of line
+      for (;;) {
+        if (begin_ == end_ && !fill()) return false;
+        if (buffer_[begin_] == '\n') break;
+        ++begin_;
+      }
+      continue;
+    }
+    break;
+  }
+  token_line_ = line_;
+  std::size_t start = begin_;
+  for (;;) {
+    while (begin_ < end_ && !is_space(buffer_[begin_])) {
+      if (buffer_[begin_] == '\0') fail("binary data (a NUL byte) in a text file");
+      ++begin_;
+    }
+    if (begin_ < end_) break;
+    carry_.append(buffer_.data() + start, begin_ - start);  // token runs past the chunk
+    if (carry_.size() > 4096) fail("a token longer than 4096 characters");
+    start = begin_ = end_ = 0;
+    if (!fill()) break;  // end of file ends the token
+  }
+  if (carry_.empty()) {
+    token = std::string_view(buffer_.data() + start, begin_ - start);
+  } else {
+    carry_.append(buffer_.data() + start, begin_ - start);
+    token = carry_;
+  }
+  return true;
+}
+
+std::string TokenStream::where() const { return path_ + ":" + std::to_string(token_line_ ? token_line_ : line_); }
+
+void TokenStream::fail(const std::string& message) const { throw InputError(where() + ": " + message); }
+
+std::int64_t TokenStream::next_int(const char* what) {
+  std::string_view token;
+  if (!next(token)) {
+    fail(std::string("file ends where ") + what + " was expected");
+  }
+  std::int64_t value;
+  if (!parse_int(token, value))
+    fail(std::string("expected an integer for ") + what + ", found '" + std::string(token.substr(0, 40)) + "'");
+  return value;
+}
+
+double TokenStream::next_double(const char* what) {
+  std::string_view token;
+  if (!next(token)) {
+    fail(std::string("file ends where ") + what + " was expected");
+  }
+  double value;
+  if (!parse_double(token, value))
+    fail(std::string("expected a number for ") + what + ", found '" + std::string(token.substr(0, 40)) + "'");
+  return value;
+}
+
+bool parse_int(std::string_view token, std::int64_t& value) {
+  const char* b = token.data();
+  const char* e = b + token.size();
+  if (b != e && *b == '+') ++b;
+  auto [ptr, ec] = std::from_chars(b, e, value);
+  return ec == std::errc() && ptr == e && b != e;
+}
+
+bool parse_double(std::string_view token, double& value) {
+  const char* b = token.data();
+  const char* e = b + token.size();
+  if (b != e && *b == '+') ++b;
+  auto [ptr, ec] = std::from_chars(b, e, value);
+  return ec == std::errc() && ptr == e && b != e;
+}
+
+ParentArray read_tree(const std::string& path) {
+  TokenStream in(path, "#");
+  std::int64_t n = in.next_int("the vertex count");
+  if (n < 0) in.fail("negative vertex count " + std::to_string(n));
+  if (n > INT32_MAX) in.fail("vertex count " + std::to_string(n) + " exceeds 2^31-1");
+  ParentArray parent(static_cast<std::size_t>(n));
+  for (std::int64_t v = 0; v < n; ++v) {
+    std::string what = "the parent of vertex " + std::to_string(v);
+    std::int64_t p = in.next_int(what.c_str());
+    if (p < -1 || p >= n)
+      in.fail("vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
+              ", outside -1.." + std::to_string(n - 1));
+    parent[v] = static_cast<vertex_t>(p);
+  }
+  std::string_view extra;
+  if (in.next(extra))
+    in.fail("unexpected '" + std::string(extra.substr(0, 40)) + "' after " + std::to_string(n) +
+            " parents");
+  try {
+    validate_parent_array(parent);
+  } catch (const InputError& e) {
+    throw InputError(path + ": " + e.what());
+  }
+  return parent;
+}
+
+template <class T>
+std::vector<T> read_weights(const std::string& path, std::size_t n) {
+  TokenStream in(path, "#");
+  std::vector<T> weights(n);
+  std::string_view token;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!in.next(token))
+      throw InputError(in.where() + ": " + std::to_string(i) + " weights for " + std::to_string(n) +
+                       " vertices");
+    if constexpr (std::is_integral_v<T>) {
+      std::int64_t v;
+      if (!parse_int(token, v) || v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
+        in.fail("weight " + std::to_string(i) + " '" + std::string(token.substr(0, 40)) +
+                "' is not a " + (sizeof(T) == 4 ? "32" : "64") + "-bit integer");
+      weights[i] = static_cast<T>(v);
+    } else {
+      double v;
+      if (!parse_double(token, v))
+        in.fail("weight " + std::to_string(i) + " '" + std::string(token.substr(0, 40)) + "' is not a number");
+      weights[i] = static_cast<T>(v);
+    }
+  }
+  if (in.next(token))
+    in.fail("more than " + std::to_string(n) + " weights (the tree has " + std::to_string(n) + " vertices)");
+  return weights;
+}
+
+template std::vector<std::int32_t> read_weights<std::int32_t>(const std::string&, std::size_t);
+template std::vector<std::int64_t> read_weights<std::int64_t>(const std::string&, std::size_t);
+template std::vector<float> read_weights<float>(const std::string&, std::size_t);
+template std::vector<double> read_weights<double>(const std::string&, std::size_t);
+
+void write_tree(std::ostream& out, const ParentArray& parent) {
+  std::string text = std::to_string(parent.size()) + "\n";
+  for (vertex_t p : parent) {
+    text += std::to_string(p);
+    text += '\n';
+    if (text.size() > (1 << 20)) { out << text; text.clear(); }
+  }
+  out << text;
+}
+
+template <class T>
+void write_values(std::ostream& out, const std::vector<T>& values) {
+  std::string text;
+  char buf[40];
+  for (const T& v : values) {
+    int len;
+    if constexpr (std::is_same_v<T, float>) len = std::snprintf(buf, sizeof buf, "%.9g\n", v);
+    else if constexpr (std::is_same_v<T, double>) len = std::snprintf(buf, sizeof buf, "%.17g\n", v);
+    else len = std::snprintf(buf, sizeof buf, "%" PRId64 "\n", static_cast<std::int64_t>(v));
+    text.append(buf, len);
+    if (text.size() > (1 << 20)) { out << text; text.clear(); }
+  }
+  out << text;
+}
+
+template void write_values<std::int32_t>(std::ostream&, const std::vector<std::int32_t>&);
+template void write_values<std::int64_t>(std::ostream&, const std::vector<std::int64_t>&);
+template void write_values<float>(std::ostream&, const std::vector<float>&);
+template void write_values<double>(std::ostream&, const std::vector<double>&);
+
+void write_output(const std::string& path, const std::function<void(std::ostream&)>& produce) {
+  if (path.empty() || path == "-") {
+    produce(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw Error("writing standard output failed");
+    return;
+  }
+  std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  try {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path + ": cannot write: " + std::strerror(errno));
+    produce(out);
+    out.flush();
+    if (!out) throw Error(path + ": write failed: " + std::strerror(errno));
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error(path + ": cannot move the output into place: " + std::strerror(errno));
+  }
+}
+
+}  // namespace treefix

@@ -1,0 +1,224 @@
+// Level-synchronous BFS on the device (kernels/bfs.cl), its host reference and its checker.
+#include "treefix/graph/bfs.hpp"
+
+#include <algorithm>
+
+#include "treefix/core/error.hpp"
+
+namespace treefix {
+
+DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile)
+    : vertices_(graph.vertices()), arcs_(graph.edges()), undirected_(graph.undirected) {
+  if (graph.row_offset.empty()) {  // an empty Csr: no vertices
+    vertices_ = 0;
+  }
+  wide_ = arcs_ > static_cast<std::size_t>(INT32_MAX) - 1;
+  std::vector<std::int64_t> offsets = graph.row_offset;
+  if (offsets.empty()) offsets.push_back(0);
+  if (wide_) {
+    row_offset_ = DeviceArray<std::int64_t>::upload(runtime, offsets, profile, "row offsets").buffer();
+  } else {
+    std::vector<std::int32_t> narrow(offsets.begin(), offsets.end());
+    row_offset_ = DeviceArray<std::int32_t>::upload(runtime, narrow, profile, "row offsets").buffer();
+  }
+  column_ = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "columns").buffer();
+}
+
+namespace {
+
+// A kernel argument of the row-offset type the program was built for.
+void set_edge_arg(cl::Kernel& kernel, cl_uint index, const DeviceGraph& graph, std::size_t value) {
+  if (graph.wide_offsets()) kernel.setArg(index, static_cast<cl_long>(value));
+  else kernel.setArg(index, static_cast<cl_int>(std::min<std::size_t>(value, INT32_MAX)));
+}
+
+}  // namespace
+
+DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
+              const BfsOptions& options) {
+  const std::size_t n = graph.vertices();
+  std::vector<vertex_t> distinct = sources;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (vertex_t s : distinct)
+    if (s < 0 || static_cast<std::size_t>(s) >= n)
+      throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
+                       "-1 (the graph has " + std::to_string(n) + " vertices)");
+
+  Profile* profile = options.profile;
+  SizedProgram sized = runtime.sized_program("graph/bfs.cl", graph.offset_option());
+  const std::size_t wg = sized.wg_size;
+  const std::size_t huge_degree =
+      std::max(wg, options.huge_degree ? options.huge_degree : 64 * wg);
+
+  DeviceBfs result;
+  result.depth = DeviceArray<vertex_t>(runtime, n, "BFS depths");
+  result.parent = DeviceArray<vertex_t>(runtime, n, "BFS parents");
+  result.order = DeviceArray<vertex_t>(runtime, n, "BFS queue");
+  const std::size_t huge_capacity = std::min(n, graph.arcs() / huge_degree) + 1;
+  result.huge = DeviceArray<vertex_t>(runtime, huge_capacity, "BFS huge-row list");
+  DeviceArray<std::int32_t> counters(runtime, 2, "BFS counters");
+  result.huge_degree = huge_degree;
+  result.level_offset.push_back(0);
+  result.huge_offset.push_back(0);
+  if (n == 0) return result;
+
+  translate_device_errors("bfs", [&] {
+    const std::size_t saturating = runtime.saturating_groups(wg);
+    cl::Kernel reset(sized.program, "bfs_reset");
+    set_args(reset, result.depth.buffer(), result.parent.buffer(), static_cast<cl_int>(n));
+    runtime.launch(reset, std::min(round_up(n, wg), saturating * wg), wg, profile, "bfs");
+    ++result.kernel_launches;
+
+    std::size_t queue_lo = 0, queue_hi = distinct.size(), huge_lo = 0, huge_hi = 0;
+    if (!distinct.empty()) {
+      runtime.queue().enqueueWriteBuffer(result.order.buffer(), CL_FALSE, 0,
+                                         distinct.size() * sizeof(vertex_t), distinct.data());
+      std::vector<std::int32_t> initial = {static_cast<std::int32_t>(distinct.size()), 0};
+      counters.write(runtime, initial, profile);
+      cl::Kernel init(sized.program, "bfs_sources");
+      set_args(init, graph.row_offset(), result.depth.buffer(), result.order.buffer(),
+               static_cast<cl_int>(distinct.size()), counters.buffer(), result.huge.buffer());
+      set_edge_arg(init, 6, graph, huge_degree);
+      runtime.launch(init, distinct.size(), wg, profile, "bfs");
+      ++result.kernel_launches;
+      huge_hi = static_cast<std::size_t>(counters.download(runtime, profile)[1]);
+      result.level_offset.push_back(queue_hi);
+      result.huge_offset.push_back(huge_hi);
+    }
+
+    cl::Kernel expand(sized.program, "bfs_expand");
+    cl::Kernel expand_huge(sized.program, "bfs_expand_huge");
+    cl::Kernel bottom_up(sized.program, "bfs_bottom_up");
+    const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
+    bool going_bottom_up = false;
+    std::size_t previous_count = 0;
+    for (int next_depth = 1; queue_hi > queue_lo; ++next_depth) {
+      const std::size_t count = queue_hi - queue_lo;
+      if (may_go_bottom_up) {  // Beamer's switch, on vertex counts (known without a reduction)
+        const std::size_t unvisited = n - queue_hi;
+        if (!going_bottom_up)
+          going_bottom_up = count > previous_count &&
+                            static_cast<double>(count) > unvisited / options.bottom_up_alpha;
+        else
+          going_bottom_up = !(count < previous_count &&
+                              static_cast<double>(count) < n / options.top_down_beta);
+      }
+      previous_count = count;
+      if (going_bottom_up) {
+        set_args(bottom_up, graph.row_offset(), graph.column(), result.depth.buffer(),
+                 result.parent.buffer(), result.order.buffer(), counters.buffer(),
+                 result.huge.buffer());
+        set_edge_arg(bottom_up, 7, graph, huge_degree);
+        bottom_up.setArg(8, static_cast<cl_int>(next_depth - 1));
+        bottom_up.setArg(9, static_cast<cl_int>(n));
+        runtime.launch(bottom_up, std::min(round_up(n, wg), saturating * wg), wg, profile, "bfs");
+        ++result.kernel_launches;
+        ++result.bottom_up_levels;
+      } else {
+        const std::size_t groups = std::min((count + wg - 1) / wg, saturating);
+        set_args(expand, graph.row_offset(), graph.column(), result.depth.buffer(),
+                 result.parent.buffer(), result.order.buffer(), static_cast<cl_int>(queue_lo),
+                 static_cast<cl_int>(count), counters.buffer(), result.huge.buffer());
+        set_edge_arg(expand, 9, graph, huge_degree);
+        expand.setArg(10, static_cast<cl_int>(next_depth));
+        runtime.launch(expand, groups * wg, wg, profile, "bfs");
+        ++result.kernel_launches;
+        if (huge_hi > huge_lo) {
+          set_args(expand_huge, graph.row_offset(), graph.column(), result.depth.buffer(),
+                   result.parent.buffer(), result.order.buffer(), counters.buffer(),
+                   result.huge.buffer(), static_cast<cl_int>(huge_lo),
+                   static_cast<cl_int>(huge_hi - huge_lo));
+          set_edge_arg(expand_huge, 9, graph, huge_degree);
+          expand_huge.setArg(10, static_cast<cl_int>(next_depth));
+          runtime.launch(expand_huge, saturating * wg, wg, profile, "bfs");
+          ++result.kernel_launches;
+        }
+      }
+      auto totals = counters.download(runtime, profile);
+      queue_lo = queue_hi;
+      queue_hi = static_cast<std::size_t>(totals[0]);
+      huge_lo = huge_hi;
+      huge_hi = static_cast<std::size_t>(totals[1]);
+      if (queue_hi > queue_lo) {
+        result.level_offset.push_back(queue_hi);
+        result.huge_offset.push_back(huge_hi);
+      }
+    }
+  });
+  return result;
+}
+
+BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOptions& options) {
+  if (source < 0 || static_cast<std::size_t>(source) >= graph.vertices())
+    throw InputError("BFS source " + std::to_string(source) + " outside 0.." +
+                     std::to_string(graph.vertices()) + "-1 (the graph has " +
+                     std::to_string(graph.vertices()) + " vertices)");
+  DeviceGraph device_graph(runtime, graph, options.profile);
+  DeviceBfs searched = bfs(runtime, device_graph, {source}, options);
+  BfsResult result;
+  result.depth = searched.depth.download(runtime, options.profile);
+  result.parent = searched.parent.download(runtime, options.profile);
+  result.levels = searched.levels();
+  result.kernel_launches = searched.kernel_launches;
+  result.bottom_up_levels = searched.bottom_up_levels;
+  return result;
+}
+
+BfsResult bfs_reference(const Csr& graph, vertex_t source) {
+  const std::size_t n = graph.vertices();
+  if (source < 0 || static_cast<std::size_t>(source) >= n)
+    throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) + "-1");
+  BfsResult r;
+  r.depth.assign(n, -1);
+  r.parent.assign(n, -1);
+  std::vector<vertex_t> queue;
+  queue.reserve(n);
+  queue.push_back(source);
+  r.depth[source] = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    vertex_t v = queue[head];
+    for (std::int64_t e = graph.row_offset[v]; e < graph.row_offset[v + 1]; ++e) {
+      vertex_t u = graph.column[e];
+      if (r.depth[u] == -1) {
+        r.depth[u] = r.depth[v] + 1;
+        r.parent[u] = v;
+        queue.push_back(u);
+      }
+    }
+  }
+  r.levels = queue.empty() ? 0 : static_cast<std::size_t>(r.depth[queue.back()]) + 1;
+  return r;
+}
+
+std::string bfs_tree_problem(const Csr& graph, vertex_t source,
+                             const std::vector<vertex_t>& expected_depth,
+                             const std::vector<vertex_t>& depth, const std::vector<vertex_t>& parent) {
+  const std::size_t n = graph.vertices();
+  if (depth.size() != n || parent.size() != n || expected_depth.size() != n)
+    return "arrays of " + std::to_string(depth.size()) + "/" + std::to_string(parent.size()) +
+           " entries for " + std::to_string(n) + " vertices";
+  // arc p -> v exists for v's claimed parent p: mark while sweeping every row once, O(m)
+  std::vector<char> parent_is_neighbour(n, 0);
+  for (std::size_t p = 0; p < n; ++p)
+    for (std::int64_t e = graph.row_offset[p]; e < graph.row_offset[p + 1]; ++e)
+      if (parent[graph.column[e]] == static_cast<vertex_t>(p)) parent_is_neighbour[graph.column[e]] = 1;
+  for (std::size_t v = 0; v < n; ++v) {
+    std::string at = "vertex " + std::to_string(v) + ": ";
+    if (depth[v] != expected_depth[v])
+      return at + "depth " + std::to_string(depth[v]) + ", expected " + std::to_string(expected_depth[v]);
+    vertex_t p = parent[v];
+    if (static_cast<vertex_t>(v) == source || depth[v] == -1) {
+      if (p != -1) return at + "parent " + std::to_string(p) + ", expected -1";
+      continue;
+    }
+    if (p < 0 || static_cast<std::size_t>(p) >= n) return at + "parent " + std::to_string(p) + " out of range";
+    if (depth[p] != depth[v] - 1)
+      return at + "parent " + std::to_string(p) + " is at depth " + std::to_string(depth[p]) +
+             ", not " + std::to_string(depth[v] - 1);
+    if (!parent_is_neighbour[v]) return at + "parent " + std::to_string(p) + " is not a neighbour";
+  }
+  return {};
+}
+
+}  // namespace treefix

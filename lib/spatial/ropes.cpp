@@ -1,0 +1,180 @@
+// The rope-stack engine: splices traversal pieces into kernels/ropes.cl, sizes the stacks from
+// the tree height, launches one of the three variants; plus the host thread pool of the CPU runs.
+#include "treefix/spatial/ropes.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <numeric>
+#include <thread>
+
+#include "treefix/core/error.hpp"
+
+namespace treefix {
+
+Variant parse_variant(const std::string& name) {
+  if (name == "lockstep") return Variant::lockstep;
+  if (name == "independent") return Variant::independent;
+  if (name == "recursive") return Variant::recursive;
+  if (name == "auto") return Variant::automatic;
+  throw InputError("unknown traversal variant '" + name +
+                   "' (expected lockstep, independent, recursive or auto)");
+}
+
+SortMode parse_sort_mode(const std::string& name) {
+  if (name == "on") return SortMode::on;
+  if (name == "off") return SortMode::off;
+  if (name == "auto") return SortMode::automatic;
+  throw InputError("unknown sort mode '" + name + "' (expected on, off or auto)");
+}
+
+const char* to_string(Variant v) {
+  switch (v) {
+    case Variant::independent: return "independent";
+    case Variant::lockstep: return "lockstep";
+    case Variant::recursive: return "recursive";
+    default: return "auto";
+  }
+}
+
+double TraversalStats::mean_visits() const {
+  if (visits.empty()) return 0;
+  return std::accumulate(visits.begin(), visits.end(), 0.0) / double(visits.size());
+}
+
+double TraversalStats::work_expansion() const {
+  double needed = std::accumulate(visits.begin(), visits.end(), 0.0);
+  double carried = std::accumulate(group_steps.begin(), group_steps.end(), 0.0);
+  return needed > 0 ? carried / needed : 1.0;
+}
+
+std::size_t lockstep_width(const Runtime& runtime) {
+  std::size_t width = 32;
+  if (const char* env = std::getenv("TREEFIX_LOCKSTEP_WIDTH")) {
+    char* end = nullptr;
+    unsigned long v = std::strtoul(env, &end, 10);
+    if (!end || *end || v == 0)
+      throw InputError(std::string("TREEFIX_LOCKSTEP_WIDTH='") + env + "' is not a positive integer");
+    width = v;
+  }
+  return std::min(width, runtime.description().max_work_group_size);
+}
+
+Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted) {
+  if (wish != Variant::automatic) return wish;
+  // Lockstep pays through coalesced loads on SIMT hardware; on a CPU device its barriers cost
+  // and there is nothing to coalesce.
+  if (runtime.description().is_gpu && sorted && !guided) return Variant::lockstep;
+  return Variant::independent;
+}
+
+bool choose_sort(SortMode mode, std::size_t queries) {
+  if (mode == SortMode::on) return true;
+  if (mode == SortMode::off) return false;
+  return queries >= 4096;
+}
+
+void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
+                   const LinearTree& tree, std::size_t items,
+                   const std::function<void(cl::Kernel&, cl_uint first)>& bind, Profile* profile,
+                   TraversalStats* stats) {
+  if (variant == Variant::automatic)
+    throw Error("run_traversal: resolve Variant::automatic with choose_variant first");
+  if (stats) {
+    stats->visits.assign(items, 0);
+    stats->group_steps.assign(items, 0);
+  }
+  if (items == 0) return;
+  if (tree.nodes() == 0) throw InputError(pieces.label + ": the tree has no nodes");
+  if (items > 0x7fffffffu) throw CapacityError(pieces.label + ": more than 2^31 items");
+  translate_device_errors(pieces.label.c_str(), [&] {
+    std::string source = pieces.source + "\n" + Runtime::expanded_source("spatial/ropes.cl");
+    // Lockstep groups are work-groups of lockstep_width() items (a warp's width by default, as
+    // in the paper: wider groups carry items through more nodes they do not need).
+    auto sized = runtime.sized_program_from_source(
+        pieces.label, source, pieces.options,
+        variant == Variant::lockstep ? lockstep_width(runtime) : 0);
+    const std::size_t wg = sized.wg_size;
+    const char* name = variant == Variant::lockstep    ? "rope_lockstep"
+                       : variant == Variant::recursive ? "rope_recursive"
+                                                       : "rope_independent";
+    cl::Kernel kernel(sized.program, name);
+    const std::size_t groups =
+        std::min((items + wg - 1) / wg, runtime.saturating_groups(wg));
+    const std::size_t stride = groups * wg;
+    // Stack capacity from the tree: a rope stack holds at most height*(arity-1)+1 nodes, a
+    // recursion stack height+1 frames of three ints.
+    const std::size_t cap = variant == Variant::recursive ? std::size_t(tree.height) + 1
+                                                         : tree.stack_bound();
+    std::size_t stack_ints = variant == Variant::independent ? cap * stride
+                             : variant == Variant::recursive ? 3 * cap * stride
+                                                             : 1;
+    cl::Buffer& stack = runtime.scratch("rope-stack", stack_ints * sizeof(std::int32_t));
+    // Arguments riding on the stack: one per entry (independent, lockstep: per item, entry sp),
+    // or one per child per frame (recursive: a frame's locals).
+    std::size_t arg_entries = pieces.arg_bytes == 0 ? 1
+                              : variant == Variant::recursive
+                                  ? cap * std::size_t(tree.arity) * stride
+                                  : cap * stride;
+    cl::Buffer& arg_stack =
+        runtime.scratch("rope-arg-stack", arg_entries * std::max<std::size_t>(4, pieces.arg_bytes));
+    std::size_t mask_words = (wg + 31) / 32;
+    std::size_t local_node = 4, local_mask = 4;
+    if (variant == Variant::lockstep) {
+      local_node = cap * sizeof(std::int32_t);
+      local_mask = cap * mask_words * sizeof(std::uint32_t);
+      std::size_t need = local_node + local_mask + (mask_words + 8) * sizeof(std::uint32_t);
+      std::size_t have = runtime.description().local_mem_bytes;
+      if (need + 1024 > have)
+        throw CapacityError(pieces.label + ": the lockstep stack of a tree of height " +
+                            std::to_string(tree.height) + " needs " + std::to_string(need) +
+                            " bytes of local memory, the device has " + std::to_string(have) +
+                            "; use the independent variant");
+    }
+    cl::Buffer stat_buffer = runtime.allocate(stats ? 2 * items * sizeof(std::uint32_t) : 4,
+                                              "traversal statistics");
+    std::int32_t zero = 0;
+    cl::Buffer overflow = runtime.allocate(sizeof zero, "overflow flag");
+    runtime.queue().enqueueWriteBuffer(overflow, CL_TRUE, 0, sizeof zero, &zero);
+    set_args(kernel, cl_uint(items), cl_uint(cap), stack, arg_stack, cl::Local(local_node),
+             cl::Local(local_mask), stat_buffer, cl_uint(stats ? 1 : 0), overflow);
+    bind(kernel, 9);
+    runtime.launch(kernel, stride, wg, profile, "traverse");
+    std::int32_t flag = 0;
+    runtime.queue().enqueueReadBuffer(overflow, CL_TRUE, 0, sizeof flag, &flag);
+    if (flag)
+      throw Error(pieces.label + ": traversal stack overflow despite the height bound " +
+                  std::to_string(cap) + " (a bug: the tree height is wrong)");
+    if (stats) {
+      std::vector<std::uint32_t> both(2 * items);
+      runtime.queue().enqueueReadBuffer(stat_buffer, CL_TRUE, 0, both.size() * 4, both.data());
+      std::copy(both.begin(), both.begin() + items, stats->visits.begin());
+      std::copy(both.begin() + items, both.end(), stats->group_steps.begin());
+    }
+  });
+}
+
+void parallel_for_items(std::size_t items, unsigned threads,
+                        const std::function<void(std::size_t, std::size_t)>& body) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  std::size_t chunk = 256;
+  std::size_t chunks = (items + chunk - 1) / chunk;
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, chunks)));
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (;;) {
+      std::size_t c = next.fetch_add(1);
+      if (c >= chunks) return;
+      body(c * chunk, std::min(items, (c + 1) * chunk));
+    }
+  };
+  if (threads <= 1) {
+    worker();
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace treefix

@@ -1,0 +1,83 @@
+// Tree generators.
+#include "treefix/treefix/generate.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "treefix/core/error.hpp"
+
+namespace treefix::generate {
+
+namespace {
+void check_size(std::size_t n) {
+  if (n > static_cast<std::size_t>(INT32_MAX))
+    throw InputError("a tree of " + std::to_string(n) + " vertices exceeds 2^31-1 vertices");
+}
+}  // namespace
+
+ParentArray star(std::size_t n) {
+  check_size(n);
+  ParentArray p(n, 0);
+  if (n) p[0] = -1;
+  return p;
+}
+
+ParentArray path(std::size_t n) {
+  check_size(n);
+  ParentArray p(n);
+  for (std::size_t v = 0; v < n; ++v) p[v] = static_cast<vertex_t>(v) - 1;
+  return p;
+}
+
+ParentArray caterpillar(std::size_t n, std::size_t spine) {
+  check_size(n);
+  spine = std::max<std::size_t>(1, std::min(spine, n));
+  ParentArray p(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    if (v < spine) p[v] = static_cast<vertex_t>(v) - 1;                   // the spine path
+    else p[v] = static_cast<vertex_t>((v - spine) % spine);               // legs spread on it
+  }
+  return p;
+}
+
+ParentArray kary(std::size_t n, std::size_t k) {
+  check_size(n);
+  if (k == 0) throw InputError("a k-ary tree needs k >= 1");
+  ParentArray p(n);
+  for (std::size_t v = 0; v < n; ++v) p[v] = v == 0 ? -1 : static_cast<vertex_t>((v - 1) / k);
+  return p;
+}
+
+ParentArray random_recursive(std::size_t n, std::uint64_t seed) {
+  check_size(n);
+  std::mt19937_64 rng(seed);
+  ParentArray p(n);
+  for (std::size_t v = 0; v < n; ++v)
+    p[v] = v == 0 ? -1 : static_cast<vertex_t>(std::uniform_int_distribution<std::size_t>(0, v - 1)(rng));
+  return p;
+}
+
+ParentArray shuffle_labels(const ParentArray& parent, std::uint64_t seed) {
+  const std::size_t n = parent.size();
+  std::vector<vertex_t> label(n);
+  std::iota(label.begin(), label.end(), 0);
+  std::mt19937_64 rng(seed);
+  std::shuffle(label.begin(), label.end(), rng);
+  ParentArray out(n);
+  for (std::size_t v = 0; v < n; ++v) out[label[v]] = parent[v] == -1 ? -1 : label[parent[v]];
+  return out;
+}
+
+ParentArray random_forest(std::size_t n, std::size_t trees, std::uint64_t seed) {
+  check_size(n);
+  trees = std::max<std::size_t>(1, std::min(trees, std::max<std::size_t>(n, 1)));
+  std::mt19937_64 rng(seed);
+  ParentArray p(n);
+  // vertices 0..trees-1 are roots; every later vertex joins a uniform earlier vertex
+  for (std::size_t v = 0; v < n; ++v)
+    p[v] = v < trees ? -1 : static_cast<vertex_t>(std::uniform_int_distribution<std::size_t>(0, v - 1)(rng));
+  return shuffle_labels(p, seed ^ 0x9e3779b97f4a7c15ull);
+}
+
+}  // namespace treefix::generate
