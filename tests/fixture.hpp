@@ -11,16 +11,25 @@ namespace treefix::test {
 
 inline Runtime& runtime() { return shared_runtime(); }
 
-// Sets the scan strategy of the test runtime for a scope (tests exercise both on every device).
-class ScanStrategy {
+// Changes the test runtime's Tuning for a scope, then restores it (tests exercise every
+// strategy on every device).
+class ScopedTuning {
  public:
-  explicit ScanStrategy(bool single_pass) : saved_(runtime().single_pass_scan()) {
-    runtime().set_single_pass_scan(single_pass);
-  }
-  ~ScanStrategy() { runtime().set_single_pass_scan(saved_); }
+  ScopedTuning() : saved_(runtime().tuning()) {}
+  ~ScopedTuning() { runtime().tuning() = saved_; }
+  Tuning* operator->() { return &runtime().tuning(); }
 
  private:
-  bool saved_;
+  Tuning saved_;
+};
+
+// Sets the scan strategy of the test runtime for a scope.
+class ScanStrategy {
+ public:
+  explicit ScanStrategy(bool single_pass) { tuning_->single_pass_scan = single_pass; }
+
+ private:
+  ScopedTuning tuning_;
 };
 
 // Sizes that exercise edges: empty, one, tiny, primes, non-multiples of work-group sizes.

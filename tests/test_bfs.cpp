@@ -7,6 +7,7 @@
 #include "fixture.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/generate.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
 

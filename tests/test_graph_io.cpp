@@ -10,6 +10,7 @@
 
 #include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/generate.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
 

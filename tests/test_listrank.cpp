@@ -91,7 +91,7 @@ TEST_CASE("listrank: a cycle next to a list leaves the list's ranks intact (no h
 }
 
 TEST_CASE("listrank: method names parse and unknown names are input errors") {
-  CHECK(parse_list_rank_method("wyllie") == ListRankMethod::wyllie);
-  CHECK(parse_list_rank_method("ruling-set") == ListRankMethod::ruling_set);
-  CHECK_THROWS_AS(parse_list_rank_method("jump"), InputError);
+  CHECK(parse<ListRankMethod>("wyllie") == ListRankMethod::wyllie);
+  CHECK(parse<ListRankMethod>("ruling-set") == ListRankMethod::ruling_set);
+  CHECK_THROWS_AS(parse<ListRankMethod>("jump"), InputError);
 }

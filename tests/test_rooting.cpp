@@ -8,7 +8,11 @@
 #include "fixture.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
+#include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
+#include "treefix/graph/spanning_forest.hpp"
+#include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/treefix.hpp"
 
 using namespace treefix;
 
@@ -306,8 +310,8 @@ TEST_CASE("rooting: rooted spanning forests of grids, paths, random graphs, with
   RstOptions bad;
   bad.root = 5;
   CHECK_THROWS_AS(rooted_spanning_forest(rt, to_csr(3, {{0, 1}}), bad), InputError);
-  CHECK(parse_rst_method("bfs") == RstMethod::bfs);
-  CHECK_THROWS_AS(parse_rst_method("dfs"), InputError);
+  CHECK(parse<RstMethod>("bfs") == RstMethod::bfs);
+  CHECK_THROWS_AS(parse<RstMethod>("dfs"), InputError);
 }
 
 TEST_CASE("rooting: the device Euler tour equals the host builder's positions") {

@@ -15,7 +15,7 @@ TEST_CASE("devices are listed and the test runtime is one of them") {
     found |= d.platform_index == chosen.platform_index && d.device_index == chosen.device_index;
   CHECK(found);
   CHECK(chosen.max_work_group_size >= 1);
-  CHECK(test::runtime().default_work_group_size() <= chosen.max_work_group_size);
+  CHECK(test::runtime().tuning().work_group_size <= chosen.max_work_group_size);
 }
 
 TEST_CASE("device selection by words that match nothing names the devices present") {

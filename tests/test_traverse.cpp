@@ -166,8 +166,8 @@ TEST_CASE("ropes: bad parameters are refused with a clear message") {
   CHECK_THROWS_AS(correlation_counts(rt, kd, data, -1.0), InputError);
   CHECK_THROWS_AS(correlation_counts(rt, kd, test::make_points(4, 2, Shape::uniform, 1), 1.0),
                   InputError);
-  CHECK_THROWS_AS(parse_variant("fast"), InputError);
-  CHECK_THROWS_AS(parse_sort_mode("maybe"), InputError);
+  CHECK_THROWS_AS(parse<Variant>("fast"), InputError);
+  CHECK_THROWS_AS(parse<SortMode>("maybe"), InputError);
   PointSet bad(2, 3);
   bad.at(1, 2) = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_AS(build_kd_tree(bad), InputError);
@@ -180,9 +180,8 @@ TEST_CASE("ropes: lockstep groups wider than 32 items combine several mask words
   auto kd = build_kd_tree(data, 8);
   auto counts = reference::correlation_brute(data, queries, 0.1);
   auto near = reference::knn_brute(data, queries, 3);
-  const char* old = std::getenv("TREEFIX_LOCKSTEP_WIDTH");
-  std::string saved = old ? old : "";
-  setenv("TREEFIX_LOCKSTEP_WIDTH", "128", 1);
+  test::ScopedTuning tuning;
+  tuning->lockstep_width = 128;
   QueryOptions o;
   o.variant = Variant::lockstep;
   TraversalStats stats;
@@ -195,8 +194,6 @@ TEST_CASE("ropes: lockstep groups wider than 32 items combine several mask words
     CHECK(got.d2 == near.d2);
   }
   CHECK(stats.work_expansion() > 1.0);
-  if (old) setenv("TREEFIX_LOCKSTEP_WIDTH", saved.c_str(), 1);
-  else unsetenv("TREEFIX_LOCKSTEP_WIDTH");
 }
 
 TEST_CASE("ropes: point and body files round-trip and report bad rows with their line") {

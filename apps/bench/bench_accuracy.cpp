@@ -255,7 +255,7 @@ void setup(CLI::App& app) {
   cmd->add_option("--csv", args->csv, "write the table as CSV here");
   cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
   cmd->callback([args] {
-    switch (parse_value_type(args->type)) {
+    switch (parse<ValueType>(args->type)) {
       case ValueType::float32:
         run<float>(*args);
         break;

@@ -19,6 +19,7 @@
 #include "bench.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/generate.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/levels.hpp"
 #include "treefix/treefix/reference.hpp"

@@ -15,6 +15,8 @@
 
 #include "bench.hpp"
 #include "treefix/forest/forest.hpp"
+#include "treefix/forest/forest_io.hpp"
+#include "treefix/forest/traversal.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/similarity.hpp"

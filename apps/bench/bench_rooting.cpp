@@ -22,9 +22,13 @@
 #include "bench.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/generate.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/primitives/listrank.hpp"
+#include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
+#include "treefix/graph/spanning_forest.hpp"
+#include "treefix/treefix/euler_tour.hpp"
 
 namespace treefix::bench {
 namespace {

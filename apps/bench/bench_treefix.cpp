@@ -135,7 +135,7 @@ void setup(CLI::App& app) {
   cmd->add_option("--csv", args->csv, "write the table as CSV here");
   cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
   cmd->callback([args] {
-    switch (parse_value_type(args->type)) {
+    switch (parse<ValueType>(args->type)) {
       case ValueType::int32: run<std::int32_t>(*args); break;
       case ValueType::int64: run<std::int64_t>(*args); break;
       case ValueType::float32: run<float>(*args); break;

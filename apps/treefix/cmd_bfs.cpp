@@ -21,7 +21,7 @@ struct BfsCommand {
 
 void run_bfs(const BfsCommand& c) {
   GraphReadOptions read;
-  read.format = parse_graph_format(c.format);
+  read.format = parse<GraphFormat>(c.format);
   read.edges_directed = c.directed;
   Csr graph = read_graph(c.graph, read);
   if (c.source < 0 || static_cast<std::size_t>(c.source) >= graph.vertices())

@@ -28,8 +28,8 @@ void setup_correlate(CLI::App& app) {
   add_device_option(c, args->device);
   c->callback([args] {
     QueryOptions o;
-    o.variant = parse_variant(args->variant);
-    o.sort = parse_sort_mode(args->sort);
+    o.variant = parse<Variant>(args->variant);
+    o.sort = parse<SortMode>(args->sort);
     if (!(args->radius >= 0) || !std::isfinite(args->radius))
       throw InputError("--radius must be a finite number >= 0");
     PointSet points = read_points(args->points);

@@ -5,6 +5,8 @@
 #include "command.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/forest.hpp"
+#include "treefix/forest/forest_io.hpp"
+#include "treefix/forest/traversal.hpp"
 #include "treefix/core/text_io.hpp"
 
 namespace treefix::cli {
@@ -17,7 +19,7 @@ struct ForestOrderOptions {
 
 template <class Forest>
 void write_orders(const ForestOrderOptions& o, const Forest& forest) {
-  const Traversal traversal = parse_traversal(o.order);
+  const Traversal traversal = parse<Traversal>(o.order);
   std::vector<vertex_t> order;
   if (o.cpu) {
     order = traversal_order_cpu(forest, traversal);

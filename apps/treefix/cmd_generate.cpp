@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/generate.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/core/text_io.hpp"

@@ -29,8 +29,8 @@ void setup_knn(CLI::App& app) {
   add_device_option(c, args->device);
   c->callback([args] {
     QueryOptions o;
-    o.variant = parse_variant(args->variant);
-    o.sort = parse_sort_mode(args->sort);
+    o.variant = parse<Variant>(args->variant);
+    o.sort = parse<SortMode>(args->sort);
     if (args->index != "kd" && args->index != "vp")
       throw InputError("--index must be kd or vp, not '" + args->index + "'");
     PointSet points = read_points(args->points);

@@ -34,8 +34,8 @@ void setup_nbody(CLI::App& app) {
   add_device_option(c, args->device);
   c->callback([args] {
     GravityOptions o;
-    o.variant = parse_variant(args->variant);
-    o.sort = parse_sort_mode(args->sort);
+    o.variant = parse<Variant>(args->variant);
+    o.sort = parse<SortMode>(args->sort);
     o.theta = args->theta;
     o.eps = args->eps;
     if (!(args->theta >= 0) || !std::isfinite(args->theta))

@@ -4,7 +4,10 @@
 
 #include "command.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
+#include "treefix/graph/spanning_forest.hpp"
+#include "treefix/treefix/euler_tour.hpp"
 
 namespace treefix::cli {
 namespace {
@@ -27,7 +30,7 @@ void run_root(const RootArgs& args) {
                        std::to_string(static_cast<std::int64_t>(forest.vertices) - 1) + ")");
     options.roots.push_back(static_cast<vertex_t>(r));
   }
-  options.list_rank.method = parse_list_rank_method(args.list_rank);
+  options.list_rank.method = parse<ListRankMethod>(args.list_rank);
   Runtime runtime(args.device);
   ParentArray parent;
   try {

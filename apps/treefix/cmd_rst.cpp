@@ -5,7 +5,10 @@
 #include "command.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
+#include "treefix/graph/spanning_forest.hpp"
+#include "treefix/treefix/euler_tour.hpp"
 
 namespace treefix::cli {
 namespace {
@@ -18,10 +21,10 @@ struct RstArgs {
 
 void run_rst(const RstArgs& args) {
   RstOptions options;
-  options.method = parse_rst_method(args.method);
-  options.list_rank.method = parse_list_rank_method(args.list_rank);
+  options.method = parse<RstMethod>(args.method);
+  options.list_rank.method = parse<ListRankMethod>(args.list_rank);
   GraphReadOptions read_options;
-  read_options.format = parse_graph_format(args.format);
+  read_options.format = parse<GraphFormat>(args.format);
   Csr graph = read_graph(args.graph, read_options);
   if (args.has_root) {
     if (args.root < 0 || args.root >= static_cast<std::int64_t>(graph.vertices()))

@@ -21,9 +21,9 @@ void run_typed(const TreefixArgs& args, bool root) {
   std::vector<T> weights = args.weights.empty() ? std::vector<T>(parent.size(), T(1))
                                                 : read_weights<T>(args.weights, parent.size());
   TreefixOptions options;
-  options.op = parse_op(args.op);
+  options.op = parse<Op>(args.op);
   options.exclusive = args.exclusive;
-  options.algorithm = parse_algorithm(args.algorithm);
+  options.algorithm = parse<Algorithm>(args.algorithm);
   options.accurate = args.accurate;
   std::vector<T> result;
   if (options.algorithm == Algorithm::sequential) {
@@ -53,7 +53,7 @@ void setup(CLI::App& app, const char* name, bool root) {
   command->add_option("--output", args->output, "output file (default: standard output)");
   add_device_option(command, args->device);
   command->callback([args, root] {
-    switch (parse_value_type(args->type)) {
+    switch (parse<ValueType>(args->type)) {
       case ValueType::int32: run_typed<std::int32_t>(*args, root); break;
       case ValueType::int64: run_typed<std::int64_t>(*args, root); break;
       case ValueType::float32: run_typed<float>(*args, root); break;

@@ -1,4 +1,5 @@
-// forest.cl: traversals of a linear forest, one work-item per tree.
+// traversal.cl: traversals of a linear forest, one work-item per tree. Kernels are named
+// forest_<traversal>; visit() is the user's (or the empty default).
 //
 // Each tree's nodes occupy head[t] .. head[t] + count[t] - 1 in breadth-first order. A work-item
 // walks its tree without a stack: pre- and post-order move through first-child / next-sibling
@@ -51,7 +52,7 @@ void visit(VISIT_T* acc, int tree, int node, int step, global VISIT_T* data) {}
 #define FINISH() (void)acc
 #endif
 
-kernel void preorder(FOREST_ARGS) {
+kernel void forest_preorder(FOREST_ARGS) {
   const int tree = get_global_id(0);
   if (tree >= trees) return;
   const int root = head[tree];
@@ -72,7 +73,7 @@ kernel void preorder(FOREST_ARGS) {
   FINISH();
 }
 
-kernel void postorder(FOREST_ARGS) {
+kernel void forest_postorder(FOREST_ARGS) {
   const int tree = get_global_id(0);
   if (tree >= trees) return;
   const int root = head[tree];
@@ -93,7 +94,7 @@ kernel void postorder(FOREST_ARGS) {
   FINISH();
 }
 
-kernel void breadth_first(FOREST_ARGS) {
+kernel void forest_breadth_first(FOREST_ARGS) {
   const int tree = get_global_id(0);
   if (tree >= trees) return;
   const int root = head[tree], nodes = count[tree];
@@ -104,7 +105,7 @@ kernel void breadth_first(FOREST_ARGS) {
 }
 
 #if BINARY
-kernel void inorder(FOREST_ARGS) {
+kernel void forest_inorder(FOREST_ARGS) {
   const int tree = get_global_id(0);
   if (tree >= trees) return;
   const int root = head[tree];

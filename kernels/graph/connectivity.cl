@@ -86,16 +86,6 @@ kernel void cc_first_unused(global const char* used, volatile global int* first,
   if (e < edges && !used[e]) atomic_min(first, e);
 }
 
-kernel void cc_fill(global int* values, const int value, const int n) {
-  int i = get_global_id(0);
-  if (i < n) values[i] = value;
-}
-
-kernel void cc_fill_char(global char* values, const int n) {
-  int i = get_global_id(0);
-  if (i < n) values[i] = 0;
-}
-
 // Source vertex of every arc of a CSR graph: binary search in row_offset (once per graph).
 kernel void cc_arc_sources(global const long* row_offset, global int* source, const int n,
                            const int arcs) {

@@ -1,15 +1,11 @@
 // List ranking: rank[i] = number of elements before i in its list, from successor links
-// (succ[i] = next element or -1). See include/treefix/listrank.hpp for the two methods.
+// (succ[i] = next element or -1). See include/treefix/primitives/listrank.hpp for the two methods.
 // Indices are int (lists of fewer than 2^31 elements). No kernel relies on ordering between
 // work-items or work-groups: every dependent step is a separate launch, and pointer jumping reads
-// one buffer and writes the other.
+// one buffer and writes the other. Every kernel is named lr_*; buffers are filled by the host's
+// clEnqueueFillBuffer.
 // Traffic: Wyllie, per round, 2 reads + 2 dependent reads + 2 writes per element; the ruling set,
 // about 10 accesses per element in all, plus Wyllie on n/stride rulers.
-
-kernel void lr_fill(global int* values, const int value, const int n) {
-  int i = get_global_id(0);
-  if (i < n) values[i] = value;
-}
 
 // pred[succ[i]] = i (pred filled with -1 first): heads keep -1.
 kernel void lr_predecessors(global const int* succ, global int* pred, const int n) {
@@ -20,14 +16,14 @@ kernel void lr_predecessors(global const int* succ, global int* pred, const int 
 }
 
 // Wyllie: rank = 1 per predecessor (0 for a head), then jump.
-kernel void wyllie_init(global const int* pred, global int* rank, const int n) {
+kernel void lr_wyllie_init(global const int* pred, global int* rank, const int n) {
   int i = get_global_id(0);
   if (i < n) rank[i] = pred[i] < 0 ? 0 : 1;
 }
 
 // Weighted start: rank = weight of the predecessor, so the ranks end as exclusive prefix sums of
 // the weights along each list (the rulers' offsets).
-kernel void wyllie_init_weighted(global const int* pred, global const int* weight,
+kernel void lr_wyllie_init_weighted(global const int* pred, global const int* weight,
                                  global int* rank, const int n) {
   int i = get_global_id(0);
   if (i >= n) return;
@@ -35,7 +31,7 @@ kernel void wyllie_init_weighted(global const int* pred, global const int* weigh
   rank[i] = p < 0 ? 0 : weight[p];
 }
 
-kernel void wyllie_step(global const int* pred_in, global const int* rank_in,
+kernel void lr_wyllie_step(global const int* pred_in, global const int* rank_in,
                         global int* pred_out, global int* rank_out, const int n) {
   int i = get_global_id(0);
   if (i >= n) return;
@@ -60,7 +56,7 @@ uint ruler_hash(uint x) {
   return x;
 }
 
-kernel void rs_select(global const int* pred, global int* ruler_id, volatile global int* rulers,
+kernel void lr_ruler_select(global const int* pred, global int* ruler_id, volatile global int* rulers,
                       const uint stride, const int n) {
   int i = get_global_id(0);
   if (i >= n) return;
@@ -68,7 +64,7 @@ kernel void rs_select(global const int* pred, global int* ruler_id, volatile glo
   ruler_id[i] = ruler ? atomic_inc(rulers) : -1;
 }
 
-kernel void rs_gather(global const int* ruler_id, global int* ruler_element, const int n) {
+kernel void lr_ruler_gather(global const int* ruler_id, global int* ruler_element, const int n) {
   int i = get_global_id(0);
   if (i >= n) return;
   int r = ruler_id[i];
@@ -76,7 +72,7 @@ kernel void rs_gather(global const int* ruler_id, global int* ruler_element, con
 }
 
 // Each ruler follows its sublist until the next ruler or the end of the list.
-kernel void rs_walk(global const int* succ, global const int* ruler_id,
+kernel void lr_ruler_walk(global const int* succ, global const int* ruler_id,
                     global const int* ruler_element, global int* owner, global int* local_rank,
                     global int* ruler_next, global int* ruler_length, const int rulers) {
   int r = get_global_id(0);
@@ -96,7 +92,7 @@ kernel void rs_walk(global const int* succ, global const int* ruler_id,
 }
 
 // rank[i] = offset of i's ruler + offset of i in the sublist (local_rank may alias rank).
-kernel void rs_finish(global const int* owner, global const int* local_rank,
+kernel void lr_ruler_finish(global const int* owner, global const int* local_rank,
                       global const int* ruler_rank, global int* rank, const int n) {
   int i = get_global_id(0);
   if (i >= n) return;

@@ -4,42 +4,6 @@
 
 namespace treefix {
 
-const char* to_string(ValueType t) {
-  switch (t) {
-    case ValueType::int32: return "int32";
-    case ValueType::int64: return "int64";
-    case ValueType::float32: return "float";
-    case ValueType::float64: return "double";
-  }
-  return "?";
-}
-
-const char* to_string(Op op) {
-  switch (op) {
-    case Op::sum: return "sum";
-    case Op::bit_xor: return "xor";
-    case Op::min: return "min";
-    case Op::max: return "max";
-  }
-  return "?";
-}
-
-ValueType parse_value_type(const std::string& name) {
-  if (name == "int32" || name == "int") return ValueType::int32;
-  if (name == "int64" || name == "long") return ValueType::int64;
-  if (name == "float" || name == "float32") return ValueType::float32;
-  if (name == "double" || name == "float64") return ValueType::float64;
-  throw InputError("unknown value type '" + name + "' (expected int32, int64, float or double)");
-}
-
-Op parse_op(const std::string& name) {
-  if (name == "sum") return Op::sum;
-  if (name == "xor") return Op::bit_xor;
-  if (name == "min") return Op::min;
-  if (name == "max") return Op::max;
-  throw InputError("unknown operator '" + name + "' (expected sum, xor, min or max)");
-}
-
 bool has_inverse(Op op) { return op == Op::sum || op == Op::bit_xor; }
 bool is_integer(ValueType t) { return t == ValueType::int32 || t == ValueType::int64; }
 

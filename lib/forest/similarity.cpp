@@ -10,6 +10,7 @@
 
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/launch.hpp"
 
 namespace treefix {
 
@@ -311,15 +312,12 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   DeviceArray<float> result(rt, count, "similarity");
   const std::string options = "-DDEGRADATION=" + std::to_string(p.degradation) + "f" +
                               " -DSQRT_ADJUSTMENT=" + (p.sqrt_adjustment ? "1" : "0");
-  auto program = rt.program("forest/similarity.cl", options);
+  Kernels similarity(rt, "forest/similarity.cl", options, {profile, "similarity"});
   translate_device_errors("tree similarity", [&] {
-    cl::Kernel kernel(program, "similarity");
-    set_args(kernel, static_cast<cl_int>(count), static_cast<cl_int>(r.root), head.buffer(),
-             first.buffer(), next.buffer(), label.buffer(),
-             arc.buffer(), weight.buffer(), ref_first.buffer(), ref_next.buffer(),
-             ref_label.buffer(), ref_arc.buffer(), ref_weight.buffer(), ref_simp.buffer(),
-             ref_miss.buffer(), match.buffer(), sim.buffer(), simp.buffer(), result.buffer());
-    rt.launch(kernel, count, rt.default_work_group_size(), profile, "similarity");
+    similarity.run("similarity", similarity.items(count), static_cast<cl_int>(count),
+                   static_cast<cl_int>(r.root), head, first, next, label, arc, weight, ref_first,
+                   ref_next, ref_label, ref_arc, ref_weight, ref_simp, ref_miss, match, sim, simp,
+                   result);
   });
   return result.download(rt, profile);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/launch.hpp"
 
 namespace treefix {
 
@@ -24,16 +25,6 @@ DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile)
   column_ = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "columns").buffer();
 }
 
-namespace {
-
-// A kernel argument of the row-offset type the program was built for.
-void set_edge_arg(cl::Kernel& kernel, cl_uint index, const DeviceGraph& graph, std::size_t value) {
-  if (graph.wide_offsets()) kernel.setArg(index, static_cast<cl_long>(value));
-  else kernel.setArg(index, static_cast<cl_int>(std::min<std::size_t>(value, INT32_MAX)));
-}
-
-}  // namespace
-
 DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
               const BfsOptions& options) {
   const std::size_t n = graph.vertices();
@@ -46,10 +37,11 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
                        "-1 (the graph has " + std::to_string(n) + " vertices)");
 
   Profile* profile = options.profile;
-  SizedProgram sized = runtime.sized_program("graph/bfs.cl", graph.offset_option());
-  const std::size_t wg = sized.wg_size;
+  Kernels search(runtime, "graph/bfs.cl", graph.offset_option(), {profile, "bfs"});
+  const std::size_t wg = search.wg_size();
   const std::size_t huge_degree =
       std::max(wg, options.huge_degree ? options.huge_degree : 64 * wg);
+  const Offset huge_row = graph.offset(huge_degree);
 
   DeviceBfs result;
   result.depth = DeviceArray<vertex_t>(runtime, n, "BFS depths");
@@ -64,32 +56,27 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
   if (n == 0) return result;
 
   translate_device_errors("bfs", [&] {
-    const std::size_t saturating = runtime.saturating_groups(wg);
-    cl::Kernel reset(sized.program, "bfs_reset");
-    set_args(reset, result.depth.buffer(), result.parent.buffer(), static_cast<cl_int>(n));
-    runtime.launch(reset, std::min(round_up(n, wg), saturating * wg), wg, profile, "bfs");
+    const auto& depth = result.depth;
+    const auto& parent = result.parent;
+    const auto& queue = result.order;
+    const auto& huge = result.huge;
+    search.run("bfs_reset", search.grid_stride(n), depth, parent, static_cast<cl_int>(n));
     ++result.kernel_launches;
 
     std::size_t queue_lo = 0, queue_hi = distinct.size(), huge_lo = 0, huge_hi = 0;
     if (!distinct.empty()) {
-      runtime.queue().enqueueWriteBuffer(result.order.buffer(), CL_FALSE, 0,
+      runtime.queue().enqueueWriteBuffer(queue.buffer(), CL_FALSE, 0,
                                          distinct.size() * sizeof(vertex_t), distinct.data());
       std::vector<std::int32_t> initial = {static_cast<std::int32_t>(distinct.size()), 0};
       counters.write(runtime, initial, profile);
-      cl::Kernel init(sized.program, "bfs_sources");
-      set_args(init, graph.row_offset(), result.depth.buffer(), result.order.buffer(),
-               static_cast<cl_int>(distinct.size()), counters.buffer(), result.huge.buffer());
-      set_edge_arg(init, 6, graph, huge_degree);
-      runtime.launch(init, distinct.size(), wg, profile, "bfs");
+      search.run("bfs_sources", search.items(distinct.size()), graph.row_offset(), depth, queue,
+                 static_cast<cl_int>(distinct.size()), counters, huge, huge_row);
       ++result.kernel_launches;
       huge_hi = static_cast<std::size_t>(counters.download(runtime, profile)[1]);
       result.level_offset.push_back(queue_hi);
       result.huge_offset.push_back(huge_hi);
     }
 
-    cl::Kernel expand(sized.program, "bfs_expand");
-    cl::Kernel expand_huge(sized.program, "bfs_expand_huge");
-    cl::Kernel bottom_up(sized.program, "bfs_bottom_up");
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
     bool going_bottom_up = false;
     std::size_t previous_count = 0;
@@ -106,32 +93,21 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
       }
       previous_count = count;
       if (going_bottom_up) {
-        set_args(bottom_up, graph.row_offset(), graph.column(), result.depth.buffer(),
-                 result.parent.buffer(), result.order.buffer(), counters.buffer(),
-                 result.huge.buffer());
-        set_edge_arg(bottom_up, 7, graph, huge_degree);
-        bottom_up.setArg(8, static_cast<cl_int>(next_depth - 1));
-        bottom_up.setArg(9, static_cast<cl_int>(n));
-        runtime.launch(bottom_up, std::min(round_up(n, wg), saturating * wg), wg, profile, "bfs");
+        search.run("bfs_bottom_up", search.grid_stride(n), graph.row_offset(), graph.column(),
+                   depth, parent, queue, counters, huge, huge_row,
+                   static_cast<cl_int>(next_depth - 1), static_cast<cl_int>(n));
         ++result.kernel_launches;
         ++result.bottom_up_levels;
       } else {
-        const std::size_t groups = std::min((count + wg - 1) / wg, saturating);
-        set_args(expand, graph.row_offset(), graph.column(), result.depth.buffer(),
-                 result.parent.buffer(), result.order.buffer(), static_cast<cl_int>(queue_lo),
-                 static_cast<cl_int>(count), counters.buffer(), result.huge.buffer());
-        set_edge_arg(expand, 9, graph, huge_degree);
-        expand.setArg(10, static_cast<cl_int>(next_depth));
-        runtime.launch(expand, groups * wg, wg, profile, "bfs");
+        search.run("bfs_expand", search.grid_stride(count), graph.row_offset(), graph.column(),
+                   depth, parent, queue, static_cast<cl_int>(queue_lo), static_cast<cl_int>(count),
+                   counters, huge, huge_row, static_cast<cl_int>(next_depth));
         ++result.kernel_launches;
         if (huge_hi > huge_lo) {
-          set_args(expand_huge, graph.row_offset(), graph.column(), result.depth.buffer(),
-                   result.parent.buffer(), result.order.buffer(), counters.buffer(),
-                   result.huge.buffer(), static_cast<cl_int>(huge_lo),
-                   static_cast<cl_int>(huge_hi - huge_lo));
-          set_edge_arg(expand_huge, 9, graph, huge_degree);
-          expand_huge.setArg(10, static_cast<cl_int>(next_depth));
-          runtime.launch(expand_huge, saturating * wg, wg, profile, "bfs");
+          search.run("bfs_expand_huge", search.groups(runtime.saturating_groups(wg)),
+                     graph.row_offset(), graph.column(), depth, parent, queue, counters, huge,
+                     static_cast<cl_int>(huge_lo), static_cast<cl_int>(huge_hi - huge_lo),
+                     huge_row, static_cast<cl_int>(next_depth));
           ++result.kernel_launches;
         }
       }

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "treefix/core/error.hpp"
-#include "treefix/treefix/generate.hpp"
+#include "treefix/graph/generate.hpp"
 
 namespace treefix::generate {
 

@@ -76,24 +76,6 @@ Csr child_graph(const ParentArray& parent) {
   return g;
 }
 
-const char* to_string(GraphFormat f) {
-  switch (f) {
-    case GraphFormat::automatic: return "auto";
-    case GraphFormat::mtx: return "mtx";
-    case GraphFormat::edges: return "edges";
-    case GraphFormat::metis: return "metis";
-  }
-  return "?";
-}
-
-GraphFormat parse_graph_format(const std::string& name) {
-  if (name == "auto") return GraphFormat::automatic;
-  if (name == "mtx") return GraphFormat::mtx;
-  if (name == "edges") return GraphFormat::edges;
-  if (name == "metis" || name == "graph") return GraphFormat::metis;
-  throw InputError("unknown graph format '" + name + "' (expected auto, mtx, edges or metis)");
-}
-
 GraphFormat format_from_extension(const std::string& path) {
   auto dot = path.find_last_of('.');
   std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);

@@ -5,38 +5,13 @@
 #include <utility>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/launch.hpp"
 
 namespace treefix {
-
-const char* to_string(ListRankMethod method) {
-  return method == ListRankMethod::wyllie ? "wyllie" : "ruling-set";
-}
-
-ListRankMethod parse_list_rank_method(const std::string& name) {
-  if (name == "wyllie") return ListRankMethod::wyllie;
-  if (name == "ruling-set" || name == "ruling_set") return ListRankMethod::ruling_set;
-  throw InputError("unknown list-ranking method '" + name + "' (expected wyllie or ruling-set)");
-}
 
 namespace {
 
 constexpr const char* kPhase = "listrank";
-
-struct Kernels {
-  Runtime& rt;
-  SizedProgram program;
-  Profile* profile;
-
-  Kernels(Runtime& runtime, Profile* p)
-      : rt(runtime), program(runtime.sized_program("primitives/listrank.cl", "")), profile(p) {}
-
-  template <class... Args>
-  void run(const char* name, std::size_t global, const Args&... args) {
-    cl::Kernel kernel(program.program, name);
-    set_args(kernel, args...);
-    rt.launch(kernel, global, program.wg_size, profile, kPhase);
-  }
-};
 
 int rounds_for(std::size_t n) {
   int rounds = 0;
@@ -47,45 +22,46 @@ int rounds_for(std::size_t n) {
 // Pointer jumping along pred (clobbered) into rank; `weight` (may be null) makes the ranks
 // exclusive prefix sums of the weights instead of counts.
 void wyllie_from_pred(Kernels& k, cl::Buffer pred, const cl::Buffer* weight, const cl::Buffer& rank,
-                      std::size_t n, const char* slot) {
+                      std::size_t n, const char* slot, Phase phase) {
   const cl_int count = static_cast<cl_int>(n);
-  if (weight) k.run("wyllie_init_weighted", n, pred, *weight, rank, count);
-  else k.run("wyllie_init", n, pred, rank, count);
+  if (weight) k.run("lr_wyllie_init_weighted", k.items(n), pred, *weight, rank, count);
+  else k.run("lr_wyllie_init", k.items(n), pred, rank, count);
   int rounds = rounds_for(n);
   if (rounds == 0) return;
+  Runtime& rt = k.runtime();
   std::string base = std::string("listrank.jump.") + slot;
-  cl::Buffer pred_other = k.rt.scratch(base + ".pred", n * sizeof(cl_int));
-  cl::Buffer rank_other = k.rt.scratch(base + ".rank", n * sizeof(cl_int));
+  cl::Buffer pred_other = rt.scratch(base + ".pred", n * sizeof(cl_int));
+  cl::Buffer rank_other = rt.scratch(base + ".rank", n * sizeof(cl_int));
   cl::Buffer pred_in = pred, rank_in = rank, pred_out = pred_other, rank_out = rank_other;
   for (int r = 0; r < rounds; ++r) {
-    k.run("wyllie_step", n, pred_in, rank_in, pred_out, rank_out, count);
+    k.run("lr_wyllie_step", k.items(n), pred_in, rank_in, pred_out, rank_out, count);
     std::swap(pred_in, pred_out);
     std::swap(rank_in, rank_out);
   }
   if (rank_in() != rank()) {
     cl::Event copied;
-    k.rt.queue().enqueueCopyBuffer(rank_in, rank, 0, 0, n * sizeof(cl_int), nullptr, &copied);
-    if (k.profile) k.profile->record(kPhase, copied);
+    rt.queue().enqueueCopyBuffer(rank_in, rank, 0, 0, n * sizeof(cl_int), nullptr, &copied);
+    phase.record(copied);
   }
 }
 
-void predecessors(Kernels& k, const cl::Buffer& succ, const cl::Buffer& pred, std::size_t n) {
-  const cl_int count = static_cast<cl_int>(n);
-  k.run("lr_fill", n, pred, cl_int(-1), count);
-  k.run("lr_predecessors", n, succ, pred, count);
+void predecessors(Kernels& k, const cl::Buffer& succ, const cl::Buffer& pred, std::size_t n,
+                  Phase phase) {
+  fill(k.runtime(), pred, cl_int(-1), n, phase);
+  k.run("lr_predecessors", k.items(n), succ, pred, static_cast<cl_int>(n));
 }
 
 void ruling_set(Kernels& k, const cl::Buffer& succ, const cl::Buffer& rank, std::size_t n,
-                std::size_t stride) {
-  Runtime& rt = k.rt;
+                std::size_t stride, Phase phase) {
+  Runtime& rt = k.runtime();
   const cl_int count = static_cast<cl_int>(n);
   cl::Buffer pred = rt.scratch("listrank.rs.pred", n * sizeof(cl_int));
-  predecessors(k, succ, pred, n);
+  predecessors(k, succ, pred, n, phase);
 
   cl::Buffer ruler_id = rt.scratch("listrank.rs.ruler_id", n * sizeof(cl_int));
   cl::Buffer counter = rt.scratch("listrank.rs.counter", sizeof(cl_int));
-  k.run("lr_fill", 1, counter, cl_int(0), cl_int(1));
-  k.run("rs_select", n, pred, ruler_id, counter, static_cast<cl_uint>(stride), count);
+  fill(rt, counter, cl_int(0), 1, phase);
+  k.run("lr_ruler_select", k.items(n), pred, ruler_id, counter, static_cast<cl_uint>(stride), count);
   cl_int rulers = 0;
   translate_device_errors("list ranking", [&] {
     rt.queue().enqueueReadBuffer(counter, CL_TRUE, 0, sizeof(cl_int), &rulers);
@@ -97,15 +73,15 @@ void ruling_set(Kernels& k, const cl::Buffer& succ, const cl::Buffer& rank, std:
   cl::Buffer ruler_rank = rt.scratch("listrank.rs.rank", rulers * sizeof(cl_int));
   // pred is free again: it holds the owners (-1 for elements no ruler reaches: a headless cycle).
   cl::Buffer& owner = pred;
-  k.run("rs_gather", n, ruler_id, ruler_element, count);
-  k.run("lr_fill", n, owner, cl_int(-1), count);
-  k.run("rs_walk", rulers, succ, ruler_id, ruler_element, owner, rank, ruler_next, ruler_length,
-        rulers);
+  k.run("lr_ruler_gather", k.items(n), ruler_id, ruler_element, count);
+  fill(rt, owner, cl_int(-1), n, phase);
+  k.run("lr_ruler_walk", k.items(rulers), succ, ruler_id, ruler_element, owner, rank, ruler_next,
+        ruler_length, rulers);
   // The rulers form lists of their own (next ruler links); rank them by weighted Wyllie.
   cl::Buffer ruler_pred = ruler_element;  // the elements are no longer needed
-  predecessors(k, ruler_next, ruler_pred, rulers);
-  wyllie_from_pred(k, ruler_pred, &ruler_length, ruler_rank, rulers, "rulers");
-  k.run("rs_finish", n, owner, rank, ruler_rank, rank, count);
+  predecessors(k, ruler_next, ruler_pred, rulers, phase);
+  wyllie_from_pred(k, ruler_pred, &ruler_length, ruler_rank, rulers, "rulers", phase);
+  k.run("lr_ruler_finish", k.items(n), owner, rank, ruler_rank, rank, count);
 }
 
 }  // namespace
@@ -117,15 +93,15 @@ void list_rank(Runtime& runtime, const cl::Buffer& succ, const cl::Buffer& rank,
     throw CapacityError("list ranking of " + std::to_string(n) +
                         " elements: lists are limited to 2^31-1 elements (32-bit indices)");
   translate_device_errors("list ranking", [&] {
-    Kernels k(runtime, options.profile);
+    const Phase phase{options.profile, kPhase};
+    Kernels k(runtime, "primitives/listrank.cl", "", phase);
     if (options.method == ListRankMethod::wyllie) {
       cl::Buffer pred = runtime.scratch("listrank.wyllie.pred", n * sizeof(cl_int));
-      predecessors(k, succ, pred, n);
-      wyllie_from_pred(k, pred, nullptr, rank, n, "wyllie");
+      predecessors(k, succ, pred, n, phase);
+      wyllie_from_pred(k, pred, nullptr, rank, n, "wyllie", phase);
     } else {
-      std::size_t stride = options.stride;
-      if (stride == 0) stride = runtime.description().is_gpu ? 32 : 256;
-      ruling_set(k, succ, rank, n, stride);
+      std::size_t stride = options.stride ? options.stride : runtime.tuning().list_rank_stride;
+      ruling_set(k, succ, rank, n, stride, phase);
     }
   });
 }

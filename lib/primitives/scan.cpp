@@ -1,36 +1,33 @@
-// Device-wide scan: plans and runs the reduce-then-scan passes of kernels/scan_pass.clh.
+// Device-wide scan: plans and runs the reduce-then-scan (or single-pass) passes of
+// kernels/primitives/scan_pass.clh.
+#include "treefix/primitives/scan.hpp"
+
 #include <algorithm>
 #include <string>
 
 #include "treefix/primitives/detail/scan_plan.hpp"
-#include "treefix/primitives/scan.hpp"
 
 namespace treefix {
 namespace detail {
 
 namespace {
-// Items per work-item: enough sequential work per item to amortise the group scan, bounded so
-// that the padded tile and the scratch fit in half the local memory.
+// Items per work-item from the Tuning, bounded so that the padded tile and the scratch fit in
+// half the local memory.
 std::size_t items_per_thread(const Runtime& runtime, std::size_t wg, std::size_t bytes) {
-  std::size_t items = runtime.description().is_gpu ? (bytes <= 4 ? 12 : bytes <= 8 ? 6 : 3) : 16;
+  std::size_t items = std::max<std::size_t>(1, runtime.tuning().scan_items(bytes));
   const std::size_t budget = runtime.description().local_mem_bytes / 2;
   while (items > 1 && (wg * items * 33 / 32 + wg) * bytes > budget) --items;
   return items;
 }
 }  // namespace
 
-void set_index_arg(cl::Kernel& kernel, cl_uint at, std::size_t value, bool wide_index) {
-  if (wide_index) kernel.setArg(at, static_cast<cl_ulong>(value));
-  else kernel.setArg(at, static_cast<cl_uint>(value));
-}
-
 ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::string& options,
                    std::size_t value_bytes, std::size_t n, const std::string& lookback_as) {
   ScanPlan plan;
   plan.value_bytes = value_bytes;
   plan.single_pass = n > 0 && value_bytes == 4 && !lookback_as.empty() &&
-                     runtime.description().int64_atomics && runtime.single_pass_scan();
-  std::size_t wg = runtime.default_work_group_size();
+                     runtime.description().int64_atomics && runtime.tuning().single_pass_scan;
+  std::size_t wg = runtime.tuning().work_group_size;
   // local memory bounds the group size too (tile + scratch of value_bytes each)
   while (wg > 1 && (wg * 33 / 32 + wg) * value_bytes > runtime.description().local_mem_bytes / 2) wg /= 2;
   plan.items = items_per_thread(runtime, wg, value_bytes);
@@ -52,45 +49,29 @@ ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::stri
   return plan;
 }
 
-void run_scan(Runtime& runtime, const ScanPlan& plan, std::size_t n, const BindParams& bind,
-              Profile* profile, const char* phase, const cl::Buffer* total) {
-  const std::size_t wg = plan.sized.wg_size;
+void run_scan(Runtime& runtime, const ScanPlan& plan, std::size_t n, const BindArgs& bind,
+              Phase phase, const cl::Buffer* total) {
+  Kernels scan(runtime, plan.sized, phase);
+  const cl::Buffer& total_slot = total ? *total : runtime.scratch("scan.total", plan.value_bytes);
   if (plan.single_pass) {
     cl::Buffer& status = runtime.scratch("scan.status", (plan.groups + 1) * sizeof(cl_ulong));
-    cl::Buffer& total_slot = runtime.scratch("scan.total", plan.value_bytes);
-    cl::Event cleared;
-    runtime.queue().enqueueFillBuffer(status, cl_ulong(0), 0, (plan.groups + 1) * sizeof(cl_ulong),
-                                      nullptr, &cleared);
-    if (profile) profile->record(phase, cleared);
-    cl::Kernel single(plan.sized.program, "scan_single_pass");
-    set_index_arg(single, 0, n, plan.wide_index);
-    single.setArg(1, status);
-    single.setArg(2, total ? *total : total_slot);
-    bind(single, 3);
-    runtime.launch(single, plan.groups * wg, wg, profile, phase);
+    fill(runtime, status, cl_ulong(0), plan.groups + 1, phase);
+    scan.run_bound("scan_single_pass", scan.groups(plan.groups), [&](KernelArgs& args) {
+      args(plan.index(n), status, total_slot);
+      bind(args);
+    });
     return;
   }
   cl::Buffer& partial = runtime.scratch("scan.partial", (plan.groups + 1) * plan.value_bytes);
-  cl::Buffer& total_slot = runtime.scratch("scan.total", plan.value_bytes);
-  if (plan.groups > 0) {
-    cl::Kernel reduce(plan.sized.program, "scan_reduce");
-    set_index_arg(reduce, 0, n, plan.wide_index);
-    set_index_arg(reduce, 1, plan.tiles_per_group, plan.wide_index);
-    reduce.setArg(2, partial);
-    bind(reduce, 3);
-    runtime.launch(reduce, plan.groups * wg, wg, profile, phase);
-  }
-  cl::Kernel partials(plan.sized.program, "scan_partials");
-  set_args(partials, partial, static_cast<cl_uint>(plan.groups), total ? *total : total_slot);
-  runtime.launch(partials, wg, wg, profile, phase);
-  if (plan.groups > 0) {
-    cl::Kernel tiles(plan.sized.program, "scan_tiles");
-    set_index_arg(tiles, 0, n, plan.wide_index);
-    set_index_arg(tiles, 1, plan.tiles_per_group, plan.wide_index);
-    tiles.setArg(2, partial);
-    bind(tiles, 3);
-    runtime.launch(tiles, plan.groups * wg, wg, profile, phase);
-  }
+  auto pass = [&](const char* kernel) {
+    scan.run_bound(kernel, scan.groups(plan.groups), [&](KernelArgs& args) {
+      args(plan.index(n), plan.index(plan.tiles_per_group), partial);
+      bind(args);
+    });
+  };
+  if (plan.groups > 0) pass("scan_reduce");
+  scan.run("scan_partials", scan.groups(1), partial, static_cast<cl_uint>(plan.groups), total_slot);
+  if (plan.groups > 0) pass("scan_tiles");
 }
 
 }  // namespace detail
@@ -105,11 +86,9 @@ void scan(Runtime& runtime, ValueType type, Op op, ScanKind kind, const cl::Buff
     const std::size_t bytes = type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
     const char* lookback_as = type == ValueType::int32 ? "as_int" : type == ValueType::float32 ? "as_float" : "";
     auto plan = detail::plan_scan(runtime, "primitives/scan.cl", value_op_options(type, op), bytes, n, lookback_as);
-    detail::run_scan(runtime, plan, n, [&](cl::Kernel& k, cl_uint first) {
-      k.setArg(first, in);
-      k.setArg(first + 1, out);
-      k.setArg(first + 2, static_cast<cl_int>(kind == ScanKind::inclusive));
-    }, profile, phase, total);
+    detail::run_scan(runtime, plan, n, [&](KernelArgs& args) {
+      args(in, out, static_cast<cl_int>(kind == ScanKind::inclusive));
+    }, {profile, phase}, total);
   });
 }
 

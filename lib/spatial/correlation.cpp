@@ -28,10 +28,9 @@ std::vector<std::uint32_t> correlation_counts(Runtime& runtime, const KdTree& tr
   auto query = DeviceArray<float>::upload(runtime, run.points.coord, options.profile, "queries");
   DeviceArray<std::uint32_t> result(runtime, queries.n, "correlation counts");
   run_traversal(runtime, pieces, variant, tree, queries.n,
-                [&](cl::Kernel& k, cl_uint i) {
-                  i = device_tree.bind(k, i, cl_uint(queries.n), query.buffer());
-                  k.setArg(i++, radius2);
-                  k.setArg(i++, result.buffer());
+                [&](KernelArgs& args) {
+                  device_tree.bind(args, cl_uint(queries.n), query.buffer());
+                  args(radius2, result);
                 },
                 options.profile, options.stats);
   return detail::unpermute(result.download(runtime, options.profile), run.order);

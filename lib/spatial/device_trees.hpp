@@ -1,11 +1,12 @@
 #pragma once
-// Internal helpers shared by the rope-stack applications: device copies of the trees, query
-// sorting and un-permuting.
+// Internal to the spatial module: device copies of the trees, query sorting and un-permuting,
+// shared by the rope-stack applications.
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/spatial/spatial.hpp"
 #include "treefix/spatial/ropes.hpp"
@@ -75,22 +76,10 @@ struct DeviceKdTree {
         split_value(upload(rt, t.split_value, p, "kd-tree splits")),
         data(upload(rt, t.points.coord, p, "kd-tree points")) {}
 
-  // Sets KD_PARAMS from index i on (queries included); returns the next index.
-  cl_uint bind(cl::Kernel& k, cl_uint i, cl_uint n_query, const cl::Buffer& query) const {
-    k.setArg(i++, nodes);
-    k.setArg(i++, child.buffer());
-    k.setArg(i++, first.buffer());
-    k.setArg(i++, count.buffer());
-    k.setArg(i++, box_lo.buffer());
-    k.setArg(i++, box_hi.buffer());
-    k.setArg(i++, split_dim.buffer());
-    k.setArg(i++, split_value.buffer());
-    k.setArg(i++, n_data);
-    k.setArg(i++, data.buffer());
-    k.setArg(i++, data_index.buffer());
-    k.setArg(i++, n_query);
-    k.setArg(i++, query);
-    return i;
+  // Appends KD_PARAMS (queries included).
+  void bind(KernelArgs& args, cl_uint n_query, const cl::Buffer& query) const {
+    args(nodes, child, first, count, box_lo, box_hi, split_dim, split_value, n_data, data,
+         data_index, n_query, query);
   }
 };
 

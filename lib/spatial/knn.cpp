@@ -46,10 +46,9 @@ Neighbours run_knn(Runtime& runtime, const LinearTree& tree, const PointSet& que
   DeviceArray<std::int32_t> out_id(runtime, queries.n * k, "neighbour indices");
   DeviceArray<float> out_d2(runtime, queries.n * k, "neighbour distances");
   run_traversal(runtime, pieces, variant, tree, queries.n,
-                [&](cl::Kernel& kernel, cl_uint i) {
-                  i = bind_tree(kernel, i, cl_uint(queries.n), query.buffer());
-                  kernel.setArg(i++, out_id.buffer());
-                  kernel.setArg(i++, out_d2.buffer());
+                [&](KernelArgs& args) {
+                  bind_tree(args, cl_uint(queries.n), query.buffer());
+                  args(out_id, out_d2);
                 },
                 options.profile, options.stats);
   result.index = detail::unpermute(out_id.download(runtime, options.profile), run.order, k);
@@ -161,8 +160,8 @@ Neighbours knn(Runtime& runtime, const KdTree& tree, const PointSet& queries, in
   check_knn(tree, queries, k, "knn (kd-tree)");
   detail::DeviceKdTree device_tree(runtime, tree, options.profile);
   return run_knn(runtime, tree, queries, k, options, "ropes-knn-kd", "spatial/ropes_knn.clh", 0,
-                 [&](cl::Kernel& kernel, cl_uint i, cl_uint nq, const cl::Buffer& query) {
-                   return device_tree.bind(kernel, i, nq, query);
+                 [&](KernelArgs& args, cl_uint nq, const cl::Buffer& query) {
+                   device_tree.bind(args, nq, query);
                  });
 }
 
@@ -180,21 +179,9 @@ Neighbours knn(Runtime& runtime, const VpTree& tree, const PointSet& queries, in
   auto data = DeviceArray<float>::upload(runtime, tree.points.coord, p, "vp-tree points");
   auto index = DeviceArray<std::int32_t>::upload(runtime, tree.point_index, p, "vp-tree indices");
   return run_knn(runtime, tree, queries, k, options, "ropes-knn-vp", "spatial/ropes_vp.clh", sizeof(float),
-                 [&](cl::Kernel& kernel, cl_uint i, cl_uint nq, const cl::Buffer& query) {
-                   kernel.setArg(i++, cl_uint(tree.nodes()));
-                   kernel.setArg(i++, child.buffer());
-                   kernel.setArg(i++, first.buffer());
-                   kernel.setArg(i++, count.buffer());
-                   kernel.setArg(i++, pv.buffer());
-                   kernel.setArg(i++, lo.buffer());
-                   kernel.setArg(i++, hi.buffer());
-                   kernel.setArg(i++, mu.buffer());
-                   kernel.setArg(i++, cl_uint(tree.points.n));
-                   kernel.setArg(i++, data.buffer());
-                   kernel.setArg(i++, index.buffer());
-                   kernel.setArg(i++, nq);
-                   kernel.setArg(i++, query);
-                   return i;
+                 [&](KernelArgs& args, cl_uint nq, const cl::Buffer& query) {
+                   args(cl_uint(tree.nodes()), child, first, count, pv, lo, hi, mu,
+                        cl_uint(tree.points.n), data, index, nq, query);
                  });
 }
 

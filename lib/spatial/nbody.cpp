@@ -60,19 +60,8 @@ std::vector<float> accelerations(Runtime& runtime, const Octree& tree,
   const float theta2 = float(options.theta * options.theta);
   const float eps2 = float(options.eps * options.eps);
   run_traversal(runtime, pieces, variant, tree, n,
-                [&](cl::Kernel& k, cl_uint i) {
-                  k.setArg(i++, child.buffer());
-                  k.setArg(i++, first.buffer());
-                  k.setArg(i++, count.buffer());
-                  k.setArg(i++, cm.buffer());
-                  k.setArg(i++, side.buffer());
-                  k.setArg(i++, cl_uint(n));
-                  k.setArg(i++, pos.buffer());
-                  k.setArg(i++, mass.buffer());
-                  k.setArg(i++, qb.buffer());
-                  k.setArg(i++, theta2);
-                  k.setArg(i++, eps2);
-                  k.setArg(i++, acc.buffer());
+                [&](KernelArgs& args) {
+                  args(child, first, count, cm, side, cl_uint(n), pos, mass, qb, theta2, eps2, acc);
                 },
                 p, options.stats);
   return detail::unpermute(acc.download(runtime, p), order, 3);

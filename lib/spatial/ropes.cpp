@@ -4,38 +4,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <numeric>
 #include <thread>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/launch.hpp"
 
 namespace treefix {
-
-Variant parse_variant(const std::string& name) {
-  if (name == "lockstep") return Variant::lockstep;
-  if (name == "independent") return Variant::independent;
-  if (name == "recursive") return Variant::recursive;
-  if (name == "auto") return Variant::automatic;
-  throw InputError("unknown traversal variant '" + name +
-                   "' (expected lockstep, independent, recursive or auto)");
-}
-
-SortMode parse_sort_mode(const std::string& name) {
-  if (name == "on") return SortMode::on;
-  if (name == "off") return SortMode::off;
-  if (name == "auto") return SortMode::automatic;
-  throw InputError("unknown sort mode '" + name + "' (expected on, off or auto)");
-}
-
-const char* to_string(Variant v) {
-  switch (v) {
-    case Variant::independent: return "independent";
-    case Variant::lockstep: return "lockstep";
-    case Variant::recursive: return "recursive";
-    default: return "auto";
-  }
-}
 
 double TraversalStats::mean_visits() const {
   if (visits.empty()) return 0;
@@ -48,17 +23,7 @@ double TraversalStats::work_expansion() const {
   return needed > 0 ? carried / needed : 1.0;
 }
 
-std::size_t lockstep_width(const Runtime& runtime) {
-  std::size_t width = 32;
-  if (const char* env = std::getenv("TREEFIX_LOCKSTEP_WIDTH")) {
-    char* end = nullptr;
-    unsigned long v = std::strtoul(env, &end, 10);
-    if (!end || *end || v == 0)
-      throw InputError(std::string("TREEFIX_LOCKSTEP_WIDTH='") + env + "' is not a positive integer");
-    width = v;
-  }
-  return std::min(width, runtime.description().max_work_group_size);
-}
+std::size_t lockstep_width(const Runtime& runtime) { return runtime.tuning().lockstep_width; }
 
 Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted) {
   if (wish != Variant::automatic) return wish;
@@ -76,8 +41,7 @@ bool choose_sort(SortMode mode, std::size_t queries) {
 
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
                    const LinearTree& tree, std::size_t items,
-                   const std::function<void(cl::Kernel&, cl_uint first)>& bind, Profile* profile,
-                   TraversalStats* stats) {
+                   const BindArgs& bind, Profile* profile, TraversalStats* stats) {
   if (variant == Variant::automatic)
     throw Error("run_traversal: resolve Variant::automatic with choose_variant first");
   if (stats) {
@@ -98,10 +62,9 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     const char* name = variant == Variant::lockstep    ? "rope_lockstep"
                        : variant == Variant::recursive ? "rope_recursive"
                                                        : "rope_independent";
-    cl::Kernel kernel(sized.program, name);
-    const std::size_t groups =
-        std::min((items + wg - 1) / wg, runtime.saturating_groups(wg));
-    const std::size_t stride = groups * wg;
+    Kernels rope(runtime, sized, {profile, "traverse"});
+    const Grid grid = rope.grid_stride(items);
+    const std::size_t stride = grid.global;
     // Stack capacity from the tree: a rope stack holds at most height*(arity-1)+1 nodes, a
     // recursion stack height+1 frames of three ints.
     const std::size_t cap = variant == Variant::recursive ? std::size_t(tree.height) + 1
@@ -133,16 +96,14 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     }
     cl::Buffer stat_buffer = runtime.allocate(stats ? 2 * items * sizeof(std::uint32_t) : 4,
                                               "traversal statistics");
-    std::int32_t zero = 0;
-    cl::Buffer overflow = runtime.allocate(sizeof zero, "overflow flag");
-    runtime.queue().enqueueWriteBuffer(overflow, CL_TRUE, 0, sizeof zero, &zero);
-    set_args(kernel, cl_uint(items), cl_uint(cap), stack, arg_stack, cl::Local(local_node),
-             cl::Local(local_mask), stat_buffer, cl_uint(stats ? 1 : 0), overflow);
-    bind(kernel, 9);
-    runtime.launch(kernel, stride, wg, profile, "traverse");
-    std::int32_t flag = 0;
-    runtime.queue().enqueueReadBuffer(overflow, CL_TRUE, 0, sizeof flag, &flag);
-    if (flag)
+    cl::Buffer overflow = runtime.allocate(sizeof(cl_int), "overflow flag");
+    fill(runtime, overflow, cl_int(0), 1);
+    rope.run_bound(name, grid, [&](KernelArgs& args) {
+      args(cl_uint(items), cl_uint(cap), stack, arg_stack, LocalBytes{local_node},
+           LocalBytes{local_mask}, stat_buffer, cl_uint(stats ? 1 : 0), overflow);
+      bind(args);
+    });
+    if (read_value<cl_int>(runtime, overflow))
       throw Error(pieces.label + ": traversal stack overflow despite the height bound " +
                   std::to_string(cap) + " (a bug: the tree height is wrong)");
     if (stats) {

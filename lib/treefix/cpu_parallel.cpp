@@ -200,18 +200,6 @@ std::vector<T> treefix(const Plan& plan, const std::vector<T>& w, Op op, bool ex
 
 }  // namespace
 
-const char* to_string(Method m) {
-  switch (m) {
-    case Method::automatic:
-      return "auto";
-    case Method::euler:
-      return "euler";
-    case Method::levels:
-      return "levels";
-  }
-  return "?";
-}
-
 Plan::Plan(const ParentArray& parent, unsigned threads)
     : parent_(parent),
       threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())) {

@@ -1,10 +1,11 @@
-// Level-synchronous treefix: device BFS of the forest from its roots, then one launch per level
-// (kernels/bfs.cl, level sweeps).
+// Level-synchronous treefix: the forest's vertices grouped by depth (device BFS or host pass),
+// then one launch per level (kernels/treefix/levels.cl).
 #include "treefix/treefix/levels.hpp"
 
 #include <algorithm>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/graph/csr.hpp"
 
 namespace treefix {
@@ -98,14 +99,11 @@ void check_arrays(const LevelStructure& levels, std::size_t weights, std::size_t
                      " results for a forest of " + std::to_string(levels.size()) + " vertices");
 }
 
-void set_edge_arg(cl::Kernel& kernel, cl_uint index, const LevelStructure& levels, std::size_t value) {
-  if (levels.children().wide_offsets()) kernel.setArg(index, static_cast<cl_long>(value));
-  else kernel.setArg(index, static_cast<cl_int>(std::min<std::size_t>(value, INT32_MAX)));
-}
-
-SizedProgram sweep_program(Runtime& runtime, const LevelStructure& levels, ValueType type, Op op) {
-  return runtime.sized_program(
-      "graph/bfs.cl", std::string(levels.children().offset_option()) + " " + value_op_options(type, op));
+Kernels sweep_kernels(Runtime& runtime, const LevelStructure& levels, ValueType type, Op op,
+                      Profile* profile) {
+  return Kernels(runtime, "treefix/levels.cl",
+                 std::string(levels.children().offset_option()) + " " + value_op_options(type, op),
+                 {profile, "levels"});
 }
 
 }  // namespace
@@ -116,27 +114,21 @@ void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const Device
                     LevelsStats* stats) {
   check_arrays(levels, weights.size(), result.size());
   if (levels.size() == 0) return;
-  SizedProgram sized = sweep_program(runtime, levels, value_type_of<T>(), op);
+  Kernels sweep = sweep_kernels(runtime, levels, value_type_of<T>(), op, profile);
+  const cl_int excl = exclusive;
   translate_device_errors("levels rootfix", [&] {
-    cl::Kernel sweep(sized.program, "rootfix_level");
-    cl::Kernel fused(sized.program, "rootfix_levels_fused");
     const auto& offset = levels.level_offset();
     for (const auto& segment : levels.segments()) {
       if (segment.fused) {
-        set_args(fused, levels.order().buffer(), levels.level_offset_device().buffer(),
-                 static_cast<cl_int>(segment.first_level), static_cast<cl_int>(segment.last_level),
-                 levels.parent().buffer(), weights.buffer(), result.buffer(),
-                 static_cast<cl_int>(exclusive));
-        runtime.launch(fused, sized.wg_size, sized.wg_size, profile, "levels");
-        if (stats) ++stats->kernel_launches;
-        continue;
+        sweep.run("levels_rootfix_fused", sweep.groups(1), levels.order(),
+                  levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
+                  static_cast<cl_int>(segment.last_level), levels.parent(), weights, result, excl);
+      } else {
+        const std::size_t l = segment.first_level;
+        const std::size_t count = offset[l + 1] - offset[l];
+        sweep.run("levels_rootfix", sweep.items(count), levels.order(), static_cast<cl_int>(offset[l]),
+                  static_cast<cl_int>(count), levels.parent(), weights, result, excl);
       }
-      const std::size_t l = segment.first_level;
-      const std::size_t count = offset[l + 1] - offset[l];
-      set_args(sweep, levels.order().buffer(), static_cast<cl_int>(offset[l]),
-               static_cast<cl_int>(count), levels.parent().buffer(), weights.buffer(),
-               result.buffer(), static_cast<cl_int>(exclusive));
-      runtime.launch(sweep, count, sized.wg_size, profile, "levels");
       if (stats) ++stats->kernel_launches;
     }
   });
@@ -148,55 +140,45 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
                     LevelsStats* stats) {
   check_arrays(levels, weights.size(), result.size());
   if (levels.size() == 0) return;
-  SizedProgram sized = sweep_program(runtime, levels, value_type_of<T>(), op);
-  const std::size_t wg = sized.wg_size;
+  Kernels sweep = sweep_kernels(runtime, levels, value_type_of<T>(), op, profile);
+  const std::size_t wg = sweep.wg_size();
   const std::size_t groups_huge = runtime.saturating_groups(wg);
   const auto& offset = levels.level_offset();
   const auto& huge_offset = levels.huge_offset();
+  const auto& children = levels.children();
+  const Offset huge_degree = children.offset(levels.huge_degree());
+  const cl_int excl = exclusive;
   std::size_t most_huge = 0;
   for (std::size_t l = 0; l < levels.levels(); ++l)
     most_huge = std::max(most_huge, huge_offset[l + 1] - huge_offset[l]);
   translate_device_errors("levels leaffix", [&] {
     cl::Buffer partial;
     if (most_huge) partial = runtime.scratch("levels-partials", most_huge * groups_huge * sizeof(T));
-    cl::Kernel sweep(sized.program, "leaffix_level");
-    cl::Kernel huge_partial(sized.program, "leaffix_huge_partial");
-    cl::Kernel huge_finish(sized.program, "leaffix_huge_finish");
-    cl::Kernel fused(sized.program, "leaffix_levels_fused");
     const auto& segments = levels.segments();
     for (std::size_t s = segments.size(); s-- > 0;) {
       const auto& segment = segments[s];
       if (segment.fused) {
-        set_args(fused, levels.order().buffer(), levels.level_offset_device().buffer(),
-                 static_cast<cl_int>(segment.first_level), static_cast<cl_int>(segment.last_level),
-                 levels.children().row_offset(), levels.children().column(), weights.buffer(),
-                 result.buffer(), static_cast<cl_int>(exclusive));
-        set_edge_arg(fused, 9, levels, levels.huge_degree());
-        runtime.launch(fused, wg, wg, profile, "levels");
+        sweep.run("levels_leaffix_fused", sweep.groups(1), levels.order(),
+                  levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
+                  static_cast<cl_int>(segment.last_level), children.row_offset(),
+                  children.column(), weights, result, excl, huge_degree);
         if (stats) ++stats->kernel_launches;
         continue;
       }
       const std::size_t l = segment.first_level;
       const std::size_t count = offset[l + 1] - offset[l];
-      const std::size_t groups = std::min((count + wg - 1) / wg, runtime.saturating_groups(wg));
-      set_args(sweep, levels.order().buffer(), static_cast<cl_int>(offset[l]),
-               static_cast<cl_int>(count), levels.children().row_offset(),
-               levels.children().column(), weights.buffer(), result.buffer(),
-               static_cast<cl_int>(exclusive));
-      set_edge_arg(sweep, 8, levels, levels.huge_degree());
-      runtime.launch(sweep, groups * wg, wg, profile, "levels");
+      sweep.run("levels_leaffix", sweep.grid_stride(count), levels.order(),
+                static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), children.row_offset(),
+                children.column(), weights, result, excl, huge_degree);
       if (stats) ++stats->kernel_launches;
       const std::size_t huge_count = huge_offset[l + 1] - huge_offset[l];
       if (huge_count == 0) continue;
-      set_args(huge_partial, levels.huge().buffer(), static_cast<cl_int>(huge_offset[l]),
-               static_cast<cl_int>(huge_count), levels.children().row_offset(),
-               levels.children().column(), weights.buffer(), result.buffer(),
-               static_cast<cl_int>(exclusive), partial);
-      runtime.launch(huge_partial, groups_huge * wg, wg, profile, "levels");
-      set_args(huge_finish, levels.huge().buffer(), static_cast<cl_int>(huge_offset[l]),
-               static_cast<cl_int>(groups_huge), weights.buffer(), result.buffer(),
-               static_cast<cl_int>(exclusive), partial);
-      runtime.launch(huge_finish, huge_count * wg, wg, profile, "levels");
+      sweep.run("levels_leaffix_huge_partial", sweep.groups(groups_huge), levels.huge(),
+                static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(huge_count),
+                children.row_offset(), children.column(), weights, result, excl, partial);
+      sweep.run("levels_leaffix_huge_finish", sweep.groups(huge_count), levels.huge(),
+                static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(groups_huge), weights,
+                result, excl, partial);
       if (stats) stats->kernel_launches += 2;
     }
   });

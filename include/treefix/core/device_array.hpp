@@ -59,4 +59,14 @@ class DeviceArray {
   std::size_t size_ = 0;
 };
 
+// One value at `index` of a device buffer of T, read synchronously (for counters and messages).
+template <class T>
+T read_value(Runtime& runtime, const cl::Buffer& buffer, std::size_t index = 0) {
+  T value{};
+  translate_device_errors("reading a value back", [&] {
+    runtime.queue().enqueueReadBuffer(buffer, CL_TRUE, index * sizeof(T), sizeof(T), &value);
+  });
+  return value;
+}
+
 }  // namespace treefix

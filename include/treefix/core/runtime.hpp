@@ -9,13 +9,16 @@
 //   Runtime rt("nvidia");        //   index, as `treefix devices` prints) | words matched, case-
 //   Runtime rt("pocl,avx512");   //   insensitively, against "platform / device" (all must match)
 //
-// Kernels are the .cl/.clh files of kernels/, embedded in the library at build time. A kernel file
-// may `#include "other.clh"`; includes are resolved from the embedded table. A program is built
+// Kernels are the .cl/.clh files of kernels/, embedded in the library at build time and named by
+// their path below kernels/ ("graph/bfs.cl"). A kernel file may `#include "core/common.clh"`;
+// includes are resolved from the embedded table. A program is built
 // once per (source, options) for the Runtime's device; with $TREEFIX_CACHE_DIR set, built binaries
 // are also kept on disk, keyed by platform, device, driver, source and options.
 //
-// Environment for tuning: TREEFIX_WG_SIZE (work-group size of every kernel that takes -DWG_SIZE),
-// TREEFIX_BUILD_OPTIONS (appended to every build).
+// What the library chooses per device (work-group size, scan strategy, ...) is one Tuning record,
+// resolved when the Runtime is made (treefix/core/tuning.hpp); environment variables are read
+// then, and only then (treefix/core/environment.hpp). Kernels are launched through
+// treefix/core/launch.hpp.
 #include <CL/opencl.hpp>
 
 #include <cstddef>
@@ -27,6 +30,8 @@
 #include <vector>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/profile.hpp"
+#include "treefix/core/tuning.hpp"
 
 namespace treefix {
 
@@ -46,21 +51,6 @@ struct DeviceDescription {
 
 // Every device of every platform, in platform/device index order.
 std::vector<DeviceDescription> list_devices();
-
-// Timings of profiled commands, grouped by phase ("upload", "write", "scan", "read", ...).
-// Times come from OpenCL profiling events (CL_PROFILING_COMMAND_START/END), not host clocks.
-class Profile {
- public:
-  void record(const std::string& phase, const cl::Event& event);
-  double milliseconds(const std::string& phase) const;  // summed over the phase's commands
-  double total_milliseconds() const;
-  std::vector<std::string> phases() const;               // in first-recorded order
-  std::size_t launches(const std::string& phase) const;
-  void clear();
-
- private:
-  std::vector<std::pair<std::string, cl::Event>> events_;
-};
 
 // A program built for a work-group size fixed at compile time (-DWG_SIZE=...), because its kernels
 // size local arrays by it. wg_size is the largest size <= the wish that every kernel accepts.
@@ -88,7 +78,7 @@ class Runtime {
   cl::Program program_from_source(const std::string& label, const std::string& source,
                                   const std::string& options = "");
   // Builds `name` with -DWG_SIZE=w, w = the largest power of two <= wish that all its kernels
-  // accept (wish 0 = default_work_group_size()).
+  // accept (wish 0 = Tuning::work_group_size).
   SizedProgram sized_program(const std::string& name, const std::string& options,
                              std::size_t wish = 0);
   SizedProgram sized_program_from_source(const std::string& label, const std::string& source,
@@ -97,21 +87,13 @@ class Runtime {
   static std::string expanded_source(const std::string& name);
   std::size_t programs_built() const;  // compilations (or disk-cache loads) so far
 
-  // --- launch sizing ---------------------------------------------------------------------------
-  // Whether scans may use the single-pass decoupled look-back, in which a work-group waits for
-  // its predecessors: correct only where running work-groups keep making progress, which OpenCL
-  // does not promise. Default: on for NVIDIA GPUs (known to give it), off elsewhere;
-  // $TREEFIX_SCAN=single-pass|reduce-then-scan overrides, and so does this setter.
-  bool single_pass_scan() const;
-  void set_single_pass_scan(bool enabled);
-  // Work-group size to aim for: $TREEFIX_WG_SIZE, else min(256, device max), a power of two.
-  std::size_t default_work_group_size() const;
-  // Work-groups to keep every compute unit busy in a grid-stride loop (several per unit).
+  // --- per-device choices ----------------------------------------------------------------------
+  // Resolved once by the constructor (defaults by vendor and type, then the environment). Tests
+  // and `treefix-bench tune` change it; programs built before keep their options.
+  const Tuning& tuning() const;
+  Tuning& tuning();
+  // Work-groups to keep every compute unit busy in a grid-stride loop (Tuning decides how many).
   std::size_t saturating_groups(std::size_t wg_size) const;
-  // Enqueues kernel over `global` work-items (rounded up to a multiple of `local`; local 0 lets
-  // the implementation choose) and records the event under `phase` when profile is given.
-  cl::Event launch(const cl::Kernel& kernel, std::size_t global, std::size_t local,
-                   Profile* profile = nullptr, const char* phase = nullptr);
 
   // --- memory ----------------------------------------------------------------------------------
   // Throws CapacityError naming `what` and the numbers when total_bytes exceed the device's global
@@ -133,16 +115,5 @@ Runtime& shared_runtime();
 
 // Rounds n up to a multiple of m (m > 0).
 constexpr std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-
-// Sets kernel arguments in order: set_args(kernel, buffer, n, ...); set_args_from starts at `first`.
-template <class... Args>
-void set_args_from(cl::Kernel& kernel, cl_uint first, const Args&... args) {
-  cl_uint index = first;
-  (kernel.setArg(index++, args), ...);
-}
-template <class... Args>
-void set_args(cl::Kernel& kernel, const Args&... args) {
-  set_args_from(kernel, 0, args...);
-}
 
 }  // namespace treefix

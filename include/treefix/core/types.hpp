@@ -5,6 +5,8 @@
 #include <string>
 #include <type_traits>
 
+#include "treefix/core/names.hpp"
+
 namespace treefix {
 
 enum class ValueType { int32, int64, float32, float64 };
@@ -12,10 +14,20 @@ enum class ValueType { int32, int64, float32, float64 };
 // no inverse and are only available to the level-synchronous and sequential algorithms.
 enum class Op { sum, bit_xor, min, max };
 
-const char* to_string(ValueType t);
-const char* to_string(Op op);
-ValueType parse_value_type(const std::string& name);  // "int32|int64|float|double"
-Op parse_op(const std::string& name);                 // "sum|xor|min|max"
+template <>
+struct EnumNames<ValueType> {
+  static constexpr const char* what = "value type";
+  static constexpr NameEntry<ValueType> entries[] = {{ValueType::int32, "int32", "int"},
+                                                     {ValueType::int64, "int64", "long"},
+                                                     {ValueType::float32, "float", "float32"},
+                                                     {ValueType::float64, "double", "float64"}};
+};
+template <>
+struct EnumNames<Op> {
+  static constexpr const char* what = "operator";
+  static constexpr NameEntry<Op> entries[] = {
+      {Op::sum, "sum"}, {Op::bit_xor, "xor"}, {Op::min, "min"}, {Op::max, "max"}};
+};
 bool has_inverse(Op op);
 bool is_integer(ValueType t);
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/graph/csr.hpp"
 #include "treefix/core/runtime.hpp"
 
@@ -32,6 +33,8 @@ class DeviceGraph {
   const cl::Buffer& row_offset() const { return row_offset_; }
   const cl::Buffer& column() const { return column_; }
   const char* offset_option() const { return wide_ ? "-DEDGE_T=long" : "-DEDGE_T=int"; }
+  // A kernel argument of the EDGE_T the graph's programs are built with.
+  Offset offset(std::size_t value) const { return {value, wide_}; }
 
  private:
   std::size_t vertices_ = 0, arcs_ = 0;

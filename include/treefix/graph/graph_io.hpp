@@ -16,13 +16,20 @@
 //           neighbour count must equal 2m.
 #include <string>
 
+#include "treefix/core/names.hpp"
 #include "treefix/graph/csr.hpp"
 
 namespace treefix {
 
 enum class GraphFormat { automatic, mtx, edges, metis };
-const char* to_string(GraphFormat f);
-GraphFormat parse_graph_format(const std::string& name);  // "auto|mtx|edges|metis"
+template <>
+struct EnumNames<GraphFormat> {
+  static constexpr const char* what = "graph format";
+  static constexpr NameEntry<GraphFormat> entries[] = {{GraphFormat::automatic, "auto"},
+                                                       {GraphFormat::mtx, "mtx"},
+                                                       {GraphFormat::edges, "edges"},
+                                                       {GraphFormat::metis, "metis", "graph"}};
+};
 // The format a path's extension implies: .mtx -> mtx, .graph/.metis -> metis, else edges.
 GraphFormat format_from_extension(const std::string& path);
 

@@ -22,17 +22,22 @@
 #include <string>
 
 #include "treefix/core/device_array.hpp"
+#include "treefix/core/names.hpp"
 #include "treefix/core/runtime.hpp"
 
 namespace treefix {
 
 enum class ListRankMethod { wyllie, ruling_set };
-const char* to_string(ListRankMethod method);
-ListRankMethod parse_list_rank_method(const std::string& name);  // "wyllie|ruling-set"
+template <>
+struct EnumNames<ListRankMethod> {
+  static constexpr const char* what = "list-ranking method";
+  static constexpr NameEntry<ListRankMethod> entries[] = {
+      {ListRankMethod::wyllie, "wyllie"}, {ListRankMethod::ruling_set, "ruling-set", "ruling_set"}};
+};
 
 struct ListRankOptions {
   ListRankMethod method = ListRankMethod::ruling_set;
-  std::size_t stride = 0;       // ruling_set: one ruler per ~stride elements (0: 32 on GPUs, 256 on CPUs)
+  std::size_t stride = 0;       // ruling_set: one ruler per ~stride elements (0: Tuning::list_rank_stride)
   Profile* profile = nullptr;   // receives every kernel event, phase "listrank"
 };
 

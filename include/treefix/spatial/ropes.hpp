@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "treefix/core/names.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/spatial/spatial.hpp"
 
@@ -29,9 +31,20 @@ namespace treefix {
 
 enum class Variant { automatic, independent, lockstep, recursive };
 enum class SortMode { automatic, on, off };
-Variant parse_variant(const std::string& name);  // "lockstep|independent|recursive|auto"
-SortMode parse_sort_mode(const std::string& name);  // "on|off|auto"
-const char* to_string(Variant v);
+template <>
+struct EnumNames<Variant> {
+  static constexpr const char* what = "traversal variant";
+  static constexpr NameEntry<Variant> entries[] = {{Variant::lockstep, "lockstep"},
+                                                   {Variant::independent, "independent"},
+                                                   {Variant::recursive, "recursive"},
+                                                   {Variant::automatic, "auto"}};
+};
+template <>
+struct EnumNames<SortMode> {
+  static constexpr const char* what = "sort mode";
+  static constexpr NameEntry<SortMode> entries[] = {
+      {SortMode::on, "on"}, {SortMode::off, "off"}, {SortMode::automatic, "auto"}};
+};
 
 // The pieces of one traversal: OpenCL C text defining the contract of kernels/ropes.cl, and the
 // -D options it is compiled with (dimension, k, ...).
@@ -52,8 +65,8 @@ struct TraversalStats {
   double work_expansion() const;
 };
 
-// Items per lockstep group (one work-group): $TREEFIX_LOCKSTEP_WIDTH, else 32 (a warp, as in the
-// paper), at most the device's work-group limit; rounded down to a power of two when built.
+// Items per lockstep group (one work-group): Tuning::lockstep_width (32, a warp, as in the
+// paper; $TREEFIX_LOCKSTEP_WIDTH), rounded down to a power of two when built.
 std::size_t lockstep_width(const Runtime& runtime);
 
 // Resolves `automatic` (sorted: whether the queries were sorted).
@@ -62,12 +75,12 @@ Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool s
 bool choose_sort(SortMode mode, std::size_t queries);
 
 // One launch of a traversal over `items` items on `tree` (only its height and arity are used: the
-// application binds the tree arrays). bind(kernel, first) sets the application's arguments from
-// index `first` on. Throws CapacityError before launch when the stack cannot be held.
+// application binds the tree arrays). bind(args) appends the application's arguments (ROPE_PARAMS)
+// after the engine's. Throws CapacityError before launch when the stack cannot be held.
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
                    const LinearTree& tree, std::size_t items,
-                   const std::function<void(cl::Kernel&, cl_uint first)>& bind,
-                   Profile* profile = nullptr, TraversalStats* stats = nullptr);
+                   const BindArgs& bind, Profile* profile = nullptr,
+                   TraversalStats* stats = nullptr);
 
 // The same traversal on the host, item by item, on `threads` std::threads (0 = hardware
 // concurrency): the multi-threaded CPU baseline and the tree-based references. T provides

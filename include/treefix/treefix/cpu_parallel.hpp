@@ -33,7 +33,21 @@
 namespace treefix::cpu_parallel {
 
 enum class Method { automatic, euler, levels };
-const char* to_string(Method m);
+using treefix::to_string;
+}  // namespace treefix::cpu_parallel
+
+namespace treefix {
+template <>
+struct EnumNames<cpu_parallel::Method> {
+  static constexpr const char* what = "CPU method";
+  static constexpr NameEntry<cpu_parallel::Method> entries[] = {
+      {cpu_parallel::Method::automatic, "auto"},
+      {cpu_parallel::Method::euler, "euler"},
+      {cpu_parallel::Method::levels, "levels"}};
+};
+}  // namespace treefix
+
+namespace treefix::cpu_parallel {
 
 class Plan {
  public:

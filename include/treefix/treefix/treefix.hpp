@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
+#include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/levels.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/treefix/tree.hpp"
@@ -34,8 +35,20 @@ enum class Algorithm { automatic, euler, levels, sequential };
 // The two forms of the Euler-tour method (kernels/treefix.cl): three kernels over a materialised
 // tour, as in the paper (Write, Scan, Read: timed separately), or fused into the scan passes.
 enum class EulerKernels { fused, three };
-const char* to_string(Algorithm a);
-Algorithm parse_algorithm(const std::string& name);  // "auto|euler|levels|sequential"
+template <>
+struct EnumNames<Algorithm> {
+  static constexpr const char* what = "algorithm";
+  static constexpr NameEntry<Algorithm> entries[] = {{Algorithm::automatic, "auto"},
+                                                     {Algorithm::euler, "euler"},
+                                                     {Algorithm::levels, "levels"},
+                                                     {Algorithm::sequential, "sequential"}};
+};
+template <>
+struct EnumNames<EulerKernels> {
+  static constexpr const char* what = "Euler-tour kernel form";
+  static constexpr NameEntry<EulerKernels> entries[] = {{EulerKernels::fused, "fused"},
+                                                        {EulerKernels::three, "three"}};
+};
 
 struct TreefixOptions {
   Op op = Op::sum;
@@ -49,35 +62,6 @@ struct TreefixOptions {
   // fp64, else double-word; double weights always double-word (hi, lo) pairs.
   enum class AccurateMethod { automatic, double_word } accurate_method = AccurateMethod::automatic;
   EulerKernels euler_kernels = EulerKernels::fused;
-};
-
-// The Euler tour of a forest on the device. Positions are 32-bit when the tour (2n) fits in
-// int32 and 64-bit otherwise; the kernels are compiled for whichever width the tour uses.
-// Besides open/close it holds the tour map (tour_vertex[p] = v at v's open, ~v at its close),
-// built on the device, which the fused kernels read.
-class DeviceEulerTour {
- public:
-  DeviceEulerTour() = default;
-  // Uploads a host tour (profiled as "upload") and builds the map on the device.
-  DeviceEulerTour(Runtime& runtime, const EulerTour& tour, Profile* profile = nullptr);
-  // Adopts positions already on the device (int32, or int64 when wide_positions) and builds the map.
-  DeviceEulerTour(Runtime& runtime, std::size_t vertices, cl::Buffer open_pos, cl::Buffer close_pos,
-                  bool wide_positions, Profile* profile = nullptr);
-  // Whether a tour of n vertices needs 64-bit positions (2n > INT32_MAX): decided here only.
-  static bool needs_wide_positions(std::size_t vertices);
-  std::size_t size() const { return vertices_; }
-  bool wide_positions() const { return wide_; }
-  const cl::Buffer& open_pos() const { return open_pos_; }
-  const cl::Buffer& close_pos() const { return close_pos_; }
-  const cl::Buffer& tour_vertex() const { return tour_vertex_; }
-  // The -D option that selects the position type in treefix.cl ("-DPOS_T=int" or long).
-  const char* position_option() const { return wide_ ? "-DPOS_T=long" : "-DPOS_T=int"; }
-
- private:
-  void build_map(Runtime& runtime, Profile* profile);
-  std::size_t vertices_ = 0;
-  bool wide_ = false;
-  cl::Buffer open_pos_, close_pos_, tour_vertex_;
 };
 
 // A forest prepared for repeated treefix calls. Device representations are built on first use

@@ -1,10 +1,11 @@
 #pragma once
-// Internal: running the passes of kernels/scan_pass.clh for any program that includes it (the
-// plain scan, the fused Euler-tour treefix). The caller binds its SCAN_PARAMS.
+// Detail, installed on purpose: running the passes of kernels/primitives/scan_pass.clh for any
+// program that includes it (the plain scan, the fused Euler-tour treefix). The caller binds its
+// SCAN_PARAMS through a BindArgs. Used by the treefix module and by the tests of both strategies.
 #include <cstddef>
-#include <functional>
 #include <string>
 
+#include "treefix/core/launch.hpp"
 #include "treefix/core/runtime.hpp"
 
 namespace treefix::detail {
@@ -17,9 +18,10 @@ struct ScanPlan {
   bool wide_index = false;           // idx_t is ulong (-DWIDE_INDEX)
   bool single_pass = false;          // scan_single_pass (decoupled look-back), else 3 passes
   std::size_t value_bytes = 0;       // sizeof(value_t)
+  Index index(std::size_t value) const { return {value, wide_index}; }
 };
 
-// Chooses items per work-item (from local memory and value size), the index width and the grid
+// Chooses items per work-item (Tuning, bounded by local memory), the index width and the grid
 // for n elements, and builds `program` (an embedded kernel file that includes scan_pass.clh) with
 // `options` plus -DITEMS / -DWIDE_INDEX / -DWG_SIZE.
 // `lookback_as` is "as_float" or "as_int" when value_t is a 4-byte type that the single-pass scan
@@ -27,15 +29,9 @@ struct ScanPlan {
 ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::string& options,
                    std::size_t value_bytes, std::size_t n, const std::string& lookback_as = "");
 
-// Binds the SCAN_PARAMS of a kernel, starting at argument index `first`.
-using BindParams = std::function<void(cl::Kernel& kernel, cl_uint first)>;
-
-// Runs scan_reduce, scan_partials and scan_tiles. When total is given, total[0] receives the
-// reduction of all n elements.
-void run_scan(Runtime& runtime, const ScanPlan& plan, std::size_t n, const BindParams& bind,
-              Profile* profile, const char* phase, const cl::Buffer* total = nullptr);
-
-// Sets an idx_t kernel argument (uint or ulong as the plan decided).
-void set_index_arg(cl::Kernel& kernel, cl_uint at, std::size_t value, bool wide_index);
+// Runs scan_reduce, scan_partials and scan_tiles (or scan_single_pass). `bind` appends the
+// kernel's SCAN_PARAMS. When total is given, total[0] receives the reduction of all n elements.
+void run_scan(Runtime& runtime, const ScanPlan& plan, std::size_t n, const BindArgs& bind,
+              Phase phase, const cl::Buffer* total = nullptr);
 
 }  // namespace treefix::detail

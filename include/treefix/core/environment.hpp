@@ -1,0 +1,33 @@
+#pragma once
+// Every environment variable the library reads, parsed in this one place with one message style.
+// Runtime reads them once, when it is constructed.
+//
+//   TREEFIX_DEVICE            device choice when none is given (Runtime's spec forms)
+//   TREEFIX_CACHE_DIR         folder for built program binaries (the disk cache; off when unset)
+//   TREEFIX_BUILD_OPTIONS     appended to every OpenCL build
+//   TREEFIX_WG_SIZE           work-group size of every sized kernel: a positive integer, rounded
+//                             down to a power of two and to the device's maximum
+//   TREEFIX_SCAN              single-pass | reduce-then-scan: the scan strategy
+//   TREEFIX_LOCKSTEP_WIDTH    items per lockstep group of the rope traversals (positive integer)
+//   TREEFIX_LIST_RANK_STRIDE  elements per ruler of the ruling-set list ranking (positive integer)
+// A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
+// positive integer". The last four override the per-device Tuning (treefix/core/tuning.hpp).
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace treefix {
+
+struct Environment {
+  std::string device;
+  std::string cache_dir;
+  std::string build_options;
+  std::optional<std::size_t> work_group_size;
+  std::optional<bool> single_pass_scan;
+  std::optional<std::size_t> lockstep_width;
+  std::optional<std::size_t> list_rank_stride;
+
+  static Environment read();
+};
+
+}  // namespace treefix

@@ -1,0 +1,91 @@
+#pragma once
+// The words for enum values: one table per enum, read by to_string, by parse and by the
+// command line, so a name is spelled in exactly one place. A module declares the table next to
+// its enum:
+//
+//   enum class SortMode { automatic, on, off };
+//   template <> struct EnumNames<SortMode> {
+//     static constexpr const char* what = "sort mode";          // for messages
+//     static constexpr NameEntry<SortMode> entries[] = {
+//         {SortMode::on, "on"}, {SortMode::off, "off"}, {SortMode::automatic, "auto"}};
+//   };
+//
+//   to_string(SortMode::automatic)     -> "auto"
+//   parse<SortMode>("off")             -> SortMode::off
+//   parse<SortMode>("maybe")           -> InputError "unknown sort mode 'maybe' (expected on, off or auto)"
+//   enum_name_map<SortMode>()          -> {"auto": automatic, "off": off, "on": on}, for CLI11's
+//                                         CheckedTransformer (apps map option text through it)
+// An entry may list other accepted spellings after the name: {ValueType::float32, "float", "float32"}.
+#include <map>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "treefix/core/error.hpp"
+
+namespace treefix {
+
+template <class E>
+struct NameEntry {
+  E value;
+  const char* name;           // what to_string prints
+  const char* aliases = "";   // other spellings parse accepts, '|'-separated ("" for none)
+};
+
+template <class E>
+struct EnumNames;  // specialised next to each enum
+
+namespace detail {
+template <class E, class = void>
+struct has_enum_names : std::false_type {};
+template <class E>
+struct has_enum_names<E, std::void_t<decltype(EnumNames<E>::entries)>> : std::true_type {};
+template <class E>
+using if_named = std::enable_if_t<has_enum_names<E>::value, int>;
+
+bool alias_matches(const char* aliases, std::string_view word);
+// "a, b or c"
+std::string join_alternatives(const std::string* names, std::size_t count);
+}  // namespace detail
+
+template <class E, detail::if_named<E> = 0>
+const char* to_string(E value) {
+  for (const auto& entry : EnumNames<E>::entries)
+    if (entry.value == value) return entry.name;
+  return "?";
+}
+
+// The names of every value, in table order: "on, off or auto".
+template <class E, detail::if_named<E> = 0>
+std::string enum_names() {
+  constexpr std::size_t count = std::size(EnumNames<E>::entries);
+  std::string names[count];
+  for (std::size_t i = 0; i < count; ++i) names[i] = EnumNames<E>::entries[i].name;
+  return detail::join_alternatives(names, count);
+}
+
+template <class E, detail::if_named<E> = 0>
+E parse(std::string_view word) {
+  for (const auto& entry : EnumNames<E>::entries)
+    if (word == entry.name || detail::alias_matches(entry.aliases, word)) return entry.value;
+  throw InputError(std::string("unknown ") + EnumNames<E>::what + " '" + std::string(word) +
+                   "' (expected " + enum_names<E>() + ")");
+}
+
+// Every accepted spelling (names and aliases) -> value.
+template <class E, detail::if_named<E> = 0>
+std::map<std::string, E> enum_name_map() {
+  std::map<std::string, E> map;
+  for (const auto& entry : EnumNames<E>::entries) {
+    map.emplace(entry.name, entry.value);
+    std::string_view rest = entry.aliases;
+    while (!rest.empty()) {
+      auto bar = rest.find('|');
+      map.emplace(std::string(rest.substr(0, bar)), entry.value);
+      rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+    }
+  }
+  return map;
+}
+
+}  // namespace treefix

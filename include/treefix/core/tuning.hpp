@@ -1,0 +1,58 @@
+#pragma once
+// Tuning: every choice the library makes per device, in one record (CLBlast's parameter
+// database and CUB's tuning policies in miniature). Runtime resolves it once, in
+// resolve_tuning(): defaults by vendor and device type, then the environment's overrides
+// (treefix/core/environment.hpp), then clamped to what the device allows. Algorithms read
+// runtime.tuning() and nothing else; `treefix-bench tune` sweeps the fields on a device and prints
+// the best row, to be copied into default_tuning().
+//
+// | field                    | NVIDIA GPU | other GPU | CPU (PoCL) | environment              |
+// |--------------------------|------------|-----------|------------|--------------------------|
+// | work_group_size          | 256        | 256       | 256        | TREEFIX_WG_SIZE          |
+// | scan_items_4/_8/_16      | 12/6/3     | 12/6/3    | 16/16/16   |                          |
+// | single_pass_scan         | on         | off       | off        | TREEFIX_SCAN             |
+// | list_rank_stride         | 32         | 32        | 256        | TREEFIX_LIST_RANK_STRIDE |
+// | lockstep_width           | 32         | 32        | 32         | TREEFIX_LOCKSTEP_WIDTH   |
+// | resident_items_per_unit  | 2048       | 2048      | 0          |                          |
+// | min_groups_per_unit      | 1          | 1         | 4          |                          |
+#include <cstddef>
+#include <string>
+
+namespace treefix {
+
+struct DeviceDescription;
+struct Environment;
+
+struct Tuning {
+  // Work-group size of every kernel compiled with -DWG_SIZE (a power of two; a program whose
+  // kernels accept fewer is rebuilt smaller).
+  std::size_t work_group_size = 256;
+  // Scan tile: elements per work-item, by value size (4, 8 and 16 bytes). More amortises the
+  // work-group scan; local memory bounds it (the scan planner shrinks it when it must).
+  std::size_t scan_items_4 = 12, scan_items_8 = 6, scan_items_16 = 3;
+  // Single-pass scan with decoupled look-back: a work-group waits for its predecessors, which is
+  // correct only where running work-groups keep making progress. OpenCL does not promise that;
+  // NVIDIA GPUs give it. Off elsewhere: the portable reduce-then-scan.
+  bool single_pass_scan = false;
+  // Ruling-set list ranking: one ruler per this many elements (longer sublists, fewer rulers).
+  std::size_t list_rank_stride = 32;
+  // Items per work-group of the lockstep rope traversal (a warp's width, as in the paper).
+  std::size_t lockstep_width = 32;
+  // Grid-stride kernels launch enough groups to fill the device: per compute unit
+  // max(min_groups_per_unit, resident_items_per_unit / work-group size).
+  std::size_t resident_items_per_unit = 2048;
+  std::size_t min_groups_per_unit = 1;
+
+  std::size_t scan_items(std::size_t value_bytes) const {
+    return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;
+  }
+  std::string summary() const;  // "wg 256, scan items 12/6/3, single-pass on, ..."
+};
+
+// The defaults for a device, by vendor and type (the table above).
+Tuning default_tuning(const DeviceDescription& device);
+// Defaults, then the environment's overrides, clamped to the device: the one place a Tuning is
+// made. Throws InputError for an override out of range.
+Tuning resolve_tuning(const DeviceDescription& device, const Environment& environment);
+
+}  // namespace treefix

@@ -1,0 +1,36 @@
+#pragma once
+// Undirected edge lists: the input of root_forest (treefix/graph/rooting.hpp), and their reader.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "treefix/core/error.hpp"
+#include "treefix/treefix/tree.hpp"
+
+namespace treefix {
+
+// Edge i joins source[i] and target[i].
+struct EdgeList {
+  std::size_t vertices = 0;
+  std::vector<vertex_t> source, target;
+  std::size_t edges() const { return source.size(); }
+};
+
+// Bad edge lists name the offending edge; edge_index() lets a reader turn it into a file line.
+class EdgeListError : public InputError {
+ public:
+  EdgeListError(std::size_t edge_index, const std::string& message)
+      : InputError(message), edge_index_(edge_index) {}
+  std::size_t edge_index() const noexcept { return edge_index_; }
+
+ private:
+  std::size_t edge_index_;
+};
+
+// Reads "u v" per line, 0-based ids, '#' comments (TokenStream). vertices < 0: largest id + 1.
+// Malformed or out-of-range ids fail with "path:line: ..."; lines[i] is the line of edge i.
+EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices = -1,
+                               std::vector<std::size_t>* lines = nullptr);
+
+}  // namespace treefix

@@ -1,0 +1,25 @@
+#pragma once
+// Graph generators for tests and benchmarks. Deterministic for a given seed. Tree generators are
+// in treefix/treefix/generate.hpp (same namespace).
+#include <cstddef>
+#include <cstdint>
+
+#include "treefix/graph/csr.hpp"
+#include "treefix/treefix/tree.hpp"
+
+namespace treefix::generate {
+
+// Graphs are undirected: both arcs of every edge stored; no self loops, no duplicates.
+// Kronecker / R-MAT graph of the Graph500 benchmark: 2^scale vertices, edge_factor * 2^scale
+// generated edges with quadrant probabilities a = 0.57, b = c = 0.19, d = 0.05, vertex labels
+// randomly permuted (so the high-degree vertices are not the low ids). Duplicates and self loops
+// are removed, hence slightly fewer edges; a few vertices stay isolated, as in Graph500.
+Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed);
+// rows x cols grid, each vertex joined to its 4 neighbours: road-like, diameter rows + cols - 2.
+Csr grid2d(std::size_t rows, std::size_t cols);
+// A BFS spanning tree of the graph from `source` (host BFS; parents are the first discoverer in
+// row order). Vertices not reachable from the source become roots of their own one-vertex trees,
+// as in the parent output of `treefix bfs`.
+ParentArray bfs_spanning_tree(const Csr& graph, vertex_t source);
+
+}  // namespace treefix::generate

@@ -1,0 +1,55 @@
+// The library's environment variables, parsed in one place (see treefix/core/environment.hpp).
+#include "treefix/core/environment.hpp"
+
+#include <cstdlib>
+
+#include "core/device_select.hpp"
+#include "treefix/core/error.hpp"
+
+namespace treefix {
+namespace {
+
+std::string text(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::string(value) : std::string();
+}
+
+[[noreturn]] void refuse(const char* name, const std::string& value, const std::string& expected) {
+  throw InputError(std::string("environment variable ") + name + "='" + value + "': expected " +
+                   expected);
+}
+
+std::optional<std::size_t> positive(const char* name, std::size_t most) {
+  std::string value = detail::trim(text(name));
+  if (value.empty()) return std::nullopt;
+  std::size_t parsed = 0;
+  for (char c : value) {
+    if (c < '0' || c > '9' || parsed > most / 10) {  // no sign, no suffix, no overflow
+      parsed = 0;
+      break;
+    }
+    parsed = parsed * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (parsed == 0 || parsed > most)
+    refuse(name, value, "a positive integer of at most " + std::to_string(most));
+  return parsed;
+}
+
+}  // namespace
+
+Environment Environment::read() {
+  Environment e;
+  e.device = text("TREEFIX_DEVICE");
+  e.cache_dir = text("TREEFIX_CACHE_DIR");
+  e.build_options = text("TREEFIX_BUILD_OPTIONS");
+  e.work_group_size = positive("TREEFIX_WG_SIZE", 1 << 16);
+  e.lockstep_width = positive("TREEFIX_LOCKSTEP_WIDTH", 1 << 16);
+  e.list_rank_stride = positive("TREEFIX_LIST_RANK_STRIDE", 1 << 20);
+  std::string scan = detail::trim(text("TREEFIX_SCAN"));
+  if (scan == "single-pass") e.single_pass_scan = true;
+  else if (scan == "reduce-then-scan") e.single_pass_scan = false;
+  else if (!scan.empty()) refuse("TREEFIX_SCAN", scan, "single-pass or reduce-then-scan");
+  return e;
+}
+
+}  // namespace treefix

@@ -1,0 +1,64 @@
+// Tuning: per-device defaults, environment overrides, the device's limits (resolve_tuning).
+#include "treefix/core/tuning.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/device_select.hpp"
+#include "treefix/core/environment.hpp"
+#include "treefix/core/runtime.hpp"
+
+namespace treefix {
+namespace {
+std::size_t floor_pow2(std::size_t x) {
+  std::size_t p = 1;
+  while (p * 2 <= x) p *= 2;
+  return p;
+}
+bool is_nvidia(const DeviceDescription& d) {
+  return detail::lower(d.vendor + " " + d.platform_name).find("nvidia") != std::string::npos;
+}
+}  // namespace
+
+Tuning default_tuning(const DeviceDescription& d) {
+  Tuning t;
+  if (d.is_gpu) {
+    t.scan_items_4 = 12, t.scan_items_8 = 6, t.scan_items_16 = 3;
+    t.list_rank_stride = 32;
+    t.resident_items_per_unit = 2048, t.min_groups_per_unit = 1;
+    // Look-back needs running work-groups to make progress: NVIDIA's do (known); others unknown.
+    t.single_pass_scan = is_nvidia(d);
+  } else {
+    // A CPU device runs a work-group on one core: long tiles, long ruler sublists (fewer
+    // dependent rounds), a few groups per core for balance.
+    t.scan_items_4 = t.scan_items_8 = t.scan_items_16 = 16;
+    t.list_rank_stride = 256;
+    t.resident_items_per_unit = 0, t.min_groups_per_unit = 4;
+    t.single_pass_scan = false;
+  }
+  return t;
+}
+
+Tuning resolve_tuning(const DeviceDescription& d, const Environment& env) {
+  Tuning t = default_tuning(d);
+  if (env.work_group_size) t.work_group_size = *env.work_group_size;
+  if (env.single_pass_scan) t.single_pass_scan = *env.single_pass_scan;
+  if (env.lockstep_width) t.lockstep_width = *env.lockstep_width;
+  if (env.list_rank_stride) t.list_rank_stride = *env.list_rank_stride;
+  const std::size_t most = std::max<std::size_t>(1, d.max_work_group_size);
+  t.work_group_size = floor_pow2(std::min(t.work_group_size, most));
+  t.lockstep_width = std::min(t.lockstep_width, most);
+  return t;
+}
+
+std::string Tuning::summary() const {
+  return "work-group " + std::to_string(work_group_size) + ", scan items " +
+         std::to_string(scan_items_4) + "/" + std::to_string(scan_items_8) + "/" +
+         std::to_string(scan_items_16) + ", scan " +
+         (single_pass_scan ? "single-pass" : "reduce-then-scan") + ", list-rank stride " +
+         std::to_string(list_rank_stride) + ", lockstep width " + std::to_string(lockstep_width) +
+         ", resident items/unit " + std::to_string(resident_items_per_unit) + ", min groups/unit " +
+         std::to_string(min_groups_per_unit);
+}
+
+}  // namespace treefix

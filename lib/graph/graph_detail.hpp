@@ -1,0 +1,33 @@
+#pragma once
+// Internal to the graph module: connectivity with its hooking edges (for the cycle check of
+// root_forest), rooting with known component labels (for spanning forests), index limits.
+#include <cstddef>
+
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/graph/connectivity.hpp"
+#include "treefix/graph/rooting.hpp"
+
+namespace treefix::detail {
+
+// Throws CapacityError unless vertices < 2^31 and edges < 2^30 (32-bit device indices).
+void require_graph_indices(std::size_t vertices, std::size_t edges, const char* what);
+
+// The components and, per vertex, the edge that hooked it (INT_MAX for a component's root).
+struct Connectivity {
+  Components components;
+  cl::Buffer hook_edge;
+};
+Connectivity connectivity(Runtime& runtime, std::size_t n, const cl::Buffer& source,
+                          const cl::Buffer& target, std::size_t edges, Profile* profile);
+// The first edge (smallest index) that is not a hooking edge: it closes a cycle.
+cl_int first_cycle_edge(Runtime& runtime, const cl::Buffer& hook_edge, std::size_t n,
+                        std::size_t edges);
+
+// Rooting proper. `labels`, when given, are the component labels of a known forest (its
+// validation and connectivity are skipped).
+DeviceArray<vertex_t> root_forest(Runtime& runtime, std::size_t n, const cl::Buffer& source,
+                                  const cl::Buffer& target, std::size_t edges,
+                                  const RootingOptions& options, const DeviceArray<vertex_t>* labels);
+
+}  // namespace treefix::detail

@@ -1,0 +1,75 @@
+// Rooted spanning forests of graphs: connectivity + rooting (euler), or BFS trees (bfs).
+#include "treefix/graph/spanning_forest.hpp"
+
+#include <string>
+#include <vector>
+
+#include "graph/graph_detail.hpp"
+#include "treefix/core/launch.hpp"
+#include "treefix/graph/bfs.hpp"
+
+namespace treefix {
+namespace {
+
+// The source vertex of every arc (binary search in the row offsets, on the device).
+DeviceArray<vertex_t> arc_sources(Runtime& runtime, const Csr& graph, Profile* profile) {
+  auto row_offset = DeviceArray<std::int64_t>::upload(runtime, graph.row_offset, profile, "graph");
+  DeviceArray<vertex_t> source(runtime, graph.edges(), "arc sources");
+  Kernels cc(runtime, "graph/connectivity.cl", "", {profile, "connectivity"});
+  cc.run("cc_arc_sources", cc.items(graph.edges()), row_offset, source,
+         static_cast<cl_int>(graph.vertices()), static_cast<cl_int>(graph.edges()));
+  return source;
+}
+
+// BFS trees: from the root (R, else vertex 0); when that leaves vertices unreached, one
+// multi-source BFS from the root of every component (labels from connectivity).
+ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
+  const std::size_t n = graph.vertices();
+  if (n == 0) return {};
+  Profile* profile = options.profile;
+  DeviceGraph device_graph(runtime, graph, profile);
+  BfsOptions bfs_options;
+  bfs_options.profile = profile;
+  vertex_t first = options.root.value_or(0);
+  DeviceBfs result = bfs(runtime, device_graph, {first}, bfs_options);
+  if (result.reached() < n) {
+    DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
+    Components cc = detail::connectivity(runtime, n, arc_source.buffer(), device_graph.column(),
+                                         graph.edges(), profile).components;
+    std::vector<vertex_t> label = cc.label.download(runtime, profile);
+    std::vector<vertex_t> sources;
+    for (std::size_t v = 0; v < n; ++v)
+      if (label[v] == static_cast<vertex_t>(v) && (!options.root || label[*options.root] != label[v]))
+        sources.push_back(static_cast<vertex_t>(v));
+    if (options.root) sources.push_back(*options.root);
+    result = bfs(runtime, device_graph, sources, bfs_options);
+  }
+  return result.parent.download(runtime, profile);
+}
+
+}  // namespace
+
+ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
+  const std::size_t n = graph.vertices(), arcs = graph.edges();
+  detail::require_graph_indices(n, arcs / 2 + 1, "a rooted spanning forest");
+  if (options.root && (*options.root < 0 || static_cast<std::size_t>(*options.root) >= n))
+    throw InputError("root " + std::to_string(*options.root) + " is not a vertex (there are " +
+                     std::to_string(n) + ")");
+  return translate_device_errors("rooted spanning forest", [&] {
+    if (options.method == RstMethod::bfs) return bfs_spanning_forest(runtime, graph, options);
+    Profile* profile = options.profile;
+    auto column = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "graph");
+    DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
+    Components cc = detail::connectivity(runtime, n, arc_source.buffer(), column.buffer(), arcs,
+                                         profile).components;
+    RootingOptions rooting;
+    if (options.root) rooting.roots.push_back(*options.root);
+    rooting.list_rank = options.list_rank;
+    rooting.profile = profile;
+    return detail::root_forest(runtime, n, cc.forest_source.buffer(), cc.forest_target.buffer(),
+                               cc.forest_source.size(), rooting, &cc.label)
+        .download(runtime, profile);
+  });
+}
+
+}  // namespace treefix

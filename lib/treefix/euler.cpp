@@ -1,0 +1,108 @@
+// The Euler-tour treefix (Defour & Marin): Write / Scan / Read as three kernels, or fused into
+// the scan passes through the tour map (kernels/treefix/treefix.cl).
+#include "treefix/euler.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "treefix/core/launch.hpp"
+#include "treefix/primitives/detail/scan_plan.hpp"
+
+namespace treefix::detail {
+
+// The value the scan combines, as -D options and bytes: the weight type itself, or for the
+// accurate variant of a floating-point sum a wider accumulator (float weights summed in double,
+// when the device has fp64) or a double-word pair (hi, lo) carried with error-free transformations.
+namespace {
+
+struct ScanValue {
+  std::string options;
+  std::size_t bytes;
+  std::string lookback_as = {};  // how the single-pass scan reinterprets a 4-byte value
+};
+
+ScanValue scan_value(const Runtime& runtime, ValueType type, const TreefixOptions& options) {
+  std::string base = value_op_options(type, options.op);
+  const bool floating = type == ValueType::float32 || type == ValueType::float64;
+  if (!options.accurate || !floating || options.op != Op::sum) {
+    if (type == ValueType::int32) return {base, 4, "as_int"};
+    if (type == ValueType::float32) return {base, 4, "as_float"};
+    return {base, 8};
+  }
+  const bool wide_ok = options.accurate_method == TreefixOptions::AccurateMethod::automatic;
+  if (type == ValueType::float32 && runtime.description().fp64 && wide_ok)
+    return {base + " -DACC_T=double -DNEED_FP64=1", 8};
+  if (type == ValueType::float32)
+    return {base + " -DCOMPENSATED=1 -DACC_T=float -DACC_VEC=float2", 8};
+  return {base + " -DCOMPENSATED=1 -DACC_T=double -DACC_VEC=double2", 16};
+}
+
+}  // namespace
+
+template <class T>
+void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+                   DeviceArray<T>& result, const TreefixOptions& options, Fix fix) {
+  const DeviceEulerTour& tour = tree.euler_tour(options.profile);
+  const std::size_t n = tree.size();
+  if (n == 0) return;
+  const ValueType type = value_type_of<T>();
+  const ScanValue value = scan_value(runtime, type, options);
+  const std::size_t tour_length = 2 * n;
+  const bool fused = options.euler_kernels == EulerKernels::fused;
+  const bool root = fix == Fix::root;
+  // workspace: the materialised tour (three kernels) or the two prefixes of leaffix (fused)
+  const std::size_t work_bytes = fused ? (root ? 0 : 2 * n * value.bytes) : tour_length * value.bytes;
+  runtime.require_fits("treefix of " + std::to_string(n) + " vertices",
+                       work_bytes + 2 * n * sizeof(T) + tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
+                       std::max<std::size_t>(work_bytes, tour_length * 4));
+  const std::string build = value.options + " " + tour.position_option();
+  ScanPlan plan = plan_scan(runtime, "treefix/treefix.cl", build, value.bytes, tour_length, value.lookback_as);
+  Kernels euler(runtime, plan.sized, {options.profile, "read"});
+  const cl_int exclusive = options.exclusive;
+
+  if (fused) {
+    cl::Buffer* open_prefix = &result.buffer();  // unused by rootfix: any valid buffer
+    cl::Buffer* close_prefix = &result.buffer();
+    if (!root) {
+      open_prefix = &runtime.scratch("treefix.open_prefix", n * value.bytes);
+      close_prefix = &runtime.scratch("treefix.close_prefix", n * value.bytes);
+    }
+    run_scan(runtime, plan, tour_length, [&](KernelArgs& args) {
+      args(tour.tour_vertex(), weights, static_cast<cl_int>(root), exclusive, result, *open_prefix,
+           *close_prefix);
+    }, {options.profile, "scan"});
+    if (!root)
+      euler.run("treefix_leaf_finish", euler.items(n), *open_prefix, *close_prefix, plan.index(n),
+                result);
+    return;
+  }
+
+  cl::Buffer& tour_values = runtime.scratch("treefix.tour", tour_length * value.bytes);
+  euler.in("write").run("treefix_write", euler.items(n), tour.open_pos(), tour.close_pos(),
+                        weights, plan.index(n), tour_values, static_cast<cl_int>(root));
+
+  ScanPlan tour_scan = plan_scan(runtime, "primitives/scan.cl", value.options, value.bytes,
+                                 tour_length, value.lookback_as);
+  run_scan(runtime, tour_scan, tour_length, [&](KernelArgs& args) {
+    args(tour_values, tour_values, cl_int(1));
+  }, {options.profile, "scan"});
+
+  if (root)
+    euler.run("treefix_read_rootfix", euler.items(n), tour.open_pos(), tour_values, plan.index(n),
+              result, exclusive);
+  else
+    euler.run("treefix_read_leaffix", euler.items(n), tour.open_pos(), tour.close_pos(),
+              tour_values, plan.index(n), result, exclusive);
+}
+
+
+#define TREEFIX_EULER_INSTANTIATE(T)                                                          \
+  template void euler_treefix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
+                                 const TreefixOptions&, Fix);
+TREEFIX_EULER_INSTANTIATE(std::int32_t)
+TREEFIX_EULER_INSTANTIATE(std::int64_t)
+TREEFIX_EULER_INSTANTIATE(float)
+TREEFIX_EULER_INSTANTIATE(double)
+#undef TREEFIX_EULER_INSTANTIATE
+
+}  // namespace treefix::detail
