@@ -4,7 +4,7 @@
 #include <random>
 #include <string>
 
-#include "treefix/spatial/spatial.hpp"
+#include "treefix/spatial/trees.hpp"
 #include "treefix/spatial/ropes.hpp"
 
 namespace treefix::test {

@@ -8,6 +8,7 @@
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/forest.hpp"
+#include "treefix/forest/generate.hpp"
 #include "treefix/forest/forest_io.hpp"
 #include "treefix/forest/traversal.hpp"
 #include "treefix/treefix/generate.hpp"

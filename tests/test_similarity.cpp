@@ -6,6 +6,7 @@
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/ruleml.hpp"
+#include "treefix/forest/generate.hpp"
 #include "treefix/forest/similarity.hpp"
 
 using namespace treefix;

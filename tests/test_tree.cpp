@@ -9,6 +9,7 @@
 #include "treefix/core/error.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/treefix/tree_io.hpp"
 #include "treefix/treefix/tree.hpp"
 
 using namespace treefix;

@@ -26,6 +26,7 @@
 #include <sstream>
 
 #include "bench.hpp"
+#include "cli_options.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/treefix/gensum.hpp"
 #include "treefix/treefix/reference.hpp"
@@ -39,9 +40,9 @@ struct Args {
   int min_cond_log = 1, max_cond_log = 10;
   std::string settings = "rootfix:path,rootfix:caterpillar,leaffix:star,leaffix:random";
   std::string algorithms = "sequential,euler,levels,euler-accurate";
-  std::string type = "float", csv, device;
+  ValueType type = ValueType::float32;
+  CommonOptions common;
 };
-
 
 // One trial: a tree, its weights, the vertex whose treefix is the GenSum sum, and that sum.
 template <class T>
@@ -143,29 +144,15 @@ void run(const Args& args) {
   if (args.min_cond_log < 0 || args.max_cond_log < args.min_cond_log)
     throw InputError("condition range 10^" + std::to_string(args.min_cond_log) + "..10^" +
                      std::to_string(args.max_cond_log) + " is empty or negative");
-  Runtime rt(args.device);
-  const auto& d = rt.description();
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  Runtime rt(args.common.device);
+  const RunInfo info = RunInfo::of(rt);
   const auto settings = split(args.settings);
   const auto algorithms = split(args.algorithms);
-  std::cout << "# device: " << d.device_name << " | platform: " << d.platform_name
-            << " | driver: " << d.driver_version << " | date: " << date << "\n"
-            << "# accuracy of " << args.type << " sums of " << args.terms
-            << " GenSum terms on trees; " << args.trees
+  std::cout << info.header() << "\n# accuracy of " << to_string(args.type) << " sums of "
+            << args.terms << " GenSum terms on trees; " << args.trees
             << " trials per setting; relative error of the vertex holding the whole sum\n";
-  std::ofstream csv;
-  if (!args.csv.empty()) {
-    csv.open(args.csv);
-    if (!csv) throw InputError("cannot write " + args.csv);
-    csv << "device,driver,date,type,fix,shape,terms,vertices,trials,condition_target,"
-           "condition_median,algorithm,max_rel_error,median_rel_error,status\n";
-  }
-  std::cout << std::left << std::setw(22) << "setting" << std::setw(16) << "algorithm" << std::right
-            << std::setw(8) << "cond" << std::setw(12) << "achieved" << std::setw(13)
-            << "max-relerr" << std::setw(13) << "med-relerr"
-            << "\n";
+  Table table({"type", "fix", "shape", "terms", "vertices", "trials", "condition_target",
+               "condition_median", "algorithm", "max_rel_error", "median_rel_error", "status"});
   std::vector<std::string> reported_unavailable;
   const std::size_t total_steps =
       settings.size() * std::size_t(args.max_cond_log - args.min_cond_log + 1);
@@ -210,35 +197,34 @@ void run(const Args& args) {
         const bool ok = !unavailable[a];
         const double max_err = ok ? *std::max_element(errors[a].begin(), errors[a].end()) : NAN;
         const double med_err = ok ? median(errors[a]) : NAN;
-        std::cout << std::left << std::setw(22) << setting << std::setw(16) << algorithms[a]
-                  << std::right << std::setw(8) << ("1e" + std::to_string(cl)) << std::setw(12)
-                  << std::setprecision(3) << std::scientific << median(achieved);
-        if (ok)
-          std::cout << std::setw(13) << max_err << std::setw(13) << med_err << "\n";
-        else
-          std::cout << std::setw(26) << "unavailable"
-                    << "\n";
-        std::cout << std::defaultfloat;
-        if (csv.is_open()) {
-          csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ','
-              << args.type << ',' << fix << ',' << shape << ',' << args.terms << ',' << vertices
-              << ',' << args.trees << ',' << std::setprecision(6) << cond << ',' << median(achieved)
-              << ',' << algorithms[a] << ',';
-          if (ok)
-            csv << std::setprecision(6) << max_err << ',' << med_err << ",ok\n";
-          else
-            csv << ",,unavailable\n";
-        }
+        table.add({to_string(args.type), fix, shape, std::to_string(args.terms),
+                   std::to_string(vertices), std::to_string(args.trees), general(cond),
+                   general(median(achieved)), algorithms[a], ok ? general(max_err) : "",
+                   ok ? general(med_err) : "", ok ? "ok" : "unavailable"});
       }
     }
   }
   std::cerr << "\r[accuracy] done" << std::string(40, ' ') << "\n";
+  table.print(std::cout);
+  write_csv(args.common.csv, info, {&table});
+}
+
+void run_floating(const Args& args) {
+  visit_value_type(args.type, [&](auto value) {
+    using T = decltype(value);
+    if constexpr (std::is_integral_v<T>)
+      throw InputError(std::string("the accuracy study needs --type float or double, not ") +
+                       to_string(args.type));
+    else
+      run<T>(args);
+  });
 }
 
 void setup(CLI::App& app) {
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand(
-      "accuracy", "float rootfix/leaffix error vs condition number (GenSum sums on trees)");
+  auto* cmd = add_suite(app, "accuracy",
+                        "float rootfix/leaffix error vs condition number (GenSum sums on trees)",
+                        args, run_floating, false);
   cmd->add_option("--terms", args->terms, "terms per sum (vertices holding the sum)")
       ->capture_default_str();
   cmd->add_option("--trees", args->trees, "trials (trees) per setting and condition number")
@@ -251,21 +237,7 @@ void setup(CLI::App& app) {
   cmd->add_option("--algorithms", args->algorithms,
                   "comma list of sequential,euler,levels,euler-accurate")
       ->capture_default_str();
-  cmd->add_option("--type", args->type, "float or double")->capture_default_str();
-  cmd->add_option("--csv", args->csv, "write the table as CSV here");
-  cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
-  cmd->callback([args] {
-    switch (parse<ValueType>(args->type)) {
-      case ValueType::float32:
-        run<float>(*args);
-        break;
-      case ValueType::float64:
-        run<double>(*args);
-        break;
-      default:
-        throw InputError("the accuracy study needs --type float or double, not " + args->type);
-    }
-  });
+  cli::add_enum_option(cmd, "--type", args->type, "float or double");
 }
 
 TREEFIX_BENCH("accuracy", setup);

@@ -5,7 +5,7 @@
 // the component's edges being half the arcs of its vertices. Two times are reported: `kernel`,
 // the sum of the profiled kernels, and `wall`, host time of the whole search (kernels plus the
 // per-level read of the queue counters that decides the next launch), each a median over
-// `repeats` searches from different sources after one warm-up search.
+// `repeats` searches from different sources after `warmup` searches.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,8 +17,8 @@
 #include <sstream>
 
 #include "bench.hpp"
-#include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/bfs.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/levels.hpp"
@@ -29,10 +29,9 @@ namespace treefix::bench {
 namespace {
 
 struct BfsBenchOptions {
+  CommonOptions common{"", "", 5, 1};
   unsigned scale = 20, edge_factor = 16;
   std::size_t grid_side = 1024, tree_vertices = std::size_t{1} << 22;
-  std::size_t repeats = 5;
-  std::string csv, device;
   bool skip_trees = false;
 };
 
@@ -41,43 +40,12 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-struct Table {
-  std::vector<std::string> header;
-  std::vector<std::vector<std::string>> rows;
-  void print(std::ostream& out) const {
-    std::vector<std::size_t> width(header.size());
-    for (std::size_t i = 0; i < header.size(); ++i) width[i] = header[i].size();
-    for (auto& r : rows)
-      for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-    auto line = [&](const std::vector<std::string>& r) {
-      for (std::size_t i = 0; i < r.size(); ++i) out << std::setw(static_cast<int>(width[i]) + 2) << r[i];
-      out << "\n";
-    };
-    line(header);
-    for (auto& r : rows) line(r);
-  }
-  void write_csv(std::ostream& out) const {
-    auto line = [&](const std::vector<std::string>& r) {
-      for (std::size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << r[i];
-      out << "\n";
-    };
-    line(header);
-    for (auto& r : rows) line(r);
-  }
-};
-
-std::string fixed(double x, int digits = 3) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << x;
-  return s.str();
-}
-
-void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::size_t repeats,
-                     bool beamer, Table& table) {
+void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, Runs runs, bool beamer,
+                     Table& table) {
   DeviceGraph device_graph(rt, g);
   std::mt19937_64 rng(42);
   std::vector<vertex_t> sources;
-  while (sources.size() < repeats + 1) {  // Graph500: sources with at least one edge
+  while (sources.size() < runs.total()) {  // Graph500: sources with at least one edge
     vertex_t s = static_cast<vertex_t>(rng() % g.vertices());
     if (g.degree(s) > 0) sources.push_back(s);
   }
@@ -92,7 +60,7 @@ void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::si
     DeviceBfs r = bfs(rt, device_graph, {sources[i]}, options);
     rt.queue().finish();
     double wall = ms_since(start);
-    if (i == 0) continue;  // warm-up: program build and first-touch
+    if (!runs.timed(i)) continue;  // warm-up: program build and first-touch
     // edges of the reached component, from the host CSR and the device depths
     auto depth = r.depth.download(rt);
     double arcs = 0;
@@ -108,12 +76,13 @@ void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, std::si
     auto cpu_start = Clock::now();
     auto ref = bfs_reference(g, sources[i]);
     cpu_ms.push_back(ms_since(cpu_start));
-    if (ref.depth != depth) throw Error("bfs bench: device depths differ from the reference on " + name);
+    if (ref.depth != depth)
+      throw Error("bfs bench: device depths differ from the reference on " + name);
   }
-  table.rows.push_back({name, beamer ? "direction-optimising" : "top-down",
-                        std::to_string(g.vertices()), std::to_string(g.edges()),
-                        std::to_string(levels), std::to_string(bottom_up), std::to_string(launches), fixed(median(kernel_ms)),
-                        fixed(median(wall_ms)), fixed(median(rate) * 1e-9, 4), fixed(median(cpu_ms))});
+  table.add({name, beamer ? "direction-optimising" : "top-down", std::to_string(g.vertices()),
+             std::to_string(g.edges()), std::to_string(levels), std::to_string(bottom_up),
+             std::to_string(launches), cell(median(kernel_ms)), cell(median(wall_ms)),
+             cell(median(rate) * 1e-9, 4), cell(median(cpu_ms))});
   std::cerr << "  done " << name << (beamer ? " (direction-optimising)" : "") << "\n";
 }
 
@@ -135,7 +104,7 @@ void check(const std::vector<T>& got, const std::vector<T>& want, const std::str
 }
 
 template <class T>
-void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent, std::size_t repeats,
+void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent, Runs runs,
                 Table& table) {
   const std::size_t n = parent.size();
   auto build_start = Clock::now();
@@ -160,12 +129,14 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
       std::vector<double> kernel_ms, wall_ms, cpu_ms, euler_kernel_ms, euler_wall_ms;
       std::size_t euler_launches = 0;
       LevelsStats stats;
-      for (std::size_t i = 0; i <= repeats; ++i) {
+      for (std::size_t i = 0; i < runs.total(); ++i) {
         Profile profile;
         LevelsStats run;
         auto start = Clock::now();
-        if (leaf) levels_leaffix(rt, levels, dw, dr, op, false, &profile, &run);
-        else levels_rootfix(rt, levels, dw, dr, op, false, &profile, &run);
+        if (leaf)
+          levels_leaffix(rt, levels, dw, dr, op, false, &profile, &run);
+        else
+          levels_rootfix(rt, levels, dw, dr, op, false, &profile, &run);
         rt.queue().finish();
         double wall = ms_since(start);
         auto cpu_start = Clock::now();
@@ -180,11 +151,13 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
           options.algorithm = Algorithm::euler;
           options.profile = &euler_profile;
           auto euler_start = Clock::now();
-          if (leaf) leaffix(rt, euler_tree, dw, dr, options);
-          else rootfix(rt, euler_tree, dw, dr, options);
+          if (leaf)
+            leaffix(rt, euler_tree, dw, dr, options);
+          else
+            rootfix(rt, euler_tree, dw, dr, options);
           rt.queue().finish();
           if (i == 0) check(dr.download(rt), ref, name + " euler");
-          if (i > 0) {
+          if (runs.timed(i)) {
             euler_wall_ms.push_back(ms_since(euler_start));
             euler_kernel_ms.push_back(euler_profile.total_milliseconds() -
                                       euler_profile.milliseconds("upload") -
@@ -192,7 +165,7 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
             euler_launches = kernel_launches(euler_profile);
           }
         }
-        if (i == 0) continue;  // warm-up
+        if (!runs.timed(i)) continue;  // warm-up
 
         kernel_ms.push_back(profile.milliseconds("levels"));
         wall_ms.push_back(wall);
@@ -201,85 +174,81 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
       }
       const bool euler = has_inverse(op);
       const bool pick_levels = levels_preferred(levels.sweep_cost_in_launches(), n, op);
-      const double auto_wall =
-          pick_levels ? median(wall_ms) : euler ? median(euler_wall_ms) : median(cpu_ms);
-      table.rows.push_back({name, std::to_string(n), std::to_string(levels.levels()),
-                            leaf ? "leaffix" : "rootfix", to_string(op),
-                            std::to_string(stats.kernel_launches), fixed(build_ms), fixed(host_build_ms),
-                            fixed(median(kernel_ms)), fixed(median(wall_ms)),
-                            euler ? std::to_string(euler_launches) : "-",
-                            euler ? fixed(median(euler_kernel_ms)) : "-",
-                            euler ? fixed(median(euler_wall_ms)) : "-",
-                            pick_levels ? "levels" : euler ? "euler" : "sequential", fixed(auto_wall),
-                            fixed(median(cpu_ms))});
+      const double auto_wall = pick_levels ? median(wall_ms)
+                               : euler     ? median(euler_wall_ms)
+                                           : median(cpu_ms);
+      table.add({name, std::to_string(n), std::to_string(levels.levels()),
+                 leaf ? "leaffix" : "rootfix", to_string(op), std::to_string(stats.kernel_launches),
+                 cell(build_ms), cell(host_build_ms), cell(median(kernel_ms)),
+                 cell(median(wall_ms)), euler ? std::to_string(euler_launches) : "-",
+                 euler ? cell(median(euler_kernel_ms)) : "-",
+                 euler ? cell(median(euler_wall_ms)) : "-",
+                 pick_levels ? "levels"
+                 : euler     ? "euler"
+                             : "sequential",
+                 cell(auto_wall), cell(median(cpu_ms))});
     }
   }
   std::cerr << "  done " << name << "\n";
 }
 
 void run(const BfsBenchOptions& o) {
-  Runtime rt(o.device);
-  std::time_t now = std::time(nullptr);
-  char date[64];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-  std::cout << "treefix-bench bfs, " << date << "\ndevice: " << rt.description().summary() << "\n\n";
+  Runtime rt(o.common.device);
+  const RunInfo info = RunInfo::of(rt);
+  const Runs runs = o.common.runs();
+  std::cout << info.header() << "\n# treefix-bench bfs: " << rt.description().summary() << "\n\n";
 
-  Table traversal;
-  traversal.header = {"graph", "bfs", "vertices", "arcs", "levels", "bottom_up", "launches", "kernel_ms", "wall_ms",
-                      "GTEPS(wall)", "cpu_ms"};
+  Table traversal({"graph", "bfs", "vertices", "arcs", "levels", "bottom_up", "launches",
+                   "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
   std::cerr << "generating graphs\n";
   Csr kron = generate::kronecker(o.scale, o.edge_factor, 1);
   Csr grid = generate::grid2d(o.grid_side, o.grid_side);
-  const std::string grid_name = "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side);
+  const std::string grid_name =
+      "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side);
   for (bool beamer : {false, true}) {
-    bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, o.repeats, beamer, traversal);
-    bench_traversal(rt, grid_name, grid, o.repeats, beamer, traversal);
+    bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, runs, beamer, traversal);
+    bench_traversal(rt, grid_name, grid, runs, beamer, traversal);
   }
-  std::cout << "BFS traversal (median of " << o.repeats << " sources)\n";
+  std::cout << "BFS traversal (median of " << runs.repeats << " sources)\n";
   traversal.print(std::cout);
 
-  Table trees;
-  trees.header = {"tree", "vertices", "levels", "sweep", "op", "levels_launches", "prepare_bfs_ms", "prepare_host_ms",
-                  "levels_kernel_ms", "levels_wall_ms", "euler_launches", "euler_kernel_ms",
-                  "euler_wall_ms", "auto_picks", "auto_wall_ms", "sequential_ms"};
+  Table trees({"tree", "vertices", "levels", "sweep", "op", "levels_launches", "prepare_bfs_ms",
+               "prepare_host_ms", "levels_kernel_ms", "levels_wall_ms", "euler_launches",
+               "euler_kernel_ms", "euler_wall_ms", "auto_picks", "auto_wall_ms", "sequential_ms"});
   if (!o.skip_trees) {
     const std::size_t n = o.tree_vertices;
-    bench_tree<float>(rt, "star", generate::star(n), o.repeats, trees);
-    bench_tree<float>(rt, "caterpillar-sqrt", generate::caterpillar(n, static_cast<std::size_t>(std::sqrt(double(n)))),
-                      o.repeats, trees);
-    bench_tree<float>(rt, "path", generate::path(std::min<std::size_t>(n, 1 << 14)), o.repeats, trees);
+    bench_tree<float>(rt, "star", generate::star(n), runs, trees);
+    bench_tree<float>(rt, "caterpillar-sqrt",
+                      generate::caterpillar(n, static_cast<std::size_t>(std::sqrt(double(n)))),
+                      runs, trees);
+    bench_tree<float>(rt, "path", generate::path(std::min<std::size_t>(n, 1 << 14)), runs, trees);
     vertex_t hub = 0;  // span the giant component: root the tree at the highest-degree vertex
     for (vertex_t v = 0; v < static_cast<vertex_t>(kron.vertices()); ++v)
       if (kron.degree(v) > kron.degree(hub)) hub = v;
-    bench_tree<float>(rt, "bfs-kronecker", generate::bfs_spanning_tree(kron, hub), o.repeats, trees);
-    bench_tree<float>(rt, "bfs-grid", generate::bfs_spanning_tree(grid, 0), o.repeats, trees);
-    std::cout << "\nlevel-synchronous treefix, float (median of " << o.repeats
-              << "; launches per call; auto_picks = levels_preferred(sweep_cost_in_launches, n, op))\n";
+    bench_tree<float>(rt, "bfs-kronecker", generate::bfs_spanning_tree(kron, hub), runs, trees);
+    bench_tree<float>(rt, "bfs-grid", generate::bfs_spanning_tree(grid, 0), runs, trees);
+    std::cout
+        << "\nlevel-synchronous treefix, float (median of " << runs.repeats
+        << "; launches per call; auto_picks = levels_preferred(sweep_cost_in_launches, n, op))\n";
     trees.print(std::cout);
   }
   std::cout.flush();
-  if (!o.csv.empty()) {
-    std::ofstream out(o.csv);
-    if (!out) throw InputError(o.csv + ": cannot write");
-    out << "# treefix-bench bfs, " << date << ", " << rt.description().summary() << "\n";
-    traversal.write_csv(out);
-    out << "\n";
-    if (!o.skip_trees) trees.write_csv(out);
-  }
+  write_csv(o.common.csv, info, {&traversal, &trees});
 }
 
 void setup(CLI::App& app) {
   auto o = std::make_shared<BfsBenchOptions>();
-  auto* suite = app.add_subcommand("bfs", "BFS traversal rate (Kronecker, grid) and the levels treefix");
-  suite->add_option("--scale", o->scale, "Kronecker scale: 2^scale vertices (default 20)");
-  suite->add_option("--edge-factor", o->edge_factor, "Kronecker edges per vertex (default 16)");
-  suite->add_option("--grid-side", o->grid_side, "grid of side x side vertices (default 1024)");
-  suite->add_option("--tree-vertices", o->tree_vertices, "vertices of the star and caterpillar (default 2^22)");
-  suite->add_option("--repeats", o->repeats, "timed runs after one warm-up (default 5)");
+  auto* suite =
+      add_suite(app, "bfs", "BFS traversal rate (Kronecker, grid) and the levels treefix", o, run);
+  suite->add_option("--scale", o->scale, "Kronecker scale: 2^scale vertices")
+      ->capture_default_str();
+  suite->add_option("--edge-factor", o->edge_factor, "Kronecker edges per vertex")
+      ->capture_default_str();
+  suite->add_option("--grid-side", o->grid_side, "grid of side x side vertices")
+      ->capture_default_str();
+  suite->add_option("--tree-vertices", o->tree_vertices, "vertices of the star and caterpillar")
+      ->capture_default_str();
   suite->add_flag("--skip-trees", o->skip_trees, "only the BFS traversal part");
-  suite->add_option("--csv", o->csv, "also write the tables as CSV");
-  suite->add_option("--device", o->device, "OpenCL device (as for treefix --device)");
-  suite->callback([o] { run(*o); });
 }
 
 TREEFIX_BENCH("bfs", setup);

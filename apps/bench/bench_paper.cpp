@@ -30,36 +30,36 @@
 #include <thread>
 
 #include "bench.hpp"
-#include "treefix/treefix/cpu_parallel.hpp"
+#include "cli_options.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/treefix/generate.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/graph/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/treefix/cpu_parallel.hpp"
+#include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
+#include "treefix/treefix/tree_io.hpp"
 #include "treefix/treefix/treefix.hpp"
 
 namespace treefix::bench {
 namespace {
 
 struct Args {
-  int min_log = 15, max_log = 24, repeats = 10, warmup = 2;
+  CommonOptions common{"", "", 10, 2};
+  int min_log = 15, max_log = 24;
   unsigned threads = 0;
   double budget_s = 20, max_run_s = 10;
   std::string shapes = "star,caterpillar,random";
   std::string algorithms = "sequential,cpu-euler,cpu-levels,levels,euler";
-  std::string type = "float", fix = "rootfix", csv, device, dump_dir;
+  std::string fix = "rootfix", dump_dir;
+  ValueType type = ValueType::float32;
 };
 
-
-
-// EXTENSION POINT (graphs): BFS spanning trees of real graphs (SuiteSparse Matrix Market files
-// such as af_shell9, ldoor, G3_circuit, cage15, nlpkkt120) enter as shapes "graph:PATH.mtx".
-// The graph reader and device BFS come from the graph branch; until it is merged this throws, and
-// every other shape works. When it lands: read the Csr, take the BFS tree from vertex 0, return
-// its parent array (size = vertices of the graph; --min-log/--max-log do not apply).
+// Real graphs enter as shapes "graph:FILE" (any format read_graph takes): the tree is the BFS
+// spanning tree from vertex 0, unreached vertices roots of their own (the seed paper's Table I
+// runs treefix on BFS trees of SuiteSparse graphs). --min-log/--max-log do not apply.
 ParentArray graph_spanning_tree(const std::string& path) {
-  throw InputError("graph shape '" + path +
-                   "': BFS spanning trees of Matrix Market graphs need "
-                   "the graph module, not merged in this build");
+  return generate::bfs_spanning_tree(read_graph(path), 0);
 }
 
 bool is_graph(const std::string& shape) { return shape.rfind("graph:", 0) == 0; }
@@ -228,8 +228,8 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
   const double first_ms = once(false, true);
   // Fewer runs for slow algorithms: warm-up and repeats both fit the budget.
   const int fit = static_cast<int>(args.budget_s * 1000 / std::max(first_ms, 1e-3));
-  const int warmup = std::min(args.warmup - 1, std::max(0, fit - 1));
-  const int repeats = std::max(1, std::min(args.repeats, fit - warmup));
+  const int warmup = std::min(args.common.warmup - 1, std::max(0, fit - 1));
+  const int repeats = std::max(1, std::min(args.common.repeats, fit - warmup));
   for (int i = 0; i < warmup; ++i) once(false, false);
   for (int i = 0; i < repeats; ++i) once(true, false);
   t.runs = repeats;
@@ -246,27 +246,21 @@ void run(const Args& args) {
     if (fix != "rootfix" && fix != "leaffix")
       throw InputError("--fix: '" + fix + "' is not rootfix or leaffix");
   if (fixes.empty()) throw InputError("--fix is empty");
-  if (args.repeats < 1 || args.warmup < 1)
-    throw InputError("--repeats and --warmup must be at least 1");
-  Runtime rt(args.device);
-  const auto& d = rt.description();
-  std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  if (args.common.warmup < 1)
+    throw InputError("--warmup must be at least 1 (the first run checks the result)");
+  Runtime rt(args.common.device);
+  const RunInfo info = RunInfo::of(rt);
   const unsigned threads =
       args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
   const auto shapes = split(args.shapes), algorithms = split(args.algorithms);
-  std::cout << "# device: " << d.device_name << " | platform: " << d.platform_name
-            << " | driver: " << d.driver_version << " | host threads: " << threads
-            << " | date: " << date << "\n# " << args.fix << " (sum), type " << args.type
-            << ", medians of up to " << args.repeats << " runs after warm-up; times in ms\n";
-  std::ofstream csv;
-  if (!args.csv.empty()) {
-    csv.open(args.csv);
-    if (!csv) throw InputError("cannot write " + args.csv);
-    csv << "device,driver,date,host_threads,shape,n,type,fix,algorithm,compute_ms,upload_ms,"
-           "download_ms,prepare_ms,runs,status\n";
-  }
+  for (const auto& shape : shapes)  // refuse a misspelt shape before hours of measurements
+    if (!is_graph(shape)) make(shape, 1);
+  std::cout << info.header() << "\n# host threads: " << threads << "; " << args.fix
+            << " (sum), type " << to_string(args.type) << ", medians of up to "
+            << args.common.repeats << " runs after warm-up; times in ms\n";
+  Table table({"host_threads", "shape", "n", "type", "fix", "algorithm", "compute_ms", "upload_ms",
+               "download_ms", "prepare_ms", "runs", "status"});
+  table.stream_csv(args.common.csv, info);
   std::ofstream index;
   if (!args.dump_dir.empty()) {
     std::filesystem::create_directories(args.dump_dir);
@@ -274,12 +268,6 @@ void run(const Args& args) {
     if (!index) throw InputError("cannot write " + args.dump_dir + "/index.csv ");
     index << "shape,n,type,fix,open_file,close_file,weights_file,expected_file\n";
   }
-  std::cout << std::left << std::setw(8) << "fix" << std::setw(13) << "shape" << std::right
-            << std::setw(10) << "n"
-            << "  " << std::left << std::setw(15) << "algorithm" << std::right << std::setw(11)
-            << "compute" << std::setw(10) << "upload" << std::setw(10) << "download"
-            << std::setw(11) << "prepare" << std::setw(6) << "runs"
-            << "  status\n";
   // Build the device programs before timing anything (prepare_ms must not include compilation).
   for (const auto& algorithm : algorithms)
     for (const auto& fix : fixes) {
@@ -335,9 +323,9 @@ void run(const Args& args) {
         const std::string label = fix + ", " + shape + ", n=" + std::to_string(n);
         if (index.is_open()) {
           dump_raw(stem + "." + fix + ".expected.bin", expected);
-          index << shape << ',' << n << ',' << args.type << ',' << fix << ',' << base(stem)
-                << ".open.i32," << base(stem) << ".close.i32," << base(stem) << ".weights.bin,"
-                << base(stem) << "." << fix << ".expected.bin\n";
+          index << shape << ',' << n << ',' << to_string(args.type) << ',' << fix << ','
+                << base(stem) << ".open.i32," << base(stem) << ".close.i32," << base(stem)
+                << ".weights.bin," << base(stem) << "." << fix << ".expected.bin\n";
           index.flush();
         }
         for (std::size_t a = 0; a < algorithms.size(); ++a, ++step) {
@@ -366,45 +354,29 @@ void run(const Args& args) {
               too_slow[slot] = true;
           }
           const bool ok = t.status == "ok";
-          std::cout << std::left << std::setw(8) << fix << std::setw(13) << shape << std::right
-                    << std::setw(10) << n << "  " << std::left << std::setw(15) << algorithms[a]
-                    << std::right << std::fixed << std::setprecision(3);
-          if (ok)
-            std::cout << std::setw(11) << median(t.compute) << std::setw(10) << median(t.upload)
-                      << std::setw(10) << median(t.download) << std::setw(11) << t.prepare
-                      << std::setw(6) << t.runs << "  ok\n";
-          else
-            std::cout << std::setw(48) << ""
-                      << "  " << t.status << "\n";
-          std::cout << std::defaultfloat;
-          if (csv.is_open()) {
-            csv << '"' << d.device_name << "\",\"" << d.driver_version << "\"," << date << ','
-                << threads << ',' << shape << ',' << n << ',' << args.type << ',' << fix << ','
-                << algorithms[a] << ',';
-            if (ok)
-              csv << std::setprecision(6) << median(t.compute) << ',' << median(t.upload) << ','
-                  << median(t.download) << ',' << t.prepare << ',' << t.runs << ",ok\n";
-            else
-              csv << ",,,,0," << t.status << "\n";
-            csv.flush();
-          }
+          table.add({std::to_string(threads), shape, std::to_string(n), to_string(args.type), fix,
+                     algorithms[a], ok ? general(median(t.compute)) : "",
+                     ok ? general(median(t.upload)) : "", ok ? general(median(t.download)) : "",
+                     ok ? general(t.prepare) : "", ok ? std::to_string(t.runs) : "0", t.status});
         }
       }
     }
   }
   std::cerr << "\r[paper] done" << std::string(60, ' ') << "\n";
+  table.print(std::cout);
+}
+
+void run_any_type(const Args& args) {
+  visit_value_type(args.type, [&](auto value) { run<decltype(value)>(args); });
 }
 
 void setup(CLI::App& app) {
   auto args = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand(
-      "paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler");
+  auto* cmd =
+      add_suite(app, "paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler",
+                args, run_any_type);
   cmd->add_option("--min-log", args->min_log, "smallest size, log2")->capture_default_str();
   cmd->add_option("--max-log", args->max_log, "largest size, log2")->capture_default_str();
-  cmd->add_option("--repeats", args->repeats, "timed runs per size (at most)")
-      ->capture_default_str();
-  cmd->add_option("--warmup", args->warmup, "untimed runs first (the first also checks the result)")
-      ->capture_default_str();
   cmd->add_option("--shapes", args->shapes,
                   "comma list of star,caterpillar,path,random,random-shuffled,graph:FILE.mtx")
       ->capture_default_str();
@@ -412,7 +384,7 @@ void setup(CLI::App& app) {
          "--algorithms", args->algorithms,
          "comma list of sequential,cpu-euler,cpu-levels,levels,euler,euler-three,euler-accurate")
       ->capture_default_str();
-  cmd->add_option("--type", args->type, "int32, int64, float or double")->capture_default_str();
+  cli::add_enum_option(cmd, "--type", args->type, "value type");
   cmd->add_option("--fix", args->fix, "rootfix, leaffix, or both: rootfix,leaffix")
       ->capture_default_str();
   cmd->add_option("--threads", args->threads, "host threads of the cpu-* algorithms (0: all cores)")
@@ -425,24 +397,6 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--dump-dir", args->dump_dir,
                   "write the trees (tour positions, weights, expected) for bench/cupy_treefix.py");
-  cmd->add_option("--csv", args->csv, "write the table as CSV here");
-  cmd->add_option("--device", args->device, "device spec (see `treefix devices`)");
-  cmd->callback([args] {
-    switch (parse<ValueType>(args->type)) {
-      case ValueType::int32:
-        run<std::int32_t>(*args);
-        break;
-      case ValueType::int64:
-        run<std::int64_t>(*args);
-        break;
-      case ValueType::float32:
-        run<float>(*args);
-        break;
-      case ValueType::float64:
-        run<double>(*args);
-        break;
-    }
-  });
 }
 
 TREEFIX_BENCH("paper", setup);

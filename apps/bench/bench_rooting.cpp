@@ -20,26 +20,26 @@
 #include <sstream>
 
 #include "bench.hpp"
-#include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/graph/generate.hpp"
-#include "treefix/treefix/generate.hpp"
-#include "treefix/primitives/listrank.hpp"
+#include "treefix/graph/bfs.hpp"
 #include "treefix/graph/connectivity.hpp"
+#include "treefix/graph/generate.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
+#include "treefix/primitives/listrank.hpp"
 #include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/generate.hpp"
 
 namespace treefix::bench {
 namespace {
 
 struct RootingBenchOptions {
+  CommonOptions common{"", "", 5, 1};
   unsigned scale = 20, edge_factor = 16;
   std::size_t grid_side = 1024, strip_width = 16, path = std::size_t{1} << 20;
-  std::size_t list = std::size_t{1} << 25, forest = std::size_t{1} << 24, tour = std::size_t{1} << 22;
-  std::size_t repeats = 5;
+  std::size_t list = std::size_t{1} << 25, forest = std::size_t{1} << 24,
+              tour = std::size_t{1} << 22;
   bool path_bfs = false;
-  std::string csv, device;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -47,62 +47,36 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-std::string fixed(double x, int digits = 2) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << x;
-  return s.str();
+std::string fixed(double x) { return cell(x, 2); }
+
+Table make_table() {
+  return Table({"part", "input", "method", "vertices", "edges", "kernel_ms", "wall_ms", "note"});
 }
 
-struct Table {
-  std::vector<std::string> header = {"part", "input", "method", "vertices", "edges",
-                                     "kernel_ms", "wall_ms", "note"};
-  std::vector<std::vector<std::string>> rows;
-  void print_row(std::ostream& out, const std::vector<std::string>& r) const {
-    static const int width[] = {10, 26, 22, 11, 11, 11, 11, 0};
-    for (std::size_t i = 0; i < r.size(); ++i)
-      out << std::left << std::setw(width[i]) << r[i] << (i + 1 < r.size() ? " " : "");
-    out << "\n";
-  }
-  void add(std::vector<std::string> row) {
-    print_row(std::cout, row);
-    std::cout.flush();
-    rows.push_back(std::move(row));
-  }
-  void write_csv(std::ostream& out) const {
-    for (auto* r : {&header}) {
-      for (std::size_t i = 0; i < r->size(); ++i) out << (i ? "," : "") << (*r)[i];
-      out << "\n";
-    }
-    for (auto& r : rows) {
-      for (std::size_t i = 0; i < r.size(); ++i) out << (i ? "," : "") << '"' << r[i] << '"';
-      out << "\n";
-    }
-  }
-};
-
-// Median wall and kernel time of `repeats` runs of f(profile) after one warm-up run; `phases`
+// Median wall and kernel time of the timed runs of f(profile) after the warm-up runs; `phases`
 // receives the median milliseconds of each profiled phase ("connectivity=1.2 listrank=0.8 ...")
 // and the number of profiled commands per phase of the last run (rounds of iterative phases).
 template <class F>
-std::pair<double, double> measure(Runtime& rt, std::size_t repeats, const char* kernel_phases, F&& f,
+std::pair<double, double> measure(Runtime& rt, Runs runs, const char* kernel_phases, F&& f,
                                   std::string* phases = nullptr) {
   std::vector<double> wall, kernel;
   std::vector<std::pair<std::string, std::vector<double>>> per_phase;
   std::vector<std::string> last_launches;  // commands per phase in the last run
-  for (std::size_t i = 0; i <= repeats; ++i) {
+  for (std::size_t i = 0; i < runs.total(); ++i) {
     Profile profile;
     rt.queue().finish();
     auto start = Clock::now();
     f(profile);
     rt.queue().finish();
     double w = ms_since(start);
-    if (i == 0 && repeats > 0) continue;
+    if (!runs.timed(i)) continue;
     wall.push_back(w);
     double k = 0;
     for (auto& phase : profile.phases()) {
       double ms = profile.milliseconds(phase);
       if (std::string(kernel_phases).find("|" + phase + "|") != std::string::npos) k += ms;
-      auto it = std::find_if(per_phase.begin(), per_phase.end(), [&](auto& p) { return p.first == phase; });
+      auto it = std::find_if(per_phase.begin(), per_phase.end(),
+                             [&](auto& p) { return p.first == phase; });
       if (it == per_phase.end()) it = per_phase.insert(per_phase.end(), {phase, {}});
       it->second.push_back(ms);
     }
@@ -126,7 +100,10 @@ Csr csr_from_parent(const ParentArray& parent) {
   Csr g;
   g.row_offset.assign(n + 1, 0);
   for (std::size_t v = 0; v < n; ++v)
-    if (parent[v] >= 0) { ++g.row_offset[v + 1]; ++g.row_offset[parent[v] + 1]; }
+    if (parent[v] >= 0) {
+      ++g.row_offset[v + 1];
+      ++g.row_offset[parent[v] + 1];
+    }
   for (std::size_t v = 0; v < n; ++v) g.row_offset[v + 1] += g.row_offset[v];
   g.column.resize(g.row_offset[n]);
   std::vector<std::int64_t> fill(g.row_offset.begin(), g.row_offset.end() - 1);
@@ -143,9 +120,13 @@ void check_forest(const Csr& g, const ParentArray& parent, const std::string& wh
   validate_parent_array(parent);
   std::size_t roots = 0;
   for (std::size_t v = 0; v < parent.size(); ++v) {
-    if (parent[v] < 0) { ++roots; continue; }
+    if (parent[v] < 0) {
+      ++roots;
+      continue;
+    }
     auto b = g.column.begin() + g.row_offset[v], e = g.column.begin() + g.row_offset[v + 1];
-    if (std::find(b, e, parent[v]) == e) throw Error("rooting bench: " + what + ": a parent edge is not a graph edge");
+    if (std::find(b, e, parent[v]) == e)
+      throw Error("rooting bench: " + what + ": a parent edge is not a graph edge");
   }
   if (roots == 0 && !parent.empty()) throw Error("rooting bench: " + what + ": no root");
 }
@@ -154,9 +135,14 @@ const char* kKernelPhases = "|connectivity|tour|listrank|parent|check|bfs|";
 
 void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const RootingBenchOptions& o,
                bool with_bfs, Table& table) {
-  struct Variant { const char* label; RstMethod method; ListRankMethod ranking; };
-  std::vector<Variant> variants = {{"euler+ruling-set", RstMethod::euler, ListRankMethod::ruling_set},
-                                   {"euler+wyllie", RstMethod::euler, ListRankMethod::wyllie}};
+  struct Variant {
+    const char* label;
+    RstMethod method;
+    ListRankMethod ranking;
+  };
+  std::vector<Variant> variants = {
+      {"euler+ruling-set", RstMethod::euler, ListRankMethod::ruling_set},
+      {"euler+wyllie", RstMethod::euler, ListRankMethod::wyllie}};
   if (with_bfs) variants.push_back({"bfs", RstMethod::bfs, ListRankMethod::ruling_set});
   for (auto& v : variants) {
     RstOptions options;
@@ -165,11 +151,16 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
     ParentArray parent;
     std::string phases;
     // BFS on the path: one level per vertex; one run (programs are built by then), no warm-up.
-    std::size_t repeats = (v.method == RstMethod::bfs && name.rfind("path", 0) == 0) ? 0 : o.repeats;
-    auto [wall, kernel] = measure(rt, repeats, kKernelPhases, [&](Profile& profile) {
-      options.profile = &profile;
-      parent = rooted_spanning_forest(rt, g, options);
-    }, &phases);
+    Runs runs = o.common.runs();
+    if (v.method == RstMethod::bfs && name.rfind("path", 0) == 0)
+      runs = {0, 1};  // one level per vertex: one run
+    auto [wall, kernel] = measure(
+        rt, runs, kKernelPhases,
+        [&](Profile& profile) {
+          options.profile = &profile;
+          parent = rooted_spanning_forest(rt, g, options);
+        },
+        &phases);
     check_forest(g, parent, name + " " + v.label);
     table.add({"rst", name, v.label, std::to_string(g.vertices()), std::to_string(g.edges() / 2),
                fixed(kernel), fixed(wall), "host in/out; ms: " + phases});
@@ -186,14 +177,12 @@ std::vector<std::int32_t> list_succ(std::size_t n, bool shuffled, std::uint64_t 
 }
 
 void run(const RootingBenchOptions& o) {
-  Runtime rt(o.device);
-  std::time_t now = std::time(nullptr);
-  char date[64];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
-  std::cout << "treefix-bench rooting  " << date << "\ndevice: " << rt.description().summary()
-            << "\nrepeats: " << o.repeats << " (medians after one warm-up)\n\n";
-  Table table;
-  table.print_row(std::cout, table.header);
+  Runtime rt(o.common.device);
+  const RunInfo info = RunInfo::of(rt);
+  const Runs runs = o.common.runs();
+  std::cout << info.header() << "\n# treefix-bench rooting: " << rt.description().summary()
+            << "\n# medians of " << runs.repeats << " runs after " << runs.warmup << " warm-up\n";
+  Table table = make_table();
 
   // 1. Rooted spanning forests: high diameter (grid, strip, path) and low diameter (Kronecker).
   bench_rst(rt, "grid " + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side),
@@ -204,13 +193,18 @@ void run(const RootingBenchOptions& o) {
   bench_rst(rt, "kronecker scale " + std::to_string(o.scale),
             generate::kronecker(o.scale, o.edge_factor, 1), o, true, table);
   bench_rst(rt, "path (shuffled ids)",
-            csr_from_parent(generate::shuffle_labels(generate::path(o.path), 3)), o, o.path_bfs, table);
+            csr_from_parent(generate::shuffle_labels(generate::path(o.path), 3)), o, o.path_bfs,
+            table);
 
   // 2. List ranking of one list of o.list elements, in memory order and shuffled.
   for (bool shuffled : {false, true}) {
     auto succ = DeviceArray<std::int32_t>::upload(rt, list_succ(o.list, shuffled, 5));
     DeviceArray<std::int32_t> rank(rt, o.list, "ranks");
-    struct Variant { std::string label; ListRankMethod method; std::size_t stride; };
+    struct Variant {
+      std::string label;
+      ListRankMethod method;
+      std::size_t stride;
+    };
     for (Variant v : {Variant{"wyllie", ListRankMethod::wyllie, 0},
                       Variant{"ruling-set s=8", ListRankMethod::ruling_set, 8},
                       Variant{"ruling-set s=32", ListRankMethod::ruling_set, 32},
@@ -218,13 +212,17 @@ void run(const RootingBenchOptions& o) {
       ListRankOptions options;
       options.method = v.method;
       options.stride = v.stride;
-      auto [wall, kernel] = measure(rt, o.repeats, kKernelPhases, [&](Profile& profile) {
+      auto [wall, kernel] = measure(rt, runs, kKernelPhases, [&](Profile& profile) {
         options.profile = &profile;
         list_rank(rt, succ.buffer(), rank.buffer(), o.list, options);
       });
       auto ranks = rank.download(rt);  // spot check: the last element of the list
-      std::size_t tail = shuffled ? std::find(ranks.begin(), ranks.end(), static_cast<int>(o.list - 1)) - ranks.begin() : o.list - 1;
-      if (tail >= o.list || ranks[tail] != static_cast<int>(o.list - 1)) throw Error("rooting bench: wrong list ranks");
+      std::size_t tail =
+          shuffled
+              ? std::find(ranks.begin(), ranks.end(), static_cast<int>(o.list - 1)) - ranks.begin()
+              : o.list - 1;
+      if (tail >= o.list || ranks[tail] != static_cast<int>(o.list - 1))
+        throw Error("rooting bench: wrong list ranks");
       table.add({"listrank", std::string(shuffled ? "list, shuffled" : "list, in order"), v.label,
                  std::to_string(o.list), "-", fixed(kernel), fixed(wall), "device in/out"});
     }
@@ -235,24 +233,32 @@ void run(const RootingBenchOptions& o) {
     auto parent = generate::shuffle_labels(generate::path(o.forest), 8);
     std::vector<vertex_t> source, target;
     for (std::size_t v = 0; v < parent.size(); ++v)
-      if (parent[v] >= 0) { source.push_back(static_cast<vertex_t>(v)); target.push_back(parent[v]); }
-    auto ds = DeviceArray<vertex_t>::upload(rt, source), dt = DeviceArray<vertex_t>::upload(rt, target);
-    vertex_t root = static_cast<vertex_t>(std::find(parent.begin(), parent.end(), -1) - parent.begin());
+      if (parent[v] >= 0) {
+        source.push_back(static_cast<vertex_t>(v));
+        target.push_back(parent[v]);
+      }
+    auto ds = DeviceArray<vertex_t>::upload(rt, source),
+         dt = DeviceArray<vertex_t>::upload(rt, target);
+    vertex_t root =
+        static_cast<vertex_t>(std::find(parent.begin(), parent.end(), -1) - parent.begin());
     for (auto method : {ListRankMethod::ruling_set, ListRankMethod::wyllie}) {
       RootingOptions options;
       options.roots = {root};
       options.list_rank.method = method;
       DeviceArray<vertex_t> result;
       std::string phases;
-      auto [wall, kernel] = measure(rt, o.repeats, kKernelPhases, [&](Profile& profile) {
-        options.profile = &profile;
-        result = root_forest(rt, o.forest, ds, dt, options);
-      }, &phases);
+      auto [wall, kernel] = measure(
+          rt, runs, kKernelPhases,
+          [&](Profile& profile) {
+            options.profile = &profile;
+            result = root_forest(rt, o.forest, ds, dt, options);
+          },
+          &phases);
       if (result.download(rt) != parent)
         throw Error("rooting bench: root_forest differs from the generated path");
       table.add({"root", "path (shuffled ids)", std::string("euler+") + to_string(method),
-                 std::to_string(o.forest), std::to_string(source.size()), fixed(kernel), fixed(wall),
-                 "device in/out, validation included; ms: " + phases});
+                 std::to_string(o.forest), std::to_string(source.size()), fixed(kernel),
+                 fixed(wall), "device in/out, validation included; ms: " + phases});
     }
   }
 
@@ -263,18 +269,21 @@ void run(const RootingBenchOptions& o) {
     auto device_parent = DeviceArray<vertex_t>::upload(rt, parent);
     EulerTour host;
     std::vector<double> host_ms;
-    for (std::size_t i = 0; i <= o.repeats; ++i) {
+    for (std::size_t i = 0; i < runs.total(); ++i) {
       auto start = Clock::now();
       host = build_euler_tour(parent);
-      if (i > 0 || o.repeats == 0) host_ms.push_back(ms_since(start));
+      if (runs.timed(i)) host_ms.push_back(ms_since(start));
     }
     table.add({"tour", name, "host build_euler_tour", std::to_string(o.tour), "-", "-",
                fixed(median(host_ms)), "host only (upload of open/close not included)"});
     DeviceEulerTour tour;
     std::string phases;
-    auto [wall, kernel] = measure(rt, o.repeats, kKernelPhases, [&](Profile& profile) {
-      tour = device_euler_tour(rt, device_parent.buffer(), parent.size(), {}, &profile);
-    }, &phases);
+    auto [wall, kernel] = measure(
+        rt, runs, kKernelPhases,
+        [&](Profile& profile) {
+          tour = device_euler_tour(rt, device_parent.buffer(), parent.size(), {}, &profile);
+        },
+        &phases);
     std::vector<std::int32_t> open_pos(parent.size());
     rt.queue().enqueueReadBuffer(tour.open_pos(), CL_TRUE, 0, parent.size() * 4, open_pos.data());
     if (!std::equal(open_pos.begin(), open_pos.end(), host.open_pos.begin()))
@@ -283,32 +292,25 @@ void run(const RootingBenchOptions& o) {
                fixed(wall), "device in/out; ms: " + phases});
   }
 
-  if (!o.csv.empty()) {
-    std::ofstream out(o.csv);
-    out << "# treefix-bench rooting, " << date << ", " << rt.description().summary() << "\n";
-    table.write_csv(out);
-    if (!out) throw Error("cannot write " + o.csv);
-    std::cout << "\nwrote " << o.csv << "\n";
-  }
+  table.print(std::cout);
+  write_csv(o.common.csv, info, {&table});
 }
 
 void setup(CLI::App& app) {
   auto o = std::make_shared<RootingBenchOptions>();
-  auto* suite = app.add_subcommand(
-      "rooting", "Rooted spanning forests (connectivity+Euler vs BFS), list ranking, Euler tours");
+  auto* suite = add_suite(
+      app, "rooting",
+      "Rooted spanning forests (connectivity+Euler vs BFS), list ranking, Euler tours", o, run);
   suite->add_option("--scale", o->scale, "Kronecker scale: 2^scale vertices (default 20)");
   suite->add_option("--edge-factor", o->edge_factor, "Kronecker edges per vertex (default 16)");
-  suite->add_option("--grid-side", o->grid_side, "square grid side (default 1024); the strip has as many vertices");
+  suite->add_option("--grid-side", o->grid_side,
+                    "square grid side (default 1024); the strip has as many vertices");
   suite->add_option("--strip-width", o->strip_width, "width of the long strip grid (default 16)");
   suite->add_option("--path", o->path, "vertices of the path graph (default 2^20)");
   suite->add_flag("--path-bfs", o->path_bfs, "also BFS on the path (one level per vertex: slow)");
   suite->add_option("--list", o->list, "elements of the ranked list (default 2^25)");
   suite->add_option("--forest", o->forest, "vertices of the rooted path forest (default 2^24)");
   suite->add_option("--tour", o->tour, "vertices of the Euler-tour trees (default 2^22)");
-  suite->add_option("--repeats", o->repeats, "timed runs after one warm-up (default 5)");
-  suite->add_option("--csv", o->csv, "also write the table as CSV");
-  suite->add_option("--device", o->device, "OpenCL device (as for treefix --device)");
-  suite->callback([o] { run(*o); });
 }
 
 TREEFIX_BENCH("rooting", setup);

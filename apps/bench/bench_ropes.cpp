@@ -15,28 +15,26 @@
 #include <thread>
 
 #include "bench.hpp"
+#include "treefix/core/runtime.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/neighbours.hpp"
-#include "treefix/core/runtime.hpp"
 
 namespace treefix::bench {
 namespace {
 
 struct RopesArgs {
+  CommonOptions common{"", "", 5, 1};
   std::size_t bodies = 1000000, points = 200000;
-  int k = 8, repeats = 5, cpu_repeats = 3, leaf = 8;
+  int k = 8, cpu_repeats = 3, leaf = 8;
   unsigned threads = 0;
   double theta = 0.5, neighbours = 16;
-  std::string apps = "nbody,correlate,knn-kd,knn-vp", csv, device;
+  std::string apps = "nbody,correlate,knn-kd,knn-vp";
 };
 
-struct Row {
-  std::string app;
-  std::size_t n;
-  std::string variant;
-  bool sorted;
-  double kernel_ms, transfer_ms, visits, expansion, cpu_ms;
-};
+Table make_table() {
+  return Table({"app", "n", "variant", "sorted", "kernel_ms", "transfer_ms", "visits_per_point",
+                "work_expansion", "cpu_ms", "speedup_vs_cpu"});
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -45,7 +43,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // Runs `gpu(profile, stats)` per variant and sort mode, and `cpu(sorted)` on the host threads.
 template <class Gpu, class Cpu>
 void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu, Cpu cpu,
-             std::vector<Row>& rows) {
+             Table& rows) {
   for (bool sorted : {true, false}) {
     std::vector<double> cpu_times;
     for (int r = 0; r < a.cpu_repeats; ++r) {
@@ -56,21 +54,21 @@ void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu,
     double cpu_ms = median(cpu_times);
     for (Variant v : {Variant::lockstep, Variant::independent, Variant::recursive}) {
       TraversalStats stats;
-      gpu(v, sorted, nullptr, &stats);  // warm-up (kernel build) and statistics
+      gpu(v, sorted, nullptr, &stats);  // statistics (and the kernel build: the first warm-up)
       std::vector<double> kernel, transfer;
-      for (int r = 0; r < a.repeats; ++r) {
+      const Runs runs = a.common.runs();
+      for (std::size_t r = 1; r < runs.total(); ++r) {
         Profile p;
         gpu(v, sorted, &p, nullptr);
+        if (!runs.timed(r)) continue;
         kernel.push_back(p.milliseconds("traverse"));
         transfer.push_back(p.milliseconds("upload") + p.milliseconds("download"));
       }
-      rows.push_back({app, n, to_string(v), sorted, median(kernel), median(transfer),
-                      stats.mean_visits(), stats.work_expansion(), cpu_ms});
-      const Row& row = rows.back();
-      std::printf("%-10s %9zu %-12s %-6s %11.3f %11.3f %9.1f %9.3f %11.3f %8.2f\n", app.c_str(), n,
-                  row.variant.c_str(), sorted ? "yes" : "no", row.kernel_ms, row.transfer_ms,
-                  row.visits, row.expansion, row.cpu_ms, row.cpu_ms / row.kernel_ms);
-      std::fflush(stdout);
+      const double kernel_ms = median(kernel);
+      rows.add({app, std::to_string(n), to_string(v), sorted ? "1" : "0", cell(kernel_ms),
+                cell(median(transfer)), cell(stats.mean_visits(), 1), cell(stats.work_expansion()),
+                cell(cpu_ms), cell(cpu_ms / kernel_ms, 2)});
+      std::cerr << "  done " << app << " " << to_string(v) << (sorted ? " sorted" : "") << "\n";
     }
   }
 }
@@ -84,25 +82,23 @@ PointSet uniform_points(std::size_t n, std::uint64_t seed) {
 }
 
 void run_ropes(const RopesArgs& a) {
-  Runtime rt(a.device);
-  const auto& d = rt.description();
-  std::time_t now = std::time(nullptr);
-  char date[64];
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  Runtime rt(a.common.device);
+  const RunInfo info = RunInfo::of(rt);
   unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::printf("# treefix-bench ropes  %s\n# device: %s\n# driver: %s\n# CPU baseline: %u threads\n",
-              date, d.summary().c_str(), d.driver_version.c_str(), threads);
-  std::printf("%-10s %9s %-12s %-6s %11s %11s %9s %9s %11s %8s\n", "app", "n", "variant", "sorted",
-              "kernel_ms", "transfer_ms", "visits/pt", "work_exp", "cpu_ms", "speedup");
-  std::vector<Row> rows;
-  auto wants = [&](const char* app) { return ("," + a.apps + ",").find(std::string(",") + app + ",") != std::string::npos; };
+  std::cout << info.header() << "\n# " << rt.description().summary()
+            << "\n# CPU baseline: " << threads << " threads\n";
+  Table rows = make_table();
+  auto wants = [&](const char* app) {
+    return ("," + a.apps + ",").find(std::string(",") + app + ",") != std::string::npos;
+  };
 
   if (wants("nbody") && a.bodies > 0) {
     auto bodies = generate::plummer(a.bodies, 1);
     auto t0 = std::chrono::steady_clock::now();
     Octree tree = build_octree(bodies.position, bodies.mass, a.leaf);
-    std::printf("# nbody: %zu Plummer bodies, octree of %zu nodes, height %d, built in %.1f ms (host)\n",
-                a.bodies, tree.nodes(), tree.height, 1e3 * seconds_since(t0));
+    std::printf(
+        "# nbody: %zu Plummer bodies, octree of %zu nodes, height %d, built in %.1f ms (host)\n",
+        a.bodies, tree.nodes(), tree.height, 1e3 * seconds_since(t0));
     GravityOptions o;
     o.theta = a.theta;
     o.leaf_size = a.leaf;
@@ -133,16 +129,17 @@ void run_ropes(const RopesArgs& a) {
       std::printf("# nbody: theta %.2f, relative RMS error vs direct sum on %zu bodies: %.2e\n",
                   a.theta, samples, std::sqrt(err / norm));
     }
-    measure("nbody", a.bodies, a,
-            [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-              GravityOptions g = o;
-              g.variant = v;
-              g.sort = sorted ? SortMode::on : SortMode::off;
-              g.profile = p;
-              g.stats = s;
-              accelerations(rt, tree, g);
-            },
-            [&](bool) { reference::accelerations_tree(tree, a.theta, o.eps, threads); }, rows);
+    measure(
+        "nbody", a.bodies, a,
+        [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
+          GravityOptions g = o;
+          g.variant = v;
+          g.sort = sorted ? SortMode::on : SortMode::off;
+          g.profile = p;
+          g.stats = s;
+          accelerations(rt, tree, g);
+        },
+        [&](bool) { reference::accelerations_tree(tree, a.theta, o.eps, threads); }, rows);
   }
 
   if ((wants("correlate") || wants("knn-kd") || wants("knn-vp")) && a.points > 0) {
@@ -156,9 +153,10 @@ void run_ropes(const RopesArgs& a) {
     t0 = std::chrono::steady_clock::now();
     VpTree vp = build_vp_tree(points, a.leaf);
     double vp_ms = 1e3 * seconds_since(t0);
-    std::printf("# points: %zu uniform in the unit cube; kd-tree height %d (%.1f ms), vp-tree height %d "
-                "(%.1f ms); radius %.5f; k %d\n",
-                a.points, kd.height, kd_ms, vp.height, vp_ms, radius, a.k);
+    std::printf(
+        "# points: %zu uniform in the unit cube; kd-tree height %d (%.1f ms), vp-tree height %d "
+        "(%.1f ms); radius %.5f; k %d\n",
+        a.points, kd.height, kd_ms, vp.height, vp_ms, radius, a.k);
     auto options = [](Variant v, bool sorted, Profile* p, TraversalStats* s) {
       QueryOptions q;
       q.variant = v;
@@ -168,60 +166,55 @@ void run_ropes(const RopesArgs& a) {
       return q;
     };
     if (wants("correlate"))
-      measure("correlate", a.points, a,
-              [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-                correlation_counts(rt, kd, points, radius, options(v, sorted, p, s));
-              },
-              [&](bool sorted) {
-                reference::correlation_tree(kd, sorted ? sorted_points : points, radius, threads);
-              },
-              rows);
+      measure(
+          "correlate", a.points, a,
+          [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
+            correlation_counts(rt, kd, points, radius, options(v, sorted, p, s));
+          },
+          [&](bool sorted) {
+            reference::correlation_tree(kd, sorted ? sorted_points : points, radius, threads);
+          },
+          rows);
     if (wants("knn-kd"))
-      measure("knn-kd", a.points, a,
-              [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-                knn(rt, kd, points, a.k, options(v, sorted, p, s));
-              },
-              [&](bool sorted) { reference::knn_tree(kd, sorted ? sorted_points : points, a.k, threads); },
-              rows);
+      measure(
+          "knn-kd", a.points, a,
+          [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
+            knn(rt, kd, points, a.k, options(v, sorted, p, s));
+          },
+          [&](bool sorted) {
+            reference::knn_tree(kd, sorted ? sorted_points : points, a.k, threads);
+          },
+          rows);
     if (wants("knn-vp"))
-      measure("knn-vp", a.points, a,
-              [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-                knn(rt, vp, points, a.k, options(v, sorted, p, s));
-              },
-              [&](bool sorted) { reference::knn_tree(vp, sorted ? sorted_points : points, a.k, threads); },
-              rows);
+      measure(
+          "knn-vp", a.points, a,
+          [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
+            knn(rt, vp, points, a.k, options(v, sorted, p, s));
+          },
+          [&](bool sorted) {
+            reference::knn_tree(vp, sorted ? sorted_points : points, a.k, threads);
+          },
+          rows);
   }
 
-  if (!a.csv.empty()) {
-    std::ofstream out(a.csv);
-    if (!out) throw Error("cannot write " + a.csv);
-    out << "# " << date << "; " << d.summary() << "; driver " << d.driver_version
-        << "; cpu threads " << threads << "\n";
-    out << "app,n,variant,sorted,kernel_ms,transfer_ms,visits_per_point,work_expansion,cpu_ms,"
-           "speedup_vs_cpu\n";
-    for (auto& r : rows)
-      out << r.app << ',' << r.n << ',' << r.variant << ',' << (r.sorted ? 1 : 0) << ','
-          << r.kernel_ms << ',' << r.transfer_ms << ',' << r.visits << ',' << r.expansion << ','
-          << r.cpu_ms << ',' << r.cpu_ms / r.kernel_ms << '\n';
-  }
+  rows.print(std::cout);
+  write_csv(a.common.csv, info, {&rows});
 }
 
 void setup_ropes(CLI::App& app) {
   auto a = std::make_shared<RopesArgs>();
-  auto* c = app.add_subcommand("ropes", "rope-stack traversals: Barnes-Hut, correlation, kNN");
+  auto* c =
+      add_suite(app, "ropes", "rope-stack traversals: Barnes-Hut, correlation, kNN", a, run_ropes);
   c->add_option("--bodies", a->bodies, "Plummer bodies for Barnes-Hut (default 1000000)");
   c->add_option("--points", a->points, "uniform points for correlation and kNN (default 200000)");
   c->add_option("--apps", a->apps, "comma list of nbody,correlate,knn-kd,knn-vp");
   c->add_option("-k", a->k, "neighbours for kNN (default 8)");
   c->add_option("--theta", a->theta, "Barnes-Hut opening angle (default 0.5)");
-  c->add_option("--neighbours", a->neighbours, "mean points within the correlation radius (default 16)");
+  c->add_option("--neighbours", a->neighbours,
+                "mean points within the correlation radius (default 16)");
   c->add_option("--leaf", a->leaf, "tree leaf size (default 8)");
-  c->add_option("--repeats", a->repeats, "timed device runs per configuration (default 5)");
   c->add_option("--cpu-repeats", a->cpu_repeats, "timed CPU runs (default 3)");
   c->add_option("--threads", a->threads, "CPU threads (default: all cores)");
-  c->add_option("--csv", a->csv, "write the results as CSV");
-  c->add_option("--device", a->device, "OpenCL device (see treefix devices)");
-  c->callback([a] { run_ropes(*a); });
 }
 
 TREEFIX_BENCH("ropes", setup_ropes);

@@ -1,17 +1,131 @@
 // treefix-bench: benchmark suites (see bench.hpp). `treefix-bench --help` lists them.
 #include <algorithm>
 #include <chrono>
-#include <sstream>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "bench.hpp"
+#include "cli_options.hpp"
 #include "treefix/core/error.hpp"
 
 namespace treefix::bench {
 
-std::vector<std::pair<std::string, SuiteSetup>>& SuiteRegistry::all() {
-  static std::vector<std::pair<std::string, SuiteSetup>> suites;
-  return suites;
+void add_common_options(CLI::App* suite, CommonOptions& options, bool timed) {
+  cli::add_device_option(suite, options.device);
+  suite->add_option("--csv", options.csv, "also write the results as CSV here");
+  if (!timed) return;
+  suite->add_option("--repeats", options.repeats, "timed runs (medians are reported)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  suite->add_option("--warmup", options.warmup, "untimed runs first")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+}
+
+RunInfo RunInfo::of(const Runtime& runtime) {
+  const auto& d = runtime.description();
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  return {d.device_name, d.platform_name, d.driver_version, date};
+}
+
+std::string RunInfo::header() const {
+  return "# device: " + device + " | platform: " + platform + " | driver: " + driver +
+         " | date: " + date;
+}
+
+namespace {
+std::string csv_field(const std::string& text);
+}  // namespace
+
+void Table::add(std::vector<std::string> cells) {
+  if (cells.size() != columns_.size())
+    throw InputError("table row of " + std::to_string(cells.size()) + " cells for " +
+                     std::to_string(columns_.size()) + " columns");
+  rows_.push_back(std::move(cells));
+  if (stream_) {
+    *stream_ << stream_prefix_;
+    for (auto& c : rows_.back()) *stream_ << ',' << csv_field(c);
+    *stream_ << '\n' << std::flush;
+    if (!*stream_) throw Error("writing the CSV stream failed");
+  }
+}
+
+void Table::print(std::ostream& out) const {
+  std::vector<std::size_t> width(columns_.size());
+  for (std::size_t i = 0; i < columns_.size(); ++i) width[i] = columns_[i].size();
+  for (auto& r : rows_)
+    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  auto line = [&](const std::vector<std::string>& r) {
+    for (std::size_t i = 0; i < r.size(); ++i)
+      out << std::setw(static_cast<int>(width[i]) + 2) << r[i];
+    out << "\n";
+  };
+  line(columns_);
+  for (auto& r : rows_) line(r);
+}
+
+void Table::stream_csv(const std::string& path, const RunInfo& run) {
+  if (path.empty()) return;
+  stream_ = std::make_shared<std::ofstream>(path);
+  if (!*stream_) throw InputError(path + ": cannot write");
+  write_csv(*stream_, run);
+  stream_->flush();
+  stream_prefix_ = csv_field(run.device) + ',' + csv_field(run.driver) + ',' + csv_field(run.date);
+}
+
+namespace {
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string q = "\"";
+  for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+}  // namespace
+
+void Table::write_csv(std::ostream& out, const RunInfo& run) const {
+  out << "device,driver,date";
+  for (auto& c : columns_) out << ',' << csv_field(c);
+  out << '\n';
+  const std::string prefix =
+      csv_field(run.device) + ',' + csv_field(run.driver) + ',' + csv_field(run.date);
+  for (auto& r : rows_) {
+    out << prefix;
+    for (auto& c : r) out << ',' << csv_field(c);
+    out << '\n';
+  }
+}
+
+void write_csv(const std::string& path, const RunInfo& run,
+               const std::vector<const Table*>& tables) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  if (!out) throw InputError(path + ": cannot write");
+  bool first = true;
+  for (const Table* t : tables) {
+    if (!t || t->empty()) continue;
+    if (!first) out << '\n';
+    t->write_csv(out, run);
+    first = false;
+  }
+  if (!out) throw Error(path + ": write failed");
+}
+
+std::string cell(double value, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << value;
+  return s.str();
+}
+
+std::string general(double value, int significant) {
+  char text[48];
+  std::snprintf(text, sizeof text, "%.*g", significant, value);
+  return text;
 }
 
 double median(std::vector<double> sample) {
@@ -39,18 +153,7 @@ std::vector<std::string> split(const std::string& list) {
 }  // namespace treefix::bench
 
 int main(int argc, char** argv) {
-  CLI::App app{"treefix-bench: benchmarks of libtreefix-cl (profiled, medians, CSV)"};
-  app.require_subcommand(1);
-  auto suites = treefix::bench::SuiteRegistry::all();
-  std::sort(suites.begin(), suites.end(), [](auto& a, auto& b) { return a.first < b.first; });
-  for (auto& [name, setup] : suites) setup(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::exception& e) {
-    std::cerr << "treefix-bench: error: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return treefix::cli::run_subcommands(
+      "treefix-bench: benchmarks of libtreefix-cl (profiled, medians, CSV)", "treefix-bench",
+      treefix::cli::Subcommands<treefix::bench::BenchProgram>::all(), argc, argv);
 }

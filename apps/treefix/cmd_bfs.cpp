@@ -5,28 +5,30 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/graph/graph_io.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/graph/bfs.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct BfsCommand {
-  std::string graph, output, parents, format = "auto", device;
+  std::string graph, output, parents, device;
+  GraphFormat format = GraphFormat::automatic;
   std::int64_t source = 0;
   bool directed = false, check = false, stats = false, top_down = false;
 };
 
 void run_bfs(const BfsCommand& c) {
   GraphReadOptions read;
-  read.format = parse<GraphFormat>(c.format);
+  read.format = c.format;
   read.edges_directed = c.directed;
   Csr graph = read_graph(c.graph, read);
   if (c.source < 0 || static_cast<std::size_t>(c.source) >= graph.vertices())
-    throw InputError("--source " + std::to_string(c.source) + " is not a vertex of " + c.graph + " (" +
-                     std::to_string(graph.vertices()) + " vertices, numbered from 0)");
+    throw InputError("--source " + std::to_string(c.source) + " is not a vertex of " + c.graph +
+                     " (" + std::to_string(graph.vertices()) + " vertices, numbered from 0)");
   Runtime runtime(c.device);
   Profile profile;
   BfsOptions options;
@@ -35,32 +37,39 @@ void run_bfs(const BfsCommand& c) {
   BfsResult r = bfs(runtime, graph, static_cast<vertex_t>(c.source), options);
   if (c.check) {
     BfsResult ref = bfs_reference(graph, static_cast<vertex_t>(c.source));
-    std::string problem = bfs_tree_problem(graph, static_cast<vertex_t>(c.source), ref.depth, r.depth, r.parent);
+    std::string problem =
+        bfs_tree_problem(graph, static_cast<vertex_t>(c.source), ref.depth, r.depth, r.parent);
     if (!problem.empty()) throw Error("BFS check failed: " + problem);
   }
   if (c.stats) {
     std::size_t reached = 0;
     for (vertex_t d : r.depth) reached += d >= 0;
-    std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, " << reached
-              << " reached in " << r.levels << " levels, " << r.kernel_launches << " kernel launches (" << r.bottom_up_levels << " bottom-up levels), "
-              << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "") << "\n";
+    std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, "
+              << reached << " reached in " << r.levels << " levels, " << r.kernel_launches
+              << " kernel launches (" << r.bottom_up_levels << " bottom-up levels), "
+              << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "")
+              << "\n";
   }
   write_output(c.output, [&](std::ostream& out) { write_values(out, r.depth); });
-  if (!c.parents.empty()) write_output(c.parents, [&](std::ostream& out) { write_tree(out, r.parent); });
+  if (!c.parents.empty())
+    write_output(c.parents, [&](std::ostream& out) { write_tree(out, r.parent); });
 }
 
 void setup_bfs(CLI::App& app) {
   auto c = std::make_shared<BfsCommand>();
-  auto* command = app.add_subcommand(
-      "bfs", "Breadth-first search of a graph: depth per vertex (-1 unreachable), BFS tree");
-  command->add_option("--graph", c->graph, "graph file: .mtx (Matrix Market), .graph (METIS), else edge list")
+  auto* command = add_command(
+      app, "bfs", "Breadth-first search of a graph: depth per vertex (-1 unreachable), BFS tree", c,
+      run_bfs);
+  command
+      ->add_option("--graph", c->graph,
+                   "graph file: .mtx (Matrix Market), .graph (METIS), else edge list")
       ->required();
   command->add_option("--source", c->source, "source vertex, 0-based (default 0)");
-  command->add_option("--output", c->output, "depths, one per line in vertex order (default: stdout)");
+  add_output_option(command, c->output, "depths, one per line in vertex order");
   command->add_option("--parents", c->parents,
                       "write the BFS tree in the tree format (n, then n parents; -1 for the source "
                       "and unreachable vertices)");
-  command->add_option("--format", c->format, "graph format: auto|mtx|edges|metis (default auto)");
+  add_enum_option(command, "--format", c->format, "graph format (auto: by extension)");
   command->add_flag("--directed", c->directed, "edge lists: 'u v' is the arc u -> v only");
   command->add_flag("--top-down", c->top_down,
                     "never expand a level bottom-up (by default wide levels of undirected graphs "
@@ -68,7 +77,6 @@ void setup_bfs(CLI::App& app) {
   command->add_flag("--check", c->check, "verify against the sequential BFS (fails if different)");
   command->add_flag("--stats", c->stats, "print levels, launches and kernel time to stderr");
   add_device_option(command, c->device);
-  command->callback([c] { run_bfs(*c); });
 }
 
 TREEFIX_COMMAND("bfs", setup_bfs);

@@ -1,25 +1,27 @@
 // treefix forest-order: visit orders of every tree of a forest file (linear or binary), on the
-// device or the CPU. One line per tree: the tree-local node numbers (as in the file) in visit order.
+// device or the CPU. One line per tree: the tree-local node numbers (as in the file) in visit
+// order.
 #include <memory>
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/text_io.hpp"
 #include "treefix/forest/forest.hpp"
 #include "treefix/forest/forest_io.hpp"
 #include "treefix/forest/traversal.hpp"
-#include "treefix/core/text_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct ForestOrderOptions {
-  std::string forest, order = "pre", output, device;
+  std::string forest, output, device;
+  Traversal order = Traversal::preorder;
   bool binary = false, cpu = false;
 };
 
 template <class Forest>
 void write_orders(const ForestOrderOptions& o, const Forest& forest) {
-  const Traversal traversal = parse<Traversal>(o.order);
+  const Traversal traversal = o.order;
   std::vector<vertex_t> order;
   if (o.cpu) {
     order = traversal_order_cpu(forest, traversal);
@@ -40,23 +42,28 @@ void write_orders(const ForestOrderOptions& o, const Forest& forest) {
   });
 }
 
+void run_forest_order(const ForestOrderOptions& o) {
+  if (o.binary)
+    write_orders(o, read_binary_forest(o.forest));
+  else
+    write_orders(o, read_linear_forest(o.forest));
+}
+
 void setup_forest_order(CLI::App& app) {
   auto o = std::make_shared<ForestOrderOptions>();
-  auto* command = app.add_subcommand(
-      "forest-order", "Visit order of every tree of a forest file (one line per tree)");
-  command->add_option("--forest", o->forest,
-                      "Forest file: tree count, then per tree n and n parents (-1 root); with "
-                      "--binary: per tree n and n pairs 'left right'")
+  auto* command = add_command(app, "forest-order",
+                              "Visit order of every tree of a forest file (one line per tree)", o,
+                              run_forest_order);
+  command
+      ->add_option("--forest", o->forest,
+                   "Forest file: tree count, then per tree n and n parents (-1 root); with "
+                   "--binary: per tree n and n pairs 'left right'")
       ->required();
-  command->add_option("--order", o->order, "pre | post | in (binary only) | bfs (default pre)");
+  add_enum_option(command, "--order", o->order, "visit order (in: binary forests only)");
   command->add_flag("--binary", o->binary, "The file holds binary trees (left/right links)");
   command->add_flag("--cpu", o->cpu, "Compute on the CPU (the reference)");
-  command->add_option("--output,-o", o->output, "Output file (default: standard output)");
+  add_output_option(command, o->output, "output file");
   add_device_option(command, o->device);
-  command->callback([o] {
-    if (o->binary) write_orders(*o, read_binary_forest(o->forest));
-    else write_orders(*o, read_linear_forest(o->forest));
-  });
 }
 
 TREEFIX_COMMAND("forest-order", setup_forest_order);

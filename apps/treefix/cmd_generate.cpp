@@ -4,10 +4,11 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/graph/generate.hpp"
-#include "treefix/treefix/generate.hpp"
-#include "treefix/graph/graph_io.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/graph/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
@@ -25,7 +26,8 @@ Csr make_graph(const GenerateCommand& c) {
   if (!c.graph.empty()) return read_graph(c.graph);
   if (c.scale) return generate::kronecker(c.scale, c.edge_factor, c.seed);
   if (c.rows && c.cols) return generate::grid2d(c.rows, c.cols);
-  throw InputError("bfs-tree needs --graph FILE, --scale S (Kronecker) or --rows R --cols C (grid)");
+  throw InputError(
+      "bfs-tree needs --graph FILE, --scale S (Kronecker) or --rows R --cols C (grid)");
 }
 
 void run_generate(const GenerateCommand& c) {
@@ -42,8 +44,10 @@ void run_generate(const GenerateCommand& c) {
     if (c.format != "mtx" && c.format != "edges")
       throw InputError("--format must be mtx or edges, not '" + c.format + "'");
     write_output(c.output, [&](std::ostream& out) {
-      if (c.format == "mtx") write_matrix_market(out, g);
-      else write_edge_list(out, g);
+      if (c.format == "mtx")
+        write_matrix_market(out, g);
+      else
+        write_edge_list(out, g);
     });
     return;
   }
@@ -56,15 +60,22 @@ void run_generate(const GenerateCommand& c) {
     parent = generate::bfs_spanning_tree(g, static_cast<vertex_t>(c.source));
   } else {
     const std::size_t n = c.vertices;
-    if (s == "star") parent = generate::star(n);
-    else if (s == "path") parent = generate::path(n);
-    else if (s == "caterpillar") parent = generate::caterpillar(n, c.spine ? c.spine : std::max<std::size_t>(1, n / 2));
-    else if (s == "kary") parent = generate::kary(n, c.k);
-    else if (s == "random") parent = generate::random_recursive(n, c.seed);
-    else if (s == "forest") parent = generate::random_forest(n, c.trees, c.seed);
+    if (s == "star")
+      parent = generate::star(n);
+    else if (s == "path")
+      parent = generate::path(n);
+    else if (s == "caterpillar")
+      parent = generate::caterpillar(n, c.spine ? c.spine : std::max<std::size_t>(1, n / 2));
+    else if (s == "kary")
+      parent = generate::kary(n, c.k);
+    else if (s == "random")
+      parent = generate::random_recursive(n, c.seed);
+    else if (s == "forest")
+      parent = generate::random_forest(n, c.trees, c.seed);
     else
-      throw InputError("unknown shape '" + s +
-                       "' (star, path, caterpillar, kary, random, forest, bfs-tree, kronecker, grid)");
+      throw InputError(
+          "unknown shape '" + s +
+          "' (star, path, caterpillar, kary, random, forest, bfs-tree, kronecker, grid)");
   }
   if (c.shuffle) parent = generate::shuffle_labels(parent, c.seed);
   write_output(c.output, [&](std::ostream& out) { write_tree(out, parent); });
@@ -72,12 +83,15 @@ void run_generate(const GenerateCommand& c) {
 
 void setup_generate(CLI::App& app) {
   auto c = std::make_shared<GenerateCommand>();
-  auto* command = app.add_subcommand(
-      "generate",
+  auto* command = add_command(
+      app, "generate",
       "Generate a tree (star, path, caterpillar, kary, random, forest, bfs-tree: tree format) or "
-      "a graph (kronecker, grid: Matrix Market or edge list)");
-  command->add_option("shape", c->shape,
-                      "star | path | caterpillar | kary | random | forest | bfs-tree | kronecker | grid")
+      "a graph (kronecker, grid: Matrix Market or edge list)",
+      c, run_generate);
+  command
+      ->add_option(
+          "shape", c->shape,
+          "star | path | caterpillar | kary | random | forest | bfs-tree | kronecker | grid")
       ->required();
   command->add_option("-n,--vertices", c->vertices, "vertices of a tree shape");
   command->add_option("--spine", c->spine, "caterpillar: spine length (default n/2)");
@@ -92,8 +106,7 @@ void setup_generate(CLI::App& app) {
   command->add_option("--seed", c->seed, "random seed (default 1)");
   command->add_flag("--shuffle", c->shuffle, "relabel the tree's vertices randomly");
   command->add_option("--format", c->format, "graphs: mtx (default) or edges");
-  command->add_option("-o,--output", c->output, "output file (default: stdout)");
-  command->callback([c] { run_generate(*c); });
+  add_output_option(command, c->output, "output file");
 }
 
 TREEFIX_COMMAND("generate", setup_generate);

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "command.hpp"
+#include "traversal_options.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points_io.hpp"
@@ -12,48 +12,49 @@ namespace treefix::cli {
 namespace {
 
 struct KnnArgs {
-  std::string points, queries, output, index = "kd", variant = "auto", sort = "auto", device;
+  std::string points, queries, output, index = "kd";
   int k = 1;
+  TraversalArgs traversal;
 };
+
+void run_knn(const KnnArgs& args) {
+  if (args.index != "kd" && args.index != "vp")
+    throw InputError("--index must be kd or vp, not '" + args.index + "'");
+  PointSet points = read_points(args.points);
+  PointSet queries = read_points(args.queries);
+  if (queries.dim != points.dim)
+    throw InputError(args.queries + ": queries have " + std::to_string(queries.dim) +
+                     " coordinates, the points of " + args.points + " have " +
+                     std::to_string(points.dim));
+  Runtime runtime(args.traversal.device);
+  const auto o = args.traversal.options<QueryOptions>();
+  Neighbours result = args.index == "kd" ? knn(runtime, build_kd_tree(points), queries, args.k, o)
+                                         : knn(runtime, build_vp_tree(points), queries, args.k, o);
+  write_output(args.output, [&](std::ostream& out) {
+    char buf[48];
+    for (std::size_t q = 0; q < queries.n; ++q) {
+      for (int j = 0; j < result.k; ++j) {
+        std::snprintf(buf, sizeof buf, "%s%d %.9g", j ? " " : "", result.index[q * result.k + j],
+                      double(std::sqrt(result.d2[q * result.k + j])));
+        out << buf;
+      }
+      out << '\n';
+    }
+  });
+}
 
 void setup_knn(CLI::App& app) {
   auto args = std::make_shared<KnnArgs>();
-  auto* c = app.add_subcommand("knn", "k nearest neighbours: per query, k pairs 'index distance', nearest first");
-  c->add_option("--points", args->points, "data point file: 'n d', then n rows of d numbers")->required();
+  auto* c = add_command(app, "knn",
+                        "k nearest neighbours: per query, k pairs 'index distance', nearest first",
+                        args, run_knn);
+  c->add_option("--points", args->points, "data point file: 'n d', then n rows of d numbers")
+      ->required();
   c->add_option("--queries", args->queries, "query point file, same dimension")->required();
   c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")->required();
   c->add_option("--index", args->index, "kd|vp: kd-tree or vantage-point tree (default kd)");
-  c->add_option("--output", args->output, "output file (default: standard output)");
-  c->add_option("--variant", args->variant, "lockstep|independent|recursive|auto (default auto)");
-  c->add_option("--sort", args->sort, "on|off|auto: Morton-order the queries before the traversal");
-  add_device_option(c, args->device);
-  c->callback([args] {
-    QueryOptions o;
-    o.variant = parse<Variant>(args->variant);
-    o.sort = parse<SortMode>(args->sort);
-    if (args->index != "kd" && args->index != "vp")
-      throw InputError("--index must be kd or vp, not '" + args->index + "'");
-    PointSet points = read_points(args->points);
-    PointSet queries = read_points(args->queries);
-    if (queries.dim != points.dim)
-      throw InputError(args->queries + ": queries have " + std::to_string(queries.dim) +
-                       " coordinates, the points of " + args->points + " have " +
-                       std::to_string(points.dim));
-    Runtime runtime(args->device);
-    Neighbours result = args->index == "kd" ? knn(runtime, build_kd_tree(points), queries, args->k, o)
-                                            : knn(runtime, build_vp_tree(points), queries, args->k, o);
-    write_output(args->output, [&](std::ostream& out) {
-      char buf[48];
-      for (std::size_t q = 0; q < queries.n; ++q) {
-        for (int j = 0; j < result.k; ++j) {
-          std::snprintf(buf, sizeof buf, "%s%d %.9g", j ? " " : "", result.index[q * result.k + j],
-                        double(std::sqrt(result.d2[q * result.k + j])));
-          out << buf;
-        }
-        out << '\n';
-      }
-    });
-  });
+  add_output_option(c, args->output, "output file");
+  args->traversal.add_to(c, "queries");
 }
 
 TREEFIX_COMMAND("knn", setup_knn);

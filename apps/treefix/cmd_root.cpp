@@ -8,12 +8,14 @@
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct RootArgs {
-  std::string edges, output, device, list_rank = "ruling-set";
+  std::string edges, output, device;
+  ListRankMethod list_rank = ListRankMethod::ruling_set;
   std::int64_t vertices = -1;
   std::vector<std::int64_t> roots;
 };
@@ -30,7 +32,7 @@ void run_root(const RootArgs& args) {
                        std::to_string(static_cast<std::int64_t>(forest.vertices) - 1) + ")");
     options.roots.push_back(static_cast<vertex_t>(r));
   }
-  options.list_rank.method = parse<ListRankMethod>(args.list_rank);
+  options.list_rank.method = args.list_rank;
   Runtime runtime(args.device);
   ParentArray parent;
   try {
@@ -43,18 +45,19 @@ void run_root(const RootArgs& args) {
 
 void setup_root(CLI::App& app) {
   auto args = std::make_shared<RootArgs>();
-  auto* command = app.add_subcommand(
-      "root", "Root an unrooted forest (edge list) on the device; write its parent array");
+  auto* command = add_command(
+      app, "root", "Root an unrooted forest (edge list) on the device; write its parent array",
+      args, run_root);
   command->add_option("--edges", args->edges, "edge list: 'u v' per line, 0-based, # comments")
       ->required();
   command->add_option("--vertices", args->vertices,
                       "number of vertices (default: largest id + 1; the rest are isolated)");
-  command->add_option("--root", args->roots,
-                      "root of its tree (repeatable, one per tree; default: each tree's smallest id)");
-  command->add_option("--output,-o", args->output, "parent array file (default: standard output)");
-  command->add_option("--list-rank", args->list_rank, "list ranking: ruling-set (default) or wyllie");
+  command->add_option(
+      "--root", args->roots,
+      "root of its tree (repeatable, one per tree; default: each tree's smallest id)");
+  add_output_option(command, args->output, "parent array file");
+  add_enum_option(command, "--list-rank", args->list_rank, "list-ranking method");
   add_device_option(command, args->device);
-  command->callback([args] { run_root(*args); });
 }
 
 TREEFIX_COMMAND("root", setup_root);

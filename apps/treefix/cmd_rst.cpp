@@ -3,28 +3,32 @@
 #include <iostream>
 
 #include "command.hpp"
-#include "treefix/graph/graph_io.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/graph/connectivity.hpp"
+#include "treefix/graph/graph_io.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct RstArgs {
-  std::string graph, format = "auto", output, device, method = "euler", list_rank = "ruling-set";
+  std::string graph, output, device;
+  GraphFormat format = GraphFormat::automatic;
+  RstMethod method = RstMethod::euler;
+  ListRankMethod list_rank = ListRankMethod::ruling_set;
   std::int64_t root = -1;
   bool has_root = false;
 };
 
 void run_rst(const RstArgs& args) {
   RstOptions options;
-  options.method = parse<RstMethod>(args.method);
-  options.list_rank.method = parse<ListRankMethod>(args.list_rank);
+  options.method = args.method;
+  options.list_rank.method = args.list_rank;
   GraphReadOptions read_options;
-  read_options.format = parse<GraphFormat>(args.format);
+  read_options.format = args.format;
   Csr graph = read_graph(args.graph, read_options);
   if (args.has_root) {
     if (args.root < 0 || args.root >= static_cast<std::int64_t>(graph.vertices()))
@@ -39,19 +43,21 @@ void run_rst(const RstArgs& args) {
 
 void setup_rst(CLI::App& app) {
   auto args = std::make_shared<RstArgs>();
-  auto* command = app.add_subcommand(
-      "rst", "Rooted spanning forest of a graph on the device; write its parent array");
-  command->add_option("--graph", args->graph,
-                      "undirected graph: Matrix Market (.mtx), METIS (.graph) or edge list ('u v')")
+  auto* command = add_command(
+      app, "rst", "Rooted spanning forest of a graph on the device; write its parent array", args,
+      run_rst);
+  command
+      ->add_option("--graph", args->graph,
+                   "undirected graph: Matrix Market (.mtx), METIS (.graph) or edge list ('u v')")
       ->required();
-  command->add_option("--format", args->format, "auto (by extension), mtx, metis or edges");
+  add_enum_option(command, "--format", args->format, "graph format (auto: by extension)");
   command->add_option("--root", args->root, "root of its component (others: smallest id)")
       ->each([args](const std::string&) { args->has_root = true; });
-  command->add_option("--method", args->method, "euler (connectivity + Euler-tour rooting, default) or bfs (BFS trees)");
-  command->add_option("--output,-o", args->output, "parent array file (default: standard output)");
-  command->add_option("--list-rank", args->list_rank, "list ranking: ruling-set (default) or wyllie");
+  add_enum_option(command, "--method", args->method,
+                  "euler: connectivity + Euler-tour rooting; bfs: BFS trees");
+  add_output_option(command, args->output, "parent array file");
+  add_enum_option(command, "--list-rank", args->list_rank, "list-ranking method");
   add_device_option(command, args->device);
-  command->callback([args] { run_rst(*args); });
 }
 
 TREEFIX_COMMAND("rst", setup_rst);

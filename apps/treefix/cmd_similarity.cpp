@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/forest/generate.hpp"
 #include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/similarity.hpp"
 
@@ -54,16 +55,17 @@ void run_similarity(const SimilarityOptions& o) {
 
 void setup_similarity(CLI::App& app) {
   auto options = std::make_shared<SimilarityOptions>();
-  auto* command = app.add_subcommand(
-      "similarity",
+  auto* command = add_command(
+      app, "similarity",
       "Weighted tree similarity of RuleML trees to a reference tree (lines 'similarity name', "
-      "highest first, ties by name)");
+      "highest first, ties by name)",
+      options, run_similarity);
   command->add_option("--reference", options->reference, "Reference tree (RuleML file)")
       ->required();
-  command->add_option("--trees", options->trees,
-                      "Directory of *.xml RuleML files, or one RuleML file")
+  command
+      ->add_option("--trees", options->trees, "Directory of *.xml RuleML files, or one RuleML file")
       ->required();
-  command->add_option("--output,-o", options->output, "Output file (default: standard output)");
+  add_output_option(command, options->output, "output file");
   command->add_option("--top", options->top, "Print only the K most similar trees")
       ->check(CLI::PositiveNumber);
   command->add_flag("--cpu", options->cpu, "Compute on the CPU instead of an OpenCL device");
@@ -71,7 +73,6 @@ void setup_similarity(CLI::App& app) {
   command->add_flag("--sqrt-adjustment", options->sqrt_adjustment,
                     "Adjust child similarities by A(s) = sqrt(s) instead of A(s) = s");
   add_device_option(command, options->device);
-  command->callback([options] { run_similarity(*options); });
 }
 
 struct SemtreesOptions {
@@ -98,24 +99,32 @@ void run_semtrees(const SemtreesOptions& o) {
 
 void setup_semtrees(CLI::App& app) {
   auto options = std::make_shared<SemtreesOptions>();
-  auto* command = app.add_subcommand(
-      "semtrees", "Write random semantic trees as RuleML files (DIR/PREFIX_000000.xml, ...)");
+  auto* command = add_command(
+      app, "semtrees", "Write random semantic trees as RuleML files (DIR/PREFIX_000000.xml, ...)",
+      options, run_semtrees);
   command->add_option("--count,-n", options->count, "Number of trees")->required();
   command->add_option("--output-dir,-o", options->directory, "Directory to write (created)")
       ->required();
   command->add_option("--prefix", options->prefix, "File name prefix (default: tree)");
   command->add_option("--seed", options->seed, "Random seed (default: 1)");
-  command->add_option("--max-height", options->shape.max_height, "Largest height in arcs (default 4)")
+  command
+      ->add_option("--max-height", options->shape.max_height, "Largest height in arcs (default 4)")
       ->check(CLI::Range(0, 64));
-  command->add_option("--max-children", options->shape.max_children, "Most children per node (default 3)")
+  command
+      ->add_option("--max-children", options->shape.max_children,
+                   "Most children per node (default 3)")
       ->check(CLI::Range(1, 64));
-  command->add_option("--arc-labels", options->shape.arc_labels, "Arc label alphabet size (default 5)")
+  command
+      ->add_option("--arc-labels", options->shape.arc_labels, "Arc label alphabet size (default 5)")
       ->check(CLI::Range(1, 1000000));
-  command->add_option("--node-labels", options->shape.node_labels, "Node label alphabet size (default 4)")
+  command
+      ->add_option("--node-labels", options->shape.node_labels,
+                   "Node label alphabet size (default 4)")
       ->check(CLI::Range(1, 1000000));
-  command->add_option("--root-labels", options->shape.root_labels, "Root label alphabet size (default 2)")
+  command
+      ->add_option("--root-labels", options->shape.root_labels,
+                   "Root label alphabet size (default 2)")
       ->check(CLI::Range(1, 1000000));
-  command->callback([options] { run_semtrees(*options); });
 }
 
 TREEFIX_COMMAND("similarity", setup_similarity);

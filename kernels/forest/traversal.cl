@@ -38,6 +38,13 @@ void visit(VISIT_T* acc, int tree, int node, int step, global VISIT_T* data) {}
       global const int* link_b, global const int* parent, global int* order,                \
       global VISIT_T* data, global VISIT_T* tree_result, const VISIT_T initial
 
+// A work-item's tree, its root and its accumulator; nothing for items past the last tree.
+#define BEGIN_TREE()                   \
+  const int tree = get_global_id(0);   \
+  if (tree >= trees) return;           \
+  const int root = head[tree];         \
+  VISIT_T acc = initial
+
 #define EMIT(n)                            \
   do {                                     \
     const int emitted = (n);               \
@@ -53,10 +60,7 @@ void visit(VISIT_T* acc, int tree, int node, int step, global VISIT_T* data) {}
 #endif
 
 kernel void forest_preorder(FOREST_ARGS) {
-  const int tree = get_global_id(0);
-  if (tree >= trees) return;
-  const int root = head[tree];
-  VISIT_T acc = initial;
+  BEGIN_TREE();
   int step = 0, n = root;
   for (;;) {
     EMIT(n);
@@ -74,10 +78,7 @@ kernel void forest_preorder(FOREST_ARGS) {
 }
 
 kernel void forest_postorder(FOREST_ARGS) {
-  const int tree = get_global_id(0);
-  if (tree >= trees) return;
-  const int root = head[tree];
-  VISIT_T acc = initial;
+  BEGIN_TREE();
   int step = 0, n = root;
   while (FIRST_CHILD(n) >= 0) n = FIRST_CHILD(n);
   for (;;) {
@@ -95,10 +96,8 @@ kernel void forest_postorder(FOREST_ARGS) {
 }
 
 kernel void forest_breadth_first(FOREST_ARGS) {
-  const int tree = get_global_id(0);
-  if (tree >= trees) return;
-  const int root = head[tree], nodes = count[tree];
-  VISIT_T acc = initial;
+  BEGIN_TREE();
+  const int nodes = count[tree];
   int step = 0;
   while (step < nodes) EMIT(root + step);
   FINISH();
@@ -106,10 +105,7 @@ kernel void forest_breadth_first(FOREST_ARGS) {
 
 #if BINARY
 kernel void forest_inorder(FOREST_ARGS) {
-  const int tree = get_global_id(0);
-  if (tree >= trees) return;
-  const int root = head[tree];
-  VISIT_T acc = initial;
+  BEGIN_TREE();
   int step = 0, n = root;
   while (link_a[n] >= 0) n = link_a[n];
   for (;;) {

@@ -22,9 +22,7 @@
 
 #include "primitives/workgroup.clh"
 
-#ifndef EDGE_T
-#define EDGE_T int
-#endif
+#include "graph/csr.clh"
 
 // The item k of the tile that owns `rank` of the concatenated rows: the last k whose row starts
 // at or before rank (empty rows share their start with the next row and come before it).
@@ -69,6 +67,21 @@ void append_found(bool found, int u, global int* queue, global int* counters, gl
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// Edge e (< end) of vertex v's row claims its neighbour; the group appends what it found. Called
+// by every work-item of the group, in a loop over a row's edges.
+void expand_edge(EDGE_T e, EDGE_T end, int v, global const int* column, global int* depth,
+                 global int* parent, int next_depth, global int* queue, global int* counters,
+                 global int* huge, global const EDGE_T* row_offset, EDGE_T huge_degree,
+                 local int* items, local int* block) {
+  bool found = false;
+  int u = -1;
+  if (e < end) {
+    u = column[e];
+    found = claim(depth, parent, u, v, next_depth);
+  }
+  append_found(found, u, queue, counters, huge, row_offset, huge_degree, items, block);
+}
+
 kernel void bfs_reset(global int* depth, global int* parent, int n) {
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
     depth[v] = -1;
@@ -104,13 +117,8 @@ kernel void bfs_expand(global const EDGE_T* row_offset, global const int* column
 
   for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
     const int i = tile * WG_SIZE + lid;
-    int v = -1;
-    EDGE_T first = 0, degree = 0;
-    if (i < count) {
-      v = queue[begin + i];
-      first = row_offset[v];
-      degree = row_offset[v + 1] - first;
-    }
+    EDGE_T first, degree;
+    const int v = csr_row_of(queue, begin, count, i, row_offset, &first, &degree);
     // Rows of WG_SIZE .. huge_degree-1 edges: the group sweeps them one at a time.
     bool big = v >= 0 && degree >= WG_SIZE && degree < huge_degree;
     for (;;) {
@@ -127,16 +135,9 @@ kernel void bfs_expand(global const EDGE_T* row_offset, global const int* column
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       if (owner < 0) break;
-      for (EDGE_T base = big_begin; base < big_end; base += WG_SIZE) {
-        EDGE_T e = base + lid;
-        bool found = false;
-        int u = -1;
-        if (e < big_end) {
-          u = column[e];
-          found = claim(depth, parent, u, big_vertex, next_depth);
-        }
-        append_found(found, u, queue, counters, huge, row_offset, huge_degree, items, block);
-      }
+      for (EDGE_T base = big_begin; base < big_end; base += WG_SIZE)
+        expand_edge(base + lid, big_end, big_vertex, column, depth, parent, next_depth, queue,
+                    counters, huge, row_offset, huge_degree, items, block);
     }
 
     // Rows shorter than WG_SIZE: fine-grained gather over the tile's concatenated rows.
@@ -174,16 +175,9 @@ kernel void bfs_expand_huge(global const EDGE_T* row_offset, global const int* c
     const int v = huge[huge_first + h];
     const EDGE_T end = row_offset[v + 1];
     for (EDGE_T base = row_offset[v] + (EDGE_T)get_group_id(0) * WG_SIZE; base < end;
-         base += (EDGE_T)get_num_groups(0) * WG_SIZE) {
-      EDGE_T e = base + lid;
-      bool found = false;
-      int u = -1;
-      if (e < end) {
-        u = column[e];
-        found = claim(depth, parent, u, v, next_depth);
-      }
-      append_found(found, u, queue, counters, huge, row_offset, huge_degree, items, block);
-    }
+         base += (EDGE_T)get_num_groups(0) * WG_SIZE)
+      expand_edge(base + lid, end, v, column, depth, parent, next_depth, queue, counters, huge,
+                  row_offset, huge_degree, items, block);
   }
 }
 

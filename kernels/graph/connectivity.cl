@@ -13,6 +13,16 @@
 // Traffic per round: 2 reads of the edge arrays, 2 dependent label reads per edge; per jump,
 // 2 label reads per vertex. Indices are int (fewer than 2^31 vertices and edges).
 
+// Whether edge e (< edges) joins two labels; if so, the larger and the smaller.
+bool cross_edge(int e, int edges, global const int* source, global const int* target,
+                global const int* label, int* high, int* low) {
+  if (e >= edges) return false;
+  const int ru = label[source[e]], rv = label[target[e]];
+  *high = max(ru, rv);
+  *low = min(ru, rv);
+  return ru != rv;
+}
+
 kernel void cc_init(global int* label, global int* hook_to, global int* hook_edge, const int n) {
   int v = get_global_id(0);
   if (v >= n) return;
@@ -21,30 +31,25 @@ kernel void cc_init(global int* label, global int* hook_to, global int* hook_edg
   hook_edge[v] = INT_MAX;
 }
 
-kernel void cc_propose(global const int* source, global const int* target,
-                       global const int* label, volatile global int* hook_to,
-                       volatile global int* active, const int edges) {
-  int e = get_global_id(0);
-  if (e >= edges) return;
-  int ru = label[source[e]], rv = label[target[e]];
-  if (ru == rv) return;
-  if (*active == 0) *active = 1;
-  int high = max(ru, rv), low = min(ru, rv);
-  if (label[high] != high) return;  // only roots hook (labels may not be fully compressed yet)
-  // Plain read first: hubs receive many proposals, and most lose (fewer contended atomics).
-  if (low < hook_to[high]) atomic_min(&hook_to[high], low);
-}
-
-kernel void cc_record(global const int* source, global const int* target,
-                      global const int* label, global const int* hook_to,
-                      volatile global int* hook_edge, const int edges) {
-  int e = get_global_id(0);
-  if (e >= edges) return;
-  int ru = label[source[e]], rv = label[target[e]];
-  if (ru == rv) return;
-  int high = max(ru, rv);
-  if (label[high] == high && hook_to[high] == min(ru, rv) && e < hook_edge[high])
+// One pass over the edges that join different labels (a round is a propose pass, then a record
+// pass). Propose (record = 0): the larger label, if it is a root, asks to hook under the smaller
+// with atomic_min, and `active` notes that labels still differ. Record (record = 1): the edges
+// that proposed the winning pair keep the smallest edge id with atomic_min, so the spanning
+// forest does not depend on timing.
+kernel void cc_hook(global const int* source, global const int* target, global const int* label,
+                    volatile global int* hook_to, volatile global int* hook_edge,
+                    volatile global int* active, const int edges, const int record) {
+  const int e = get_global_id(0);
+  int high, low;
+  if (!cross_edge(e, edges, source, target, label, &high, &low)) return;
+  if (!record) {
+    if (*active == 0) *active = 1;
+    if (label[high] != high) return;  // only roots hook (labels may not be fully compressed yet)
+    // Plain read first: hubs receive many proposals, and most lose (fewer contended atomics).
+    if (low < hook_to[high]) atomic_min(&hook_to[high], low);
+  } else if (label[high] == high && hook_to[high] == low && e < hook_edge[high]) {
     atomic_min(&hook_edge[high], e);
+  }
 }
 
 kernel void cc_apply(global int* label, global const int* hook_to, const int n) {

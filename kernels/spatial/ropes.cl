@@ -38,6 +38,18 @@
 #define ROPE_ARG_T int
 #endif
 
+// An item's end: the pieces' finish, and its statistics when asked (nodes it tested; nodes its
+// group carried it through, the same count outside lockstep).
+void rope_end_item(rope_state* s, const uint item, const uint items, const uint visits,
+                   const uint steps, global uint* restrict stats, const uint want_stats,
+                   ROPE_PARAMS) {
+  rope_finish(s, item, ROPE_ARGS);
+  if (want_stats) {
+    stats[item] = visits;
+    stats[items + item] = steps;
+  }
+}
+
 kernel void rope_independent(const uint items, const uint stack_cap, global int* restrict stack,
                              global ROPE_ARG_T* restrict arg_stack,
                              local int* stack_node, local uint* stack_mask,
@@ -76,11 +88,7 @@ kernel void rope_independent(const uint items, const uint stack_cap, global int*
         ++sp;
       }
     }
-    rope_finish(&s, item, ROPE_ARGS);
-    if (want_stats) {
-      stats[item] = visits;
-      stats[items + item] = visits;
-    }
+    rope_end_item(&s, item, items, visits, visits, stats, want_stats, ROPE_ARGS);
   }
 }
 
@@ -144,11 +152,7 @@ kernel void rope_recursive(const uint items, const uint stack_cap, global int* r
 #endif
       ++sp;
     }
-    rope_finish(&s, item, ROPE_ARGS);
-    if (want_stats) {
-      stats[item] = visits;
-      stats[items + item] = visits;
-    }
+    rope_end_item(&s, item, items, visits, visits, stats, want_stats, ROPE_ARGS);
   }
 }
 
@@ -228,11 +232,7 @@ void rope_lockstep(const uint items, const uint stack_cap, global int* restrict 
       barrier(CLK_LOCAL_MEM_FENCE);  // pushes are visible; everyone has read new_mask and votes
     }
     if (valid) {
-      rope_finish(&s, item, ROPE_ARGS);
-      if (want_stats) {
-        stats[item] = visits;
-        stats[items + item] = steps;
-      }
+      rope_end_item(&s, item, items, visits, steps, stats, want_stats, ROPE_ARGS);
     }
   }
 }

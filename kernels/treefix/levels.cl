@@ -11,9 +11,7 @@
 #include "core/common.clh"
 #include "primitives/workgroup.clh"
 
-#ifndef EDGE_T
-#define EDGE_T int
-#endif
+#include "graph/csr.clh"
 
 // value_t, OP and IDENTITY come from common.clh; OP(a, b) keeps a before b.
 WG_DEFINE_SCAN(wg_value, value_t, OP, IDENTITY)
@@ -65,13 +63,8 @@ void levels_leaffix_tiles(global const int* order, int begin, int count, int gro
   const int tiles = (count + WG_SIZE - 1) / WG_SIZE;
   for (int tile = group; tile < tiles; tile += groups) {
     const int i = tile * WG_SIZE + lid;
-    int v = -1;
-    EDGE_T first = 0, degree = 0;
-    if (i < count) {
-      v = order[begin + i];
-      first = child_offset[v];
-      degree = child_offset[v + 1] - first;
-    }
+    EDGE_T first, degree;
+    const int v = csr_row_of(order, begin, count, i, child_offset, &first, &degree);
     // few children: the work-item folds them itself
     if (v >= 0 && degree < WG_SIZE && degree < huge_degree) {
       value_t acc = IDENTITY;

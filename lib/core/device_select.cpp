@@ -23,8 +23,8 @@ std::string trim(const std::string& s) {
 
 namespace {
 
-DeviceDescription describe(const cl::Platform& platform, const cl::Device& device,
-                           std::size_t pi, std::size_t di) {
+DeviceDescription describe(const cl::Platform& platform, const cl::Device& device, std::size_t pi,
+                           std::size_t di) {
   DeviceDescription d;
   d.platform_index = pi;
   d.device_index = di;
@@ -53,8 +53,9 @@ bool matches(const DeviceDescription& d, const std::string& word) {
   if (word == "cpu") return d.is_cpu;
   if (word == "accelerator") return !d.is_gpu && !d.is_cpu;
   auto colon = word.find(':');
-  if (colon != std::string::npos && colon > 0 &&
-      std::all_of(word.begin(), word.end(), [](char c) { return std::isdigit((unsigned char)c) || c == ':'; }))
+  if (colon != std::string::npos && colon > 0 && std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isdigit((unsigned char)c) || c == ':';
+      }))
     return word == std::to_string(d.platform_index) + ":" + std::to_string(d.device_index);
   std::string hay = lower(d.platform_name + " / " + d.device_name + " / " + d.vendor);
   return hay.find(word) != std::string::npos;
@@ -126,10 +127,12 @@ std::string DeviceDescription::summary() const {
     return std::string(buf);
   };
   std::ostringstream s;
-  s << platform_name << " / " << device_name << " (" << (is_gpu ? "GPU" : is_cpu ? "CPU" : "other")
-    << ", " << compute_units << " compute units, " << mib(global_mem_bytes)
-    << ", max work-group " << max_work_group_size << ", " << device_version << ", driver "
-    << driver_version << ")";
+  s << platform_name << " / " << device_name << " ("
+    << (is_gpu   ? "GPU"
+        : is_cpu ? "CPU"
+                 : "other")
+    << ", " << compute_units << " compute units, " << mib(global_mem_bytes) << ", max work-group "
+    << max_work_group_size << ", " << device_version << ", driver " << driver_version << ")";
   return s.str();
 }
 

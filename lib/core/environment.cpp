@@ -46,9 +46,12 @@ Environment Environment::read() {
   e.lockstep_width = positive("TREEFIX_LOCKSTEP_WIDTH", 1 << 16);
   e.list_rank_stride = positive("TREEFIX_LIST_RANK_STRIDE", 1 << 20);
   std::string scan = detail::trim(text("TREEFIX_SCAN"));
-  if (scan == "single-pass") e.single_pass_scan = true;
-  else if (scan == "reduce-then-scan") e.single_pass_scan = false;
-  else if (!scan.empty()) refuse("TREEFIX_SCAN", scan, "single-pass or reduce-then-scan");
+  if (scan == "single-pass")
+    e.single_pass_scan = true;
+  else if (scan == "reduce-then-scan")
+    e.single_pass_scan = false;
+  else if (!scan.empty())
+    refuse("TREEFIX_SCAN", scan, "single-pass or reduce-then-scan");
   return e;
 }
 

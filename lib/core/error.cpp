@@ -6,8 +6,8 @@ namespace treefix {
 namespace {
 std::string compose(const std::string& call, const std::string& detail, int code,
                     const std::string& log) {
-  std::string message = "OpenCL error " + opencl_error_name(code) + " (" + std::to_string(code) +
-                        ") in " + call;
+  std::string message =
+      "OpenCL error " + opencl_error_name(code) + " (" + std::to_string(code) + ") in " + call;
   if (!detail.empty()) message += " during " + detail;
   if (!log.empty()) message += "\nbuild log:\n" + log;
   return message;
@@ -16,10 +16,13 @@ std::string compose(const std::string& call, const std::string& detail, int code
 
 DeviceError::DeviceError(int code, std::string call, std::string detail, std::string build_log)
     : Error(compose(call, detail, code, build_log)),
-      code_(code), call_(std::move(call)), build_log_(std::move(build_log)) {}
+      code_(code),
+      call_(std::move(call)),
+      build_log_(std::move(build_log)) {}
 
 std::string opencl_error_name(int code) {
   switch (code) {
+    // clang-format off
 #define TREEFIX_CL_ERROR(name) case name: return #name;
     TREEFIX_CL_ERROR(CL_SUCCESS) TREEFIX_CL_ERROR(CL_DEVICE_NOT_FOUND)
     TREEFIX_CL_ERROR(CL_DEVICE_NOT_AVAILABLE) TREEFIX_CL_ERROR(CL_COMPILER_NOT_AVAILABLE)
@@ -52,8 +55,10 @@ std::string opencl_error_name(int code) {
     TREEFIX_CL_ERROR(CL_INVALID_IMAGE_DESCRIPTOR) TREEFIX_CL_ERROR(CL_INVALID_COMPILER_OPTIONS)
     TREEFIX_CL_ERROR(CL_INVALID_LINKER_OPTIONS) TREEFIX_CL_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef TREEFIX_CL_ERROR
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "CL_UNKNOWN_ERROR(" + std::to_string(code) + ")";
+        // clang-format on
+        case -1001 : return "CL_PLATFORM_NOT_FOUND_KHR";
+    default:
+      return "CL_UNKNOWN_ERROR(" + std::to_string(code) + ")";
   }
 }
 

@@ -5,12 +5,14 @@
 
 namespace treefix {
 
-Kernels::Kernels(Runtime& runtime, const std::string& file, const std::string& options,
-                 Phase phase, std::size_t wg_wish)
+Kernels::Kernels(Runtime& runtime, const std::string& file, const std::string& options, Phase phase,
+                 std::size_t wg_wish)
     : Kernels(runtime, runtime.sized_program(file, options, wg_wish), phase) {}
 
 Kernels::Kernels(Runtime& runtime, SizedProgram program, Phase phase)
-    : runtime_(&runtime), program_(std::move(program)), phase_(phase),
+    : runtime_(&runtime),
+      program_(std::move(program)),
+      phase_(phase),
       kernels_(std::make_shared<std::map<std::string, cl::Kernel>>()) {}
 
 Kernels Kernels::in(const char* phase) const {
@@ -35,7 +37,8 @@ Grid Kernels::grid_stride(std::size_t n) const {
 cl::Kernel& Kernels::kernel(const char* name) {
   auto it = kernels_->find(name);
   if (it == kernels_->end()) {
-    cl::Kernel created = translate_device_errors(name, [&] { return cl::Kernel(program_.program, name); });
+    cl::Kernel created =
+        translate_device_errors(name, [&] { return cl::Kernel(program_.program, name); });
     it = kernels_->emplace(name, std::move(created)).first;
   }
   return it->second;

@@ -2,12 +2,12 @@
 // (CLBlast's way: binaries keyed by platform, device, driver, source and options).
 #include "core/program_cache.hpp"
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 
 #include "core/device_select.hpp"
 
@@ -18,7 +18,10 @@ const std::map<std::string, std::string>& embedded_kernels();  // generated at b
 namespace {
 
 std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : text) { h ^= c; h *= 1099511628211ull; }
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
   return h;
 }
 
@@ -55,8 +58,11 @@ void expand_into(const std::string& name, std::set<std::string>& seen, std::stri
 
 ProgramCache::ProgramCache(const DeviceDescription& description, cl::Context context,
                            cl::Device device, std::string cache_dir, std::string extra_options)
-    : description_(description), context_(std::move(context)), device_(std::move(device)),
-      cache_dir_(std::move(cache_dir)), extra_options_(std::move(extra_options)) {}
+    : description_(description),
+      context_(std::move(context)),
+      device_(std::move(device)),
+      cache_dir_(std::move(cache_dir)),
+      extra_options_(std::move(extra_options)) {}
 
 std::string ProgramCache::expanded_source(const std::string& name) {
   std::set<std::string> seen;
@@ -137,9 +143,10 @@ cl::Program ProgramCache::build(const std::string& label, const std::string& sou
 
 SizedProgram ProgramCache::build_sized(const std::string& label, const std::string& source,
                                        const std::string& options, std::size_t wish) {
-  std::size_t wg = floor_pow2(std::max<std::size_t>(1, std::min(wish, description_.max_work_group_size)));
-  std::string key = label + '\0' + options + '\0' + std::to_string(wg) + '\0' +
-                    std::to_string(fnv1a(source));
+  std::size_t wg =
+      floor_pow2(std::max<std::size_t>(1, std::min(wish, description_.max_work_group_size)));
+  std::string key =
+      label + '\0' + options + '\0' + std::to_string(wg) + '\0' + std::to_string(fnv1a(source));
   if (auto it = sized_.find(key); it != sized_.end()) return it->second;
   for (;;) {
     cl::Program program = build(label, source, options + " -DWG_SIZE=" + std::to_string(wg));

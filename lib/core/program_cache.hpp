@@ -16,7 +16,8 @@ class ProgramCache {
                std::string cache_dir, std::string extra_options);
 
   // Built once per (source, options, label); from disk when the cache folder holds its binary.
-  cl::Program build(const std::string& label, const std::string& source, const std::string& options);
+  cl::Program build(const std::string& label, const std::string& source,
+                    const std::string& options);
   // Built with -DWG_SIZE=w, w the largest power of two <= wish that every kernel accepts.
   SizedProgram build_sized(const std::string& label, const std::string& source,
                            const std::string& options, std::size_t wish);
@@ -34,8 +35,8 @@ class ProgramCache {
   cl::Context context_;
   cl::Device device_;
   std::string cache_dir_, extra_options_;
-  std::map<std::string, cl::Program> programs_;   // key: options, source hash, label
-  std::map<std::string, SizedProgram> sized_;     // key: label, options, wish
+  std::map<std::string, cl::Program> programs_;  // key: options, source hash, label
+  std::map<std::string, SizedProgram> sized_;    // key: label, options, wish
   std::size_t built_ = 0;
 };
 

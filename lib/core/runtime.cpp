@@ -41,9 +41,9 @@ Runtime::Runtime(const std::string& device_spec) : impl_(std::make_unique<Impl>(
     impl_->queue = cl::CommandQueue(impl_->context, chosen.device, CL_QUEUE_PROFILING_ENABLE);
   });
   impl_->tuning = resolve_tuning(impl_->description, environment);
-  impl_->programs = std::make_unique<detail::ProgramCache>(
-      impl_->description, impl_->context, chosen.device, environment.cache_dir,
-      environment.build_options);
+  impl_->programs =
+      std::make_unique<detail::ProgramCache>(impl_->description, impl_->context, chosen.device,
+                                             environment.cache_dir, environment.build_options);
 }
 
 Runtime::~Runtime() = default;
@@ -87,19 +87,20 @@ std::size_t Runtime::saturating_groups(std::size_t wg_size) const {
   // Enough resident groups to hide memory latency: on a GPU as many as a unit holds threads for,
   // on a CPU a few per core so that PoCL's threads balance.
   const Tuning& t = impl_->tuning;
-  std::size_t per_unit =
-      std::max(t.min_groups_per_unit, t.resident_items_per_unit / std::max<std::size_t>(1, wg_size));
-  return std::max<std::size_t>(1, impl_->description.compute_units * std::max<std::size_t>(1, per_unit));
+  std::size_t per_unit = std::max(t.min_groups_per_unit,
+                                  t.resident_items_per_unit / std::max<std::size_t>(1, wg_size));
+  return std::max<std::size_t>(
+      1, impl_->description.compute_units * std::max<std::size_t>(1, per_unit));
 }
 
 void Runtime::require_fits(const std::string& what, std::uint64_t total_bytes,
                            std::uint64_t largest_buffer_bytes) const {
   const auto& d = impl_->description;
   if (total_bytes > d.global_mem_bytes || largest_buffer_bytes > d.max_alloc_bytes)
-    throw CapacityError(what + " needs " + mib(total_bytes) + " of device memory (largest buffer " +
-                        mib(largest_buffer_bytes) + "), but " + d.device_name + " has " +
-                        mib(d.global_mem_bytes) + " of global memory and allows buffers of at most " +
-                        mib(d.max_alloc_bytes));
+    throw CapacityError(
+        what + " needs " + mib(total_bytes) + " of device memory (largest buffer " +
+        mib(largest_buffer_bytes) + "), but " + d.device_name + " has " + mib(d.global_mem_bytes) +
+        " of global memory and allows buffers of at most " + mib(d.max_alloc_bytes));
 }
 
 cl::Buffer Runtime::allocate(std::size_t bytes, const std::string& what) {

@@ -1,13 +1,13 @@
 // Text formats: chunked tokenizer with line numbers, tree/weights readers, value writers.
 #include "treefix/core/text_io.hpp"
 
+#include <unistd.h>
 #include <cerrno>
 #include <charconv>
 #include <cinttypes>
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 
 #include "treefix/core/error.hpp"
 
@@ -15,7 +15,9 @@ namespace treefix {
 
 namespace {
 constexpr std::size_t kChunk = 1 << 22;  // 4 MiB reads
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 }  // namespace
 
 TokenStream::TokenStream(const std::string& path, std::string comment_chars)
@@ -47,8 +49,15 @@ bool TokenStream::next(std::string_view& token) {
   for (;;) {
     if (begin_ == end_ && !fill()) return false;
     char c = buffer_[begin_];
-    if (c == '\n') { ++line_; ++begin_; continue; }
-    if (is_space(c)) { ++begin_; continue; }
+    if (c == '\n') {
+      ++line_;
+      ++begin_;
+      continue;
+    }
+    if (is_space(c)) {
+      ++begin_;
+      continue;
+    }
     if (c == '\0') fail("binary data (a NUL byte) in a text file");
     if (!comments_.empty() && comments_.find(c) != std::string::npos) {
       // skip to end of line
@@ -83,9 +92,13 @@ bool TokenStream::next(std::string_view& token) {
   return true;
 }
 
-std::string TokenStream::where() const { return path_ + ":" + std::to_string(token_line_ ? token_line_ : line_); }
+std::string TokenStream::where() const {
+  return path_ + ":" + std::to_string(token_line_ ? token_line_ : line_);
+}
 
-void TokenStream::fail(const std::string& message) const { throw InputError(where() + ": " + message); }
+void TokenStream::fail(const std::string& message) const {
+  throw InputError(where() + ": " + message);
+}
 
 std::int64_t TokenStream::next_int(const char* what) {
   std::string_view token;
@@ -94,7 +107,8 @@ std::int64_t TokenStream::next_int(const char* what) {
   }
   std::int64_t value;
   if (!parse_int(token, value))
-    fail(std::string("expected an integer for ") + what + ", found '" + std::string(token.substr(0, 40)) + "'");
+    fail(std::string("expected an integer for ") + what + ", found '" +
+         std::string(token.substr(0, 40)) + "'");
   return value;
 }
 
@@ -105,7 +119,8 @@ double TokenStream::next_double(const char* what) {
   }
   double value;
   if (!parse_double(token, value))
-    fail(std::string("expected a number for ") + what + ", found '" + std::string(token.substr(0, 40)) + "'");
+    fail(std::string("expected a number for ") + what + ", found '" +
+         std::string(token.substr(0, 40)) + "'");
   return value;
 }
 
@@ -125,85 +140,23 @@ bool parse_double(std::string_view token, double& value) {
   return ec == std::errc() && ptr == e && b != e;
 }
 
-ParentArray read_tree(const std::string& path) {
-  TokenStream in(path, "#");
-  std::int64_t n = in.next_int("the vertex count");
-  if (n < 0) in.fail("negative vertex count " + std::to_string(n));
-  if (n > INT32_MAX) in.fail("vertex count " + std::to_string(n) + " exceeds 2^31-1");
-  ParentArray parent(static_cast<std::size_t>(n));
-  for (std::int64_t v = 0; v < n; ++v) {
-    std::string what = "the parent of vertex " + std::to_string(v);
-    std::int64_t p = in.next_int(what.c_str());
-    if (p < -1 || p >= n)
-      in.fail("vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
-              ", outside -1.." + std::to_string(n - 1));
-    parent[v] = static_cast<vertex_t>(p);
-  }
-  std::string_view extra;
-  if (in.next(extra))
-    in.fail("unexpected '" + std::string(extra.substr(0, 40)) + "' after " + std::to_string(n) +
-            " parents");
-  try {
-    validate_parent_array(parent);
-  } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
-  }
-  return parent;
-}
-
-template <class T>
-std::vector<T> read_weights(const std::string& path, std::size_t n) {
-  TokenStream in(path, "#");
-  std::vector<T> weights(n);
-  std::string_view token;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!in.next(token))
-      throw InputError(in.where() + ": " + std::to_string(i) + " weights for " + std::to_string(n) +
-                       " vertices");
-    if constexpr (std::is_integral_v<T>) {
-      std::int64_t v;
-      if (!parse_int(token, v) || v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
-        in.fail("weight " + std::to_string(i) + " '" + std::string(token.substr(0, 40)) +
-                "' is not a " + (sizeof(T) == 4 ? "32" : "64") + "-bit integer");
-      weights[i] = static_cast<T>(v);
-    } else {
-      double v;
-      if (!parse_double(token, v))
-        in.fail("weight " + std::to_string(i) + " '" + std::string(token.substr(0, 40)) + "' is not a number");
-      weights[i] = static_cast<T>(v);
-    }
-  }
-  if (in.next(token))
-    in.fail("more than " + std::to_string(n) + " weights (the tree has " + std::to_string(n) + " vertices)");
-  return weights;
-}
-
-template std::vector<std::int32_t> read_weights<std::int32_t>(const std::string&, std::size_t);
-template std::vector<std::int64_t> read_weights<std::int64_t>(const std::string&, std::size_t);
-template std::vector<float> read_weights<float>(const std::string&, std::size_t);
-template std::vector<double> read_weights<double>(const std::string&, std::size_t);
-
-void write_tree(std::ostream& out, const ParentArray& parent) {
-  std::string text = std::to_string(parent.size()) + "\n";
-  for (vertex_t p : parent) {
-    text += std::to_string(p);
-    text += '\n';
-    if (text.size() > (1 << 20)) { out << text; text.clear(); }
-  }
-  out << text;
-}
-
 template <class T>
 void write_values(std::ostream& out, const std::vector<T>& values) {
   std::string text;
   char buf[40];
   for (const T& v : values) {
     int len;
-    if constexpr (std::is_same_v<T, float>) len = std::snprintf(buf, sizeof buf, "%.9g\n", v);
-    else if constexpr (std::is_same_v<T, double>) len = std::snprintf(buf, sizeof buf, "%.17g\n", v);
-    else len = std::snprintf(buf, sizeof buf, "%" PRId64 "\n", static_cast<std::int64_t>(v));
+    if constexpr (std::is_same_v<T, float>)
+      len = std::snprintf(buf, sizeof buf, "%.9g\n", v);
+    else if constexpr (std::is_same_v<T, double>)
+      len = std::snprintf(buf, sizeof buf, "%.17g\n", v);
+    else
+      len = std::snprintf(buf, sizeof buf, "%" PRId64 "\n", static_cast<std::int64_t>(v));
     text.append(buf, len);
-    if (text.size() > (1 << 20)) { out << text; text.clear(); }
+    if (text.size() > (1 << 20)) {
+      out << text;
+      text.clear();
+    }
   }
   out << text;
 }

@@ -9,10 +9,14 @@ bool is_integer(ValueType t) { return t == ValueType::int32 || t == ValueType::i
 
 const char* opencl_type_name(ValueType t) {
   switch (t) {
-    case ValueType::int32: return "int";
-    case ValueType::int64: return "long";
-    case ValueType::float32: return "float";
-    case ValueType::float64: return "double";
+    case ValueType::int32:
+      return "int";
+    case ValueType::int64:
+      return "long";
+    case ValueType::float32:
+      return "float";
+    case ValueType::float64:
+      return "double";
   }
   return "?";
 }
@@ -22,16 +26,32 @@ std::string value_op_options(ValueType t, Op op) {
     throw InputError(std::string("xor needs an integer type, not ") + to_string(t));
   std::string options = std::string("-DVALUE_T=") + opencl_type_name(t);
   switch (t) {
-    case ValueType::int32: options += " -DVALUE_INT32=1"; break;
-    case ValueType::int64: options += " -DVALUE_INT64=1"; break;
-    case ValueType::float32: options += " -DVALUE_FLOAT32=1"; break;
-    case ValueType::float64: options += " -DVALUE_FLOAT64=1"; break;
+    case ValueType::int32:
+      options += " -DVALUE_INT32=1";
+      break;
+    case ValueType::int64:
+      options += " -DVALUE_INT64=1";
+      break;
+    case ValueType::float32:
+      options += " -DVALUE_FLOAT32=1";
+      break;
+    case ValueType::float64:
+      options += " -DVALUE_FLOAT64=1";
+      break;
   }
   switch (op) {
-    case Op::sum: options += " -DOP_SUM=1"; break;
-    case Op::bit_xor: options += " -DOP_XOR=1"; break;
-    case Op::min: options += " -DOP_MIN=1"; break;
-    case Op::max: options += " -DOP_MAX=1"; break;
+    case Op::sum:
+      options += " -DOP_SUM=1";
+      break;
+    case Op::bit_xor:
+      options += " -DOP_XOR=1";
+      break;
+    case Op::min:
+      options += " -DOP_MIN=1";
+      break;
+    case Op::max:
+      options += " -DOP_MAX=1";
+      break;
   }
   return options;
 }

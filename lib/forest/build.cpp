@@ -41,8 +41,10 @@ LinearForest linear_forest_from_children(std::size_t n, const std::vector<vertex
       for (std::int64_t k = child_offset[v]; k < child_offset[v + 1]; ++k) {
         const vertex_t c = place(child[k]);
         f.parent[c] = static_cast<vertex_t>(q);
-        if (previous < 0) f.first_child[q] = c;
-        else f.next_sibling[previous] = c;
+        if (previous < 0)
+          f.first_child[q] = c;
+        else
+          f.next_sibling[previous] = c;
         previous = c;
       }
     }
@@ -100,7 +102,8 @@ BinaryForest binary_forest_from_links(const std::vector<BinaryTreeLinks>& trees)
   BinaryForest f;
   std::size_t total = 0;
   for (auto& t : trees) total += t.left.size();
-  if (total > static_cast<std::size_t>(INT32_MAX)) throw InputError("binary forest: more than 2^31-1 nodes");
+  if (total > static_cast<std::size_t>(INT32_MAX))
+    throw InputError("binary forest: more than 2^31-1 nodes");
   f.left.assign(total, -1);
   f.right.assign(total, -1);
   f.parent.assign(total, -1);

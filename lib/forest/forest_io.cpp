@@ -41,8 +41,8 @@ LinearForest read_linear_forest(const std::string& path) {
   }
   std::string_view extra;
   if (in.next(extra))
-    in.fail("unexpected '" + std::string(extra.substr(0, 40)) + "' after " +
-            std::to_string(trees) + " trees");
+    in.fail("unexpected '" + std::string(extra.substr(0, 40)) + "' after " + std::to_string(trees) +
+            " trees");
   return linear_forest_from_parents(all);
 }
 
@@ -82,8 +82,8 @@ BinaryForest read_binary_forest(const std::string& path) {
   }
   std::string_view extra;
   if (in.next(extra))
-    in.fail("unexpected '" + std::string(extra.substr(0, 40)) + "' after " +
-            std::to_string(trees) + " trees");
+    in.fail("unexpected '" + std::string(extra.substr(0, 40)) + "' after " + std::to_string(trees) +
+            " trees");
   try {
     return binary_forest_from_links(links);
   } catch (const InputError& e) {

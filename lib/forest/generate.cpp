@@ -1,9 +1,12 @@
-// Random and degenerate binary trees for tests and benchmarks.
+// Forest generators: random and degenerate binary trees, random semantic trees.
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <set>
+#include <string>
 
-#include "treefix/forest/forest.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/forest/generate.hpp"
 
 namespace treefix {
 
@@ -42,6 +45,53 @@ BinaryTreeLinks binary_path(std::size_t n, int shape) {
     (right ? t.right : t.left)[v] = static_cast<vertex_t>(v + 1);
   }
   return t;
+}
+
+SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape) {
+  if (shape.arc_labels < shape.max_children || shape.max_children < 1 || shape.max_height < 0 ||
+      shape.root_labels < 1 || shape.node_labels < 1)
+    throw InputError(
+        "random semantic trees: inconsistent shape (arc labels must be at least the "
+        "children per node, alphabets non-empty)");
+  auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  SemanticTree tree;
+  tree.label = "r" + std::to_string(uniform(0, shape.root_labels - 1));
+  std::vector<std::pair<SemanticTree*, int>> pending = {{&tree, 0}};
+  std::vector<int> arcs(shape.arc_labels);
+  while (!pending.empty()) {
+    auto [node, depth] = pending.back();
+    pending.pop_back();
+    if (depth >= shape.max_height) continue;
+    const int k = uniform(depth == 0 ? 1 : 0, shape.max_children);
+    if (k == 0) continue;
+    // k distinct arc labels; weights: k - 1 distinct cut points in 1..999 (thousandths).
+    for (int i = 0; i < shape.arc_labels; ++i) arcs[i] = i;
+    std::shuffle(arcs.begin(), arcs.end(), rng);
+    std::vector<int> chosen(arcs.begin(), arcs.begin() + k);
+    std::sort(chosen.begin(), chosen.end());
+    std::set<int> cuts;
+    while (static_cast<int>(cuts.size()) < k - 1) cuts.insert(uniform(1, 999));
+    std::vector<int> bounds = {0};
+    bounds.insert(bounds.end(), cuts.begin(), cuts.end());
+    bounds.push_back(1000);
+    node->children.resize(k);
+    for (int i = 0; i < k; ++i) {
+      node->arc_labels.push_back("a" + std::to_string(chosen[i]));
+      node->weights.push_back((bounds[i + 1] - bounds[i]) / 1000.0);
+      node->children[i].label = "n" + std::to_string(uniform(0, shape.node_labels - 1));
+    }
+    for (int i = 0; i < k; ++i) pending.emplace_back(&node->children[i], depth + 1);
+  }
+  return tree;
+}
+
+std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
+                                                const SemanticTreeShape& shape) {
+  std::mt19937_64 rng(seed);
+  std::vector<SemanticTree> trees;
+  trees.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) trees.push_back(random_semantic_tree(rng, shape));
+  return trees;
 }
 
 }  // namespace treefix

@@ -1,4 +1,4 @@
-// RuleML reader (pugixml), writer and random semantic tree generator.
+// RuleML files: reader (pugixml) and writer.
 #include "treefix/forest/ruleml.hpp"
 
 #include <pugixml.hpp>
@@ -65,7 +65,8 @@ class RuleMLReader {
   std::vector<pugi::xml_node> elements(pugi::xml_node e) const {
     std::vector<pugi::xml_node> out;
     for (pugi::xml_node c : e.children()) {
-      if (c.type() == pugi::node_element) out.push_back(c);
+      if (c.type() == pugi::node_element)
+        out.push_back(c);
       else if (c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) {
         std::string v = c.value();
         if (v.find_first_not_of(" \t\r\n") != std::string::npos)
@@ -114,8 +115,10 @@ class RuleMLReader {
       if (!n || std::string(n.value()).empty()) fail(r, "missing arc label (attribute n)");
       if (!w) fail(r, "missing weight (attribute w)");
       double weight = 0;
-      if (!parse_double(w.value(), weight)) fail(r, "weight '" + std::string(w.value()) + "' is not a number");
-      if (!(weight >= 0.0 && weight <= 1.0)) fail(r, "weight " + std::string(w.value()) + " is outside [0, 1]");
+      if (!parse_double(w.value(), weight))
+        fail(r, "weight '" + std::string(w.value()) + "' is not a number");
+      if (!(weight >= 0.0 && weight <= 1.0))
+        fail(r, "weight " + std::string(w.value()) + " is outside [0, 1]");
       if (!seen.insert(n.value()).second)
         fail(r, "arc label '" + std::string(n.value()) + "' repeats among siblings");
       auto inner = elements(r);
@@ -128,8 +131,8 @@ class RuleMLReader {
     if (arcs > 0 && std::fabs(weight_sum - 1.0) > weight_tolerance) {
       std::ostringstream sum;
       sum << weight_sum;
-      fail(e, "the weights of its " + std::to_string(arcs) + " arcs sum to " + sum.str() +
-                  ", not 1");
+      fail(e,
+           "the weights of its " + std::to_string(arcs) + " arcs sum to " + sum.str() + ", not 1");
     }
   }
 
@@ -141,11 +144,20 @@ std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -234,52 +246,6 @@ NamedSemanticTrees read_ruleml_trees(const std::string& dir_or_file) {
     throw InputError(dir_or_file + ": no such file or directory");
   }
   return out;
-}
-
-SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape) {
-  if (shape.arc_labels < shape.max_children || shape.max_children < 1 || shape.max_height < 0 ||
-      shape.root_labels < 1 || shape.node_labels < 1)
-    throw InputError("random semantic trees: inconsistent shape (arc labels must be at least the "
-                     "children per node, alphabets non-empty)");
-  auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  SemanticTree tree;
-  tree.label = "r" + std::to_string(uniform(0, shape.root_labels - 1));
-  std::vector<std::pair<SemanticTree*, int>> pending = {{&tree, 0}};
-  std::vector<int> arcs(shape.arc_labels);
-  while (!pending.empty()) {
-    auto [node, depth] = pending.back();
-    pending.pop_back();
-    if (depth >= shape.max_height) continue;
-    const int k = uniform(depth == 0 ? 1 : 0, shape.max_children);
-    if (k == 0) continue;
-    // k distinct arc labels; weights: k - 1 distinct cut points in 1..999 (thousandths).
-    for (int i = 0; i < shape.arc_labels; ++i) arcs[i] = i;
-    std::shuffle(arcs.begin(), arcs.end(), rng);
-    std::vector<int> chosen(arcs.begin(), arcs.begin() + k);
-    std::sort(chosen.begin(), chosen.end());
-    std::set<int> cuts;
-    while (static_cast<int>(cuts.size()) < k - 1) cuts.insert(uniform(1, 999));
-    std::vector<int> bounds = {0};
-    bounds.insert(bounds.end(), cuts.begin(), cuts.end());
-    bounds.push_back(1000);
-    node->children.resize(k);
-    for (int i = 0; i < k; ++i) {
-      node->arc_labels.push_back("a" + std::to_string(chosen[i]));
-      node->weights.push_back((bounds[i + 1] - bounds[i]) / 1000.0);
-      node->children[i].label = "n" + std::to_string(uniform(0, shape.node_labels - 1));
-    }
-    for (int i = 0; i < k; ++i) pending.emplace_back(&node->children[i], depth + 1);
-  }
-  return tree;
-}
-
-std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
-                                                const SemanticTreeShape& shape) {
-  std::mt19937_64 rng(seed);
-  std::vector<SemanticTree> trees;
-  trees.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) trees.push_back(random_semantic_tree(rng, shape));
-  return trees;
 }
 
 }  // namespace treefix

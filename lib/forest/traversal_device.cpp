@@ -7,40 +7,45 @@
 
 namespace treefix {
 
-DeviceForest DeviceForest::upload(Runtime& rt, const LinearForest& f, Profile* profile) {
+namespace {
+// The arrays both forest kinds share, and their two kinds of links.
+template <class Forest>
+DeviceForest upload_forest(Runtime& rt, const Forest& f, bool binary,
+                           const std::vector<vertex_t>& a, const std::vector<vertex_t>& b,
+                           Profile* profile) {
   DeviceForest d;
-  d.binary = false;
+  d.binary = binary;
   d.trees = f.trees();
   d.nodes = f.size();
   d.head = DeviceArray<vertex_t>::upload(rt, f.head, profile, "forest heads");
   d.node_count = DeviceArray<vertex_t>::upload(rt, f.node_count, profile, "forest node counts");
-  d.link_a = DeviceArray<vertex_t>::upload(rt, f.first_child, profile, "forest first children");
-  d.link_b = DeviceArray<vertex_t>::upload(rt, f.next_sibling, profile, "forest next siblings");
+  d.link_a = DeviceArray<vertex_t>::upload(rt, a, profile, "forest links");
+  d.link_b = DeviceArray<vertex_t>::upload(rt, b, profile, "forest links");
   d.parent = DeviceArray<vertex_t>::upload(rt, f.parent, profile, "forest parents");
   return d;
 }
+}  // namespace
+
+DeviceForest DeviceForest::upload(Runtime& rt, const LinearForest& f, Profile* profile) {
+  return upload_forest(rt, f, false, f.first_child, f.next_sibling, profile);
+}
 
 DeviceForest DeviceForest::upload(Runtime& rt, const BinaryForest& f, Profile* profile) {
-  DeviceForest d;
-  d.binary = true;
-  d.trees = f.trees();
-  d.nodes = f.size();
-  d.head = DeviceArray<vertex_t>::upload(rt, f.head, profile, "forest heads");
-  d.node_count = DeviceArray<vertex_t>::upload(rt, f.node_count, profile, "forest node counts");
-  d.link_a = DeviceArray<vertex_t>::upload(rt, f.left, profile, "forest left children");
-  d.link_b = DeviceArray<vertex_t>::upload(rt, f.right, profile, "forest right children");
-  d.parent = DeviceArray<vertex_t>::upload(rt, f.parent, profile, "forest parents");
-  return d;
+  return upload_forest(rt, f, true, f.left, f.right, profile);
 }
 
 namespace {
 
 const char* kernel_name(Traversal t) {
   switch (t) {
-    case Traversal::preorder: return "forest_preorder";
-    case Traversal::postorder: return "forest_postorder";
-    case Traversal::inorder: return "forest_inorder";
-    case Traversal::breadth_first: return "forest_breadth_first";
+    case Traversal::preorder:
+      return "forest_preorder";
+    case Traversal::postorder:
+      return "forest_postorder";
+    case Traversal::inorder:
+      return "forest_inorder";
+    case Traversal::breadth_first:
+      return "forest_breadth_first";
   }
   return "?";
 }
@@ -58,10 +63,9 @@ void run_traversal(Kernels& kernels, const DeviceForest& forest, Traversal trave
   });
 }
 
-
 std::string forest_options(const DeviceForest& forest, ValueType type, bool have_visit) {
-  return std::string("-DBINARY=") + (forest.binary ? "1" : "0") + " -DVISIT_T=" +
-         opencl_type_name(type) + " -DHAVE_VISIT=" + (have_visit ? "1" : "0");
+  return std::string("-DBINARY=") + (forest.binary ? "1" : "0") +
+         " -DVISIT_T=" + opencl_type_name(type) + " -DHAVE_VISIT=" + (have_visit ? "1" : "0");
 }
 
 }  // namespace
@@ -85,8 +89,8 @@ VisitResult<T> traverse(Runtime& rt, const DeviceForest& forest, Traversal trave
                         const VisitFunction& visit, const std::vector<T>& data, T initial,
                         Profile* profile) {
   if (value_type_of<T>() != visit.type)
-    throw InputError(std::string("traverse: the visit function works on ") +
-                     to_string(visit.type) + " but the data are " + to_string(value_type_of<T>()));
+    throw InputError(std::string("traverse: the visit function works on ") + to_string(visit.type) +
+                     " but the data are " + to_string(value_type_of<T>()));
   if (data.size() != forest.nodes)
     throw InputError("traverse: " + std::to_string(data.size()) + " data values for " +
                      std::to_string(forest.nodes) + " nodes");
@@ -95,7 +99,8 @@ VisitResult<T> traverse(Runtime& rt, const DeviceForest& forest, Traversal trave
   DeviceArray<T> tree_result(rt, forest.trees, "visit results");
   if (forest.trees) {
     std::string source;
-    if (visit.type == ValueType::float64) source += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    if (visit.type == ValueType::float64)
+      source += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
     source += visit.source + "\n" + Runtime::expanded_source("forest/traversal.cl");
     Kernels kernels(rt,
                     rt.sized_program_from_source("forest/traversal.cl with a user visit function",
@@ -119,7 +124,8 @@ template VisitResult<std::int64_t> traverse(Runtime&, const DeviceForest&, Trave
                                             std::int64_t, Profile*);
 template VisitResult<float> traverse(Runtime&, const DeviceForest&, Traversal, const VisitFunction&,
                                      const std::vector<float>&, float, Profile*);
-template VisitResult<double> traverse(Runtime&, const DeviceForest&, Traversal, const VisitFunction&,
-                                      const std::vector<double>&, double, Profile*);
+template VisitResult<double> traverse(Runtime&, const DeviceForest&, Traversal,
+                                      const VisitFunction&, const std::vector<double>&, double,
+                                      Profile*);
 
 }  // namespace treefix

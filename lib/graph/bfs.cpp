@@ -1,4 +1,4 @@
-// Level-synchronous BFS on the device (kernels/bfs.cl), its host reference and its checker.
+// Level-synchronous BFS on the device (kernels/graph/bfs.cl), its host reference and its checker.
 #include "treefix/graph/bfs.hpp"
 
 #include <algorithm>
@@ -17,10 +17,12 @@ DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile)
   std::vector<std::int64_t> offsets = graph.row_offset;
   if (offsets.empty()) offsets.push_back(0);
   if (wide_) {
-    row_offset_ = DeviceArray<std::int64_t>::upload(runtime, offsets, profile, "row offsets").buffer();
+    row_offset_ =
+        DeviceArray<std::int64_t>::upload(runtime, offsets, profile, "row offsets").buffer();
   } else {
     std::vector<std::int32_t> narrow(offsets.begin(), offsets.end());
-    row_offset_ = DeviceArray<std::int32_t>::upload(runtime, narrow, profile, "row offsets").buffer();
+    row_offset_ =
+        DeviceArray<std::int32_t>::upload(runtime, narrow, profile, "row offsets").buffer();
   }
   column_ = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "columns").buffer();
 }
@@ -39,8 +41,7 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
   Profile* profile = options.profile;
   Kernels search(runtime, "graph/bfs.cl", graph.offset_option(), {profile, "bfs"});
   const std::size_t wg = search.wg_size();
-  const std::size_t huge_degree =
-      std::max(wg, options.huge_degree ? options.huge_degree : 64 * wg);
+  const std::size_t huge_degree = std::max(wg, options.huge_degree ? options.huge_degree : 64 * wg);
   const Offset huge_row = graph.offset(huge_degree);
 
   DeviceBfs result;
@@ -88,8 +89,8 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
           going_bottom_up = count > previous_count &&
                             static_cast<double>(count) > unvisited / options.bottom_up_alpha;
         else
-          going_bottom_up = !(count < previous_count &&
-                              static_cast<double>(count) < n / options.top_down_beta);
+          going_bottom_up =
+              !(count < previous_count && static_cast<double>(count) < n / options.top_down_beta);
       }
       previous_count = count;
       if (going_bottom_up) {
@@ -106,8 +107,8 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
         if (huge_hi > huge_lo) {
           search.run("bfs_expand_huge", search.groups(runtime.saturating_groups(wg)),
                      graph.row_offset(), graph.column(), depth, parent, queue, counters, huge,
-                     static_cast<cl_int>(huge_lo), static_cast<cl_int>(huge_hi - huge_lo),
-                     huge_row, static_cast<cl_int>(next_depth));
+                     static_cast<cl_int>(huge_lo), static_cast<cl_int>(huge_hi - huge_lo), huge_row,
+                     static_cast<cl_int>(next_depth));
           ++result.kernel_launches;
         }
       }
@@ -144,7 +145,8 @@ BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOpti
 BfsResult bfs_reference(const Csr& graph, vertex_t source) {
   const std::size_t n = graph.vertices();
   if (source < 0 || static_cast<std::size_t>(source) >= n)
-    throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) + "-1");
+    throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) +
+                     "-1");
   BfsResult r;
   r.depth.assign(n, -1);
   r.parent.assign(n, -1);
@@ -169,7 +171,8 @@ BfsResult bfs_reference(const Csr& graph, vertex_t source) {
 
 std::string bfs_tree_problem(const Csr& graph, vertex_t source,
                              const std::vector<vertex_t>& expected_depth,
-                             const std::vector<vertex_t>& depth, const std::vector<vertex_t>& parent) {
+                             const std::vector<vertex_t>& depth,
+                             const std::vector<vertex_t>& parent) {
   const std::size_t n = graph.vertices();
   if (depth.size() != n || parent.size() != n || expected_depth.size() != n)
     return "arrays of " + std::to_string(depth.size()) + "/" + std::to_string(parent.size()) +
@@ -178,17 +181,20 @@ std::string bfs_tree_problem(const Csr& graph, vertex_t source,
   std::vector<char> parent_is_neighbour(n, 0);
   for (std::size_t p = 0; p < n; ++p)
     for (std::int64_t e = graph.row_offset[p]; e < graph.row_offset[p + 1]; ++e)
-      if (parent[graph.column[e]] == static_cast<vertex_t>(p)) parent_is_neighbour[graph.column[e]] = 1;
+      if (parent[graph.column[e]] == static_cast<vertex_t>(p))
+        parent_is_neighbour[graph.column[e]] = 1;
   for (std::size_t v = 0; v < n; ++v) {
     std::string at = "vertex " + std::to_string(v) + ": ";
     if (depth[v] != expected_depth[v])
-      return at + "depth " + std::to_string(depth[v]) + ", expected " + std::to_string(expected_depth[v]);
+      return at + "depth " + std::to_string(depth[v]) + ", expected " +
+             std::to_string(expected_depth[v]);
     vertex_t p = parent[v];
     if (static_cast<vertex_t>(v) == source || depth[v] == -1) {
       if (p != -1) return at + "parent " + std::to_string(p) + ", expected -1";
       continue;
     }
-    if (p < 0 || static_cast<std::size_t>(p) >= n) return at + "parent " + std::to_string(p) + " out of range";
+    if (p < 0 || static_cast<std::size_t>(p) >= n)
+      return at + "parent " + std::to_string(p) + " out of range";
     if (depth[p] != depth[v] - 1)
       return at + "parent " + std::to_string(p) + " is at depth " + std::to_string(depth[p]) +
              ", not " + std::to_string(depth[v] - 1);

@@ -11,9 +11,11 @@ namespace treefix {
 namespace detail {
 
 void require_graph_indices(std::size_t vertices, std::size_t edges, const char* what) {
-  if (vertices >= static_cast<std::size_t>(INT_MAX) || edges >= static_cast<std::size_t>(INT_MAX / 2))
+  if (vertices >= static_cast<std::size_t>(INT_MAX) ||
+      edges >= static_cast<std::size_t>(INT_MAX / 2))
     throw CapacityError(std::string(what) + " of " + std::to_string(vertices) + " vertices and " +
-                        std::to_string(edges) + " edges: the device code uses 32-bit indices "
+                        std::to_string(edges) +
+                        " edges: the device code uses 32-bit indices "
                         "(fewer than 2^31 - 1 vertices and 2^30 edges)");
 }
 
@@ -31,9 +33,11 @@ Connectivity connectivity(Runtime& rt, std::size_t n, const cl::Buffer& source,
   cc.run("cc_init", cc.items(n), label, hook_to, out.hook_edge, count);
   for (;;) {
     fill(rt, flag, cl_int(0), 1, phase);
-    cc.run("cc_propose", cc.items(edges), source, target, label, hook_to, flag, edge_count);
+    cc.run("cc_hook", cc.items(edges), source, target, label, hook_to, out.hook_edge, flag,
+           edge_count, cl_int(0));
     if (read_value<cl_int>(rt, flag) == 0) break;
-    cc.run("cc_record", cc.items(edges), source, target, label, hook_to, out.hook_edge, edge_count);
+    cc.run("cc_hook", cc.items(edges), source, target, label, hook_to, out.hook_edge, flag,
+           edge_count, cl_int(1));
     cc.run("cc_apply", cc.items(n), label, hook_to, count);
     cc.run("cc_jump", cc.items(n), label, flag, count);  // one pass: the next round needs no roots
   }
@@ -60,7 +64,8 @@ Connectivity connectivity(Runtime& rt, std::size_t n, const cl::Buffer& source,
   return out;
 }
 
-cl_int first_cycle_edge(Runtime& rt, const cl::Buffer& hook_edge, std::size_t n, std::size_t edges) {
+cl_int first_cycle_edge(Runtime& rt, const cl::Buffer& hook_edge, std::size_t n,
+                        std::size_t edges) {
   const Phase phase{nullptr, "check"};
   Kernels cc(rt, "graph/connectivity.cl", "", phase);
   cl::Buffer used = rt.allocate(edges, "cycle check");

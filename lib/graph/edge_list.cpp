@@ -21,14 +21,17 @@ EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices,
     std::size_t line = in.line();
     std::string_view second;
     if (!in.next(second) || in.line() != line)
-      throw InputError(path + ":" + std::to_string(line) + ": an edge line needs two vertex ids ('u v')");
+      throw InputError(path + ":" + std::to_string(line) +
+                       ": an edge line needs two vertex ids ('u v')");
     if (!parse_int(second, v))
       in.fail("expected a vertex id, found '" + std::string(second.substr(0, 40)) + "'");
     for (std::int64_t id : {u, v}) {
-      if (id < 0 || id >= INT32_MAX) in.fail("vertex id " + std::to_string(id) + " is out of range");
+      if (id < 0 || id >= INT32_MAX)
+        in.fail("vertex id " + std::to_string(id) + " is out of range");
       if (vertices >= 0 && id >= vertices)
         in.fail("vertex id " + std::to_string(id) + " is out of range: there are " +
-                std::to_string(vertices) + " vertices (ids 0.." + std::to_string(vertices - 1) + ")");
+                std::to_string(vertices) + " vertices (ids 0.." + std::to_string(vertices - 1) +
+                ")");
     }
     largest = std::max({largest, u, v});
     list.source.push_back(static_cast<vertex_t>(u));

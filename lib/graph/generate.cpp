@@ -26,7 +26,7 @@ Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
     for (unsigned bit = 0; bit < scale; ++bit) {
       double r = uniform(rng);
       bool right = r >= a && (r < a + b || r >= a + b + c);  // quadrants b and d: column bit set
-      bool down = r >= a + b;                                 // quadrants c and d: row bit set
+      bool down = r >= a + b;                                // quadrants c and d: row bit set
       u = (u << 1) | (down ? 1 : 0);
       v = (v << 1) | (right ? 1 : 0);
     }
@@ -61,7 +61,8 @@ Csr grid2d(std::size_t rows, std::size_t cols) {
 ParentArray bfs_spanning_tree(const Csr& graph, vertex_t source) {
   const std::size_t n = graph.vertices();
   if (source < 0 || static_cast<std::size_t>(source) >= n)
-    throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) + "-1");
+    throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) +
+                     "-1");
   ParentArray parent(n, -1);
   std::vector<char> seen(n, 0);
   std::vector<vertex_t> queue;

@@ -28,6 +28,7 @@ cl_int first_cycle_edge(Runtime& runtime, const cl::Buffer& hook_edge, std::size
 // validation and connectivity are skipped).
 DeviceArray<vertex_t> root_forest(Runtime& runtime, std::size_t n, const cl::Buffer& source,
                                   const cl::Buffer& target, std::size_t edges,
-                                  const RootingOptions& options, const DeviceArray<vertex_t>* labels);
+                                  const RootingOptions& options,
+                                  const DeviceArray<vertex_t>* labels);
 
 }  // namespace treefix::detail

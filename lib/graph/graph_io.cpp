@@ -1,4 +1,4 @@
-// Graph readers/writers and CSR construction.
+// Graph files: Matrix Market, edge lists and METIS, read into CSR; writers.
 #include "treefix/graph/graph_io.hpp"
 
 #include <algorithm>
@@ -13,69 +13,6 @@
 
 namespace treefix {
 
-Csr csr_from_edges(std::size_t n, const std::vector<vertex_t>& source,
-                   const std::vector<vertex_t>& target, bool undirected) {
-  if (source.size() != target.size())
-    throw InputError("csr_from_edges: " + std::to_string(source.size()) + " sources for " +
-                     std::to_string(target.size()) + " targets");
-  if (n > static_cast<std::size_t>(INT32_MAX))
-    throw InputError("a graph of " + std::to_string(n) + " vertices exceeds 2^31-1 vertices");
-  const std::size_t m = source.size();
-  Csr g;
-  g.row_offset.assign(n + 1, 0);
-  for (std::size_t i = 0; i < m; ++i) {
-    vertex_t u = source[i], v = target[i];
-    if (u < 0 || v < 0 || static_cast<std::size_t>(u) >= n || static_cast<std::size_t>(v) >= n)
-      throw InputError("edge " + std::to_string(i) + " (" + std::to_string(u) + ", " +
-                       std::to_string(v) + ") has an endpoint outside 0.." + std::to_string(n) + "-1");
-    if (u == v) continue;
-    ++g.row_offset[u + 1];
-    if (undirected) ++g.row_offset[v + 1];
-  }
-  for (std::size_t v = 0; v < n; ++v) g.row_offset[v + 1] += g.row_offset[v];
-  g.column.resize(static_cast<std::size_t>(g.row_offset[n]));
-  std::vector<std::int64_t> fill(g.row_offset.begin(), g.row_offset.end() - 1);
-  for (std::size_t i = 0; i < m; ++i) {
-    vertex_t u = source[i], v = target[i];
-    if (u == v) continue;
-    g.column[fill[u]++] = v;
-    if (undirected) g.column[fill[v]++] = u;
-  }
-  // sort rows and merge duplicates, compacting in place
-  std::int64_t write = 0;
-  for (std::size_t v = 0; v < n; ++v) {
-    auto begin = g.column.begin() + g.row_offset[v], end = g.column.begin() + g.row_offset[v + 1];
-    std::sort(begin, end);
-    auto last = std::unique(begin, end);
-    std::int64_t row_start = write;
-    for (auto it = begin; it != last; ++it) g.column[write++] = *it;
-    g.row_offset[v] = row_start;
-  }
-  g.row_offset[n] = write;
-  g.column.resize(static_cast<std::size_t>(write));
-  g.column.shrink_to_fit();
-  g.undirected = undirected;
-  return g;
-}
-
-bool has_reverse_arcs(const Csr& g) {
-  for (std::size_t v = 0; v < g.vertices(); ++v)
-    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e) {
-      vertex_t u = g.column[e];
-      auto begin = g.column.begin() + g.row_offset[u], end = g.column.begin() + g.row_offset[u + 1];
-      if (!std::binary_search(begin, end, static_cast<vertex_t>(v))) return false;
-    }
-  return true;
-}
-
-Csr child_graph(const ParentArray& parent) {
-  ChildLists lists = child_lists(parent);
-  Csr g;
-  g.row_offset = std::move(lists.child_offset);
-  g.column = std::move(lists.child);
-  return g;
-}
-
 GraphFormat format_from_extension(const std::string& path) {
   auto dot = path.find_last_of('.');
   std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
@@ -86,11 +23,15 @@ GraphFormat format_from_extension(const std::string& path) {
 }
 
 Csr read_graph(const std::string& path, const GraphReadOptions& options) {
-  GraphFormat f = options.format == GraphFormat::automatic ? format_from_extension(path) : options.format;
+  GraphFormat f =
+      options.format == GraphFormat::automatic ? format_from_extension(path) : options.format;
   switch (f) {
-    case GraphFormat::mtx: return read_matrix_market(path);
-    case GraphFormat::metis: return read_metis(path);
-    default: return read_edge_list(path, options.edges_directed);
+    case GraphFormat::mtx:
+      return read_matrix_market(path);
+    case GraphFormat::metis:
+      return read_metis(path);
+    default:
+      return read_edge_list(path, options.edges_directed);
   }
 }
 
@@ -107,10 +48,11 @@ vertex_t vertex_token(TokenStream& in, std::string_view token, std::int64_t base
                       const char* what) {
   std::int64_t id;
   if (!parse_int(token, id))
-    in.fail(std::string("expected an integer ") + what + ", found '" + std::string(token.substr(0, 40)) + "'");
+    in.fail(std::string("expected an integer ") + what + ", found '" +
+            std::string(token.substr(0, 40)) + "'");
   if (id < base || id >= n + base)
-    in.fail(std::string(what) + " " + std::to_string(id) + " outside " + std::to_string(base) + ".." +
-            std::to_string(n + base - 1));
+    in.fail(std::string(what) + " " + std::to_string(id) + " outside " + std::to_string(base) +
+            ".." + std::to_string(n + base - 1));
   return static_cast<vertex_t>(id - base);
 }
 
@@ -141,22 +83,30 @@ Csr read_matrix_market(const std::string& path) {
     if (!word.empty()) words.push_back(lower(word));
   }
   if (words.size() < 5 || words[0] != "%%matrixmarket")
-    throw InputError(path + ":1: not a Matrix Market file (expected '%%MatrixMarket matrix "
-                            "coordinate <field> <symmetry>')");
+    throw InputError(path +
+                     ":1: not a Matrix Market file (expected '%%MatrixMarket matrix "
+                     "coordinate <field> <symmetry>')");
   if (words[1] != "matrix" || words[2] != "coordinate")
     throw InputError(path + ":1: only 'matrix coordinate' Matrix Market files hold graphs, not '" +
                      words[1] + " " + words[2] + "'");
   const std::string& field = words[3];
   const std::string& symmetry = words[4];
   int values_per_entry;
-  if (field == "pattern") values_per_entry = 0;
-  else if (field == "real" || field == "integer" || field == "double") values_per_entry = 1;
-  else if (field == "complex") values_per_entry = 2;
-  else throw InputError(path + ":1: unknown Matrix Market field '" + field + "'");
+  if (field == "pattern")
+    values_per_entry = 0;
+  else if (field == "real" || field == "integer" || field == "double")
+    values_per_entry = 1;
+  else if (field == "complex")
+    values_per_entry = 2;
+  else
+    throw InputError(path + ":1: unknown Matrix Market field '" + field + "'");
   bool symmetric;
-  if (symmetry == "general") symmetric = false;
-  else if (symmetry == "symmetric" || symmetry == "skew-symmetric" || symmetry == "hermitian") symmetric = true;
-  else throw InputError(path + ":1: unknown Matrix Market symmetry '" + symmetry + "'");
+  if (symmetry == "general")
+    symmetric = false;
+  else if (symmetry == "symmetric" || symmetry == "skew-symmetric" || symmetry == "hermitian")
+    symmetric = true;
+  else
+    throw InputError(path + ":1: unknown Matrix Market symmetry '" + symmetry + "'");
 
   TokenStream in(path, "%");
   std::int64_t rows = in.next_int("the row count");
@@ -164,7 +114,8 @@ Csr read_matrix_market(const std::string& path) {
   std::int64_t entries = in.next_int("the entry count");
   if (rows < 0 || cols < 0 || entries < 0) in.fail("negative size in the size line");
   if (rows != cols)
-    in.fail("a graph needs a square matrix, this one is " + std::to_string(rows) + " x " + std::to_string(cols));
+    in.fail("a graph needs a square matrix, this one is " + std::to_string(rows) + " x " +
+            std::to_string(cols));
   if (rows > INT32_MAX) in.fail(std::to_string(rows) + " vertices exceed 2^31-1");
   std::vector<vertex_t> source, target;
   source.reserve(static_cast<std::size_t>(std::min<std::int64_t>(entries, 1 << 26)));
@@ -172,7 +123,8 @@ Csr read_matrix_market(const std::string& path) {
   std::string_view token;
   for (std::int64_t e = 0; e < entries; ++e) {
     if (!in.next(token))
-      in.fail("file ends after " + std::to_string(e) + " of " + std::to_string(entries) + " entries");
+      in.fail("file ends after " + std::to_string(e) + " of " + std::to_string(entries) +
+              " entries");
     std::size_t line = in.line();
     vertex_t i = vertex_token(in, token, 1, rows, "row index");
     if (!in.next(token) || in.line() != line) in.fail("entry without a column index");
@@ -181,13 +133,15 @@ Csr read_matrix_market(const std::string& path) {
       double value;
       if (!in.next(token) || in.line() != line) in.fail("entry without its value");
       if (!parse_double(token, value))
-        in.fail("expected a number for the value, found '" + std::string(token.substr(0, 40)) + "'");
+        in.fail("expected a number for the value, found '" + std::string(token.substr(0, 40)) +
+                "'");
     }
     source.push_back(i);
     target.push_back(j);
   }
   if (in.next(token))
-    in.fail("unexpected '" + std::string(token.substr(0, 40)) + "' after " + std::to_string(entries) + " entries");
+    in.fail("unexpected '" + std::string(token.substr(0, 40)) + "' after " +
+            std::to_string(entries) + " entries");
   Csr g = csr_from_edges(static_cast<std::size_t>(rows), source, target, symmetric);
   if (!g.undirected) g.undirected = has_reverse_arcs(g);  // structurally symmetric "general"
   return g;
@@ -202,11 +156,14 @@ Csr read_edge_list(const std::string& path, bool directed) {
     std::size_t line = in.line();
     std::int64_t u, v;
     if (!parse_int(token, u) || u < 0 || u > INT32_MAX - 1)
-      in.fail("expected a vertex id in 0..2^31-2, found '" + std::string(token.substr(0, 40)) + "'");
+      in.fail("expected a vertex id in 0..2^31-2, found '" + std::string(token.substr(0, 40)) +
+              "'");
     if (!in.next(token) || in.line() != line)
-      throw InputError(path + ":" + std::to_string(line) + ": an edge needs two vertex ids ('u v')");
+      throw InputError(path + ":" + std::to_string(line) +
+                       ": an edge needs two vertex ids ('u v')");
     if (!parse_int(token, v) || v < 0 || v > INT32_MAX - 1)
-      in.fail("expected a vertex id in 0..2^31-2, found '" + std::string(token.substr(0, 40)) + "'");
+      in.fail("expected a vertex id in 0..2^31-2, found '" + std::string(token.substr(0, 40)) +
+              "'");
     source.push_back(static_cast<vertex_t>(u));
     target.push_back(static_cast<vertex_t>(v));
     largest = std::max({largest, u, v});
@@ -222,7 +179,8 @@ Csr read_metis(const std::string& path) {
   auto skip_comments = [&](bool& have) {
     while (have && token[0] == '%') {
       std::size_t line = in.line();
-      while ((have = in.next(token)) && in.line() == line) {}
+      while ((have = in.next(token)) && in.line() == line) {
+      }
     }
   };  // only before the header
   bool have = in.next(token);
@@ -233,17 +191,21 @@ Csr read_metis(const std::string& path) {
   while (have && in.line() == header_line) {
     std::int64_t x;
     if (!parse_int(token, x) || x < 0)
-      in.fail("expected a non-negative integer in the header, found '" + std::string(token.substr(0, 40)) + "'");
+      in.fail("expected a non-negative integer in the header, found '" +
+              std::string(token.substr(0, 40)) + "'");
     header.push_back(x);
     have = in.next(token);
   }
   if (header.size() < 2 || header.size() > 4)
-    throw InputError(path + ":" + std::to_string(header_line) + ": header must be 'n m [fmt [ncon]]'");
+    throw InputError(path + ":" + std::to_string(header_line) +
+                     ": header must be 'n m [fmt [ncon]]'");
   const std::int64_t n = header[0], m = header[1];
-  if (n > INT32_MAX) throw InputError(path + ":" + std::to_string(header_line) + ": n exceeds 2^31-1");
+  if (n > INT32_MAX)
+    throw InputError(path + ":" + std::to_string(header_line) + ": n exceeds 2^31-1");
   std::int64_t fmt = header.size() > 2 ? header[2] : 0;
   if (fmt % 10 > 1 || fmt / 10 % 10 > 1 || fmt / 100 > 1)
-    throw InputError(path + ":" + std::to_string(header_line) + ": fmt must be 3 binary digits, not " + std::to_string(fmt));
+    throw InputError(path + ":" + std::to_string(header_line) +
+                     ": fmt must be 3 binary digits, not " + std::to_string(fmt));
   const bool edge_weights = fmt % 10, vertex_weights = fmt / 10 % 10, vertex_sizes = fmt / 100;
   const std::int64_t ncon = header.size() > 3 ? header[3] : (vertex_weights ? 1 : 0);
   const std::int64_t leading = (vertex_sizes ? 1 : 0) + (vertex_weights ? ncon : 0);
@@ -260,10 +222,12 @@ Csr read_metis(const std::string& path) {
     v += static_cast<std::int64_t>(line - next_line);
     next_line = line + 1;
     if (token[0] == '%') {  // a comment line is not a vertex
-      while ((have = in.next(token)) && in.line() == line) {}
+      while ((have = in.next(token)) && in.line() == line) {
+      }
       continue;
     }
-    if (v >= n) in.fail("more vertex lines than the " + std::to_string(n) + " vertices of the header");
+    if (v >= n)
+      in.fail("more vertex lines than the " + std::to_string(n) + " vertices of the header");
     std::int64_t position = 0;
     while (have && in.line() == line) {
       if (token[0] == '%') in.fail("a comment must start its line");
@@ -275,7 +239,8 @@ Csr read_metis(const std::string& path) {
         ++neighbours;
       } else {
         double x;
-        if (!parse_double(token, x)) in.fail("expected a number, found '" + std::string(token.substr(0, 40)) + "'");
+        if (!parse_double(token, x))
+          in.fail("expected a number, found '" + std::string(token.substr(0, 40)) + "'");
       }
       ++position;
       have = in.next(token);
@@ -283,15 +248,18 @@ Csr read_metis(const std::string& path) {
     if (edge_weights && position > leading && (position - leading) % 2)
       throw InputError(path + ":" + std::to_string(line) + ": a neighbour without its edge weight");
     if (position < leading)
-      throw InputError(path + ":" + std::to_string(line) + ": vertex line without its size/weights");
+      throw InputError(path + ":" + std::to_string(line) +
+                       ": vertex line without its size/weights");
     ++v;
   }
-  if (v > n) throw InputError(path + ": more vertex lines than the " + std::to_string(n) + " vertices of the header");
+  if (v > n)
+    throw InputError(path + ": more vertex lines than the " + std::to_string(n) +
+                     " vertices of the header");
   // vertices after the last non-empty line have no neighbours (trailing empty lines)
   if (neighbours != 2 * m)
-    throw InputError(path + ": the header says " + std::to_string(m) + " edges (" + std::to_string(2 * m) +
-                     " neighbour entries) but the file lists " + std::to_string(neighbours) +
-                     " neighbour entries");
+    throw InputError(path + ": the header says " + std::to_string(m) + " edges (" +
+                     std::to_string(2 * m) + " neighbour entries) but the file lists " +
+                     std::to_string(neighbours) + " neighbour entries");
   // METIS lists both directions already
   Csr g = csr_from_edges(static_cast<std::size_t>(n), source, target, false);
   g.undirected = has_reverse_arcs(g);
@@ -308,7 +276,10 @@ void write_matrix_market(std::ostream& out, const Csr& graph) {
       text += ' ';
       text += std::to_string(graph.column[e] + 1);
       text += '\n';
-      if (text.size() > (1 << 20)) { out << text; text.clear(); }
+      if (text.size() > (1 << 20)) {
+        out << text;
+        text.clear();
+      }
     }
   out << text;
 }
@@ -321,7 +292,10 @@ void write_edge_list(std::ostream& out, const Csr& graph) {
       text += ' ';
       text += std::to_string(graph.column[e]);
       text += '\n';
-      if (text.size() > (1 << 20)) { out << text; text.clear(); }
+      if (text.size() > (1 << 20)) {
+        out << text;
+        text.clear();
+      }
     }
   out << text;
 }

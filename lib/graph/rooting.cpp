@@ -23,7 +23,8 @@ std::string edge_text(Runtime& rt, const cl::Buffer& source, const cl::Buffer& t
 
 DeviceArray<vertex_t> root_forest(Runtime& rt, std::size_t n, const cl::Buffer& source,
                                   const cl::Buffer& target, std::size_t edges,
-                                  const RootingOptions& options, const DeviceArray<vertex_t>* labels) {
+                                  const RootingOptions& options,
+                                  const DeviceArray<vertex_t>* labels) {
   require_graph_indices(n, edges, "rooting a forest");
   Profile* profile = options.profile;
   Kernels rooting(rt, "graph/rooting.cl", "", {profile, "tour"});
@@ -40,8 +41,8 @@ DeviceArray<vertex_t> root_forest(Runtime& rt, std::size_t n, const cl::Buffer& 
     if (bad != INT_MAX) {
       cl_int u = read_value<cl_int>(rt, source, bad), v = read_value<cl_int>(rt, target, bad);
       if (u == v)
-        throw EdgeListError(bad, edge_text(rt, source, target, bad) +
-                                     " is a self loop: a forest has none");
+        throw EdgeListError(
+            bad, edge_text(rt, source, target, bad) + " is a self loop: a forest has none");
       throw EdgeListError(bad, edge_text(rt, source, target, bad) + " names a vertex outside 0.." +
                                    std::to_string(static_cast<std::int64_t>(n) - 1) + " (" +
                                    std::to_string(n) + " vertices)");
@@ -56,11 +57,13 @@ DeviceArray<vertex_t> root_forest(Runtime& rt, std::size_t n, const cl::Buffer& 
   cl::Buffer position = rt.allocate(arcs * sizeof(cl_int), "arc positions");
   cl::Buffer first_arc = rt.allocate(n * sizeof(cl_int), "first arcs");
   fill(rt, flag, cl_int(INT_MAX), 1, {profile, "tour"});
-  rooting.run("root_arc_index", rooting.items(arcs), key, arc, position, first_arc, flag, arc_count);
+  rooting.run("root_arc_index", rooting.items(arcs), key, arc, position, first_arc, flag,
+              arc_count);
   if (!labels) {
     cl_int repeat = read_value<cl_int>(rt, flag);
     if (repeat != INT_MAX) {
-      cl_int a = read_value<cl_int>(rt, arc, repeat - 1) / 2, b = read_value<cl_int>(rt, arc, repeat) / 2;
+      cl_int a = read_value<cl_int>(rt, arc, repeat - 1) / 2,
+             b = read_value<cl_int>(rt, arc, repeat) / 2;
       cl_int later = std::max(a, b), earlier = std::min(a, b);
       throw EdgeListError(later, edge_text(rt, source, target, later) + " repeats " +
                                      edge_text(rt, source, target, earlier));
@@ -74,13 +77,12 @@ DeviceArray<vertex_t> root_forest(Runtime& rt, std::size_t n, const cl::Buffer& 
     components = std::move(cc.components);
     if (edges != n - components.count) {
       cl_int e = first_cycle_edge(rt, cc.hook_edge, n, edges);
-      throw EdgeListError(e, edge_text(rt, source, target, e) +
-                                 " closes a cycle: the edges are not a forest (" +
-                                 std::to_string(edges) + " edges, but a forest on " +
-                                 std::to_string(n) + " vertices with " +
-                                 std::to_string(components.count) +
-                                 (components.count == 1 ? " tree has " : " trees has ") +
-                                 std::to_string(n - components.count) + ")");
+      throw EdgeListError(
+          e, edge_text(rt, source, target, e) + " closes a cycle: the edges are not a forest (" +
+                 std::to_string(edges) + " edges, but a forest on " + std::to_string(n) +
+                 " vertices with " + std::to_string(components.count) +
+                 (components.count == 1 ? " tree has " : " trees has ") +
+                 std::to_string(n - components.count) + ")");
     }
     label = &components.label;
   }
@@ -106,13 +108,14 @@ DeviceArray<vertex_t> root_forest(Runtime& rt, std::size_t n, const cl::Buffer& 
   fill(rt, parent.buffer(), cl_int(-1), n, {profile, "parent"});
   if (arcs == 0) return parent;
   cl::Buffer succ = rt.allocate(arcs * sizeof(cl_int), "tour successors");
-  rooting.run("root_successor", rooting.items(arcs), key, arc, position, first_arc, *label,
-              root_of, succ, arc_count);
+  rooting.run("root_successor", rooting.items(arcs), key, arc, position, first_arc, *label, root_of,
+              succ, arc_count);
   cl::Buffer rank = rt.allocate(arcs * sizeof(cl_int), "tour ranks");
   ListRankOptions ranking = options.list_rank;
   ranking.profile = profile;
   list_rank(rt, succ, rank, arcs, ranking);
-  rooting.in("parent").run("root_parent", rooting.items(arcs), key, arc, position, rank, parent, arc_count);
+  rooting.in("parent").run("root_parent", rooting.items(arcs), key, arc, position, rank, parent,
+                           arc_count);
   return parent;
 }
 
@@ -135,7 +138,8 @@ ParentArray root_forest(Runtime& runtime, const EdgeList& forest, const RootingO
   detail::require_graph_indices(forest.vertices, forest.edges(), "rooting a forest");
   auto source = DeviceArray<vertex_t>::upload(runtime, forest.source, options.profile, "edges");
   auto target = DeviceArray<vertex_t>::upload(runtime, forest.target, options.profile, "edges");
-  return root_forest(runtime, forest.vertices, source, target, options).download(runtime, options.profile);
+  return root_forest(runtime, forest.vertices, source, target, options)
+      .download(runtime, options.profile);
 }
 
 }  // namespace treefix

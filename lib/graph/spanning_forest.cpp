@@ -35,11 +35,13 @@ ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOpt
   if (result.reached() < n) {
     DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
     Components cc = detail::connectivity(runtime, n, arc_source.buffer(), device_graph.column(),
-                                         graph.edges(), profile).components;
+                                         graph.edges(), profile)
+                        .components;
     std::vector<vertex_t> label = cc.label.download(runtime, profile);
     std::vector<vertex_t> sources;
     for (std::size_t v = 0; v < n; ++v)
-      if (label[v] == static_cast<vertex_t>(v) && (!options.root || label[*options.root] != label[v]))
+      if (label[v] == static_cast<vertex_t>(v) &&
+          (!options.root || label[*options.root] != label[v]))
         sources.push_back(static_cast<vertex_t>(v));
     if (options.root) sources.push_back(*options.root);
     result = bfs(runtime, device_graph, sources, bfs_options);
@@ -60,8 +62,9 @@ ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const Rst
     Profile* profile = options.profile;
     auto column = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "graph");
     DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
-    Components cc = detail::connectivity(runtime, n, arc_source.buffer(), column.buffer(), arcs,
-                                         profile).components;
+    Components cc =
+        detail::connectivity(runtime, n, arc_source.buffer(), column.buffer(), arcs, profile)
+            .components;
     RootingOptions rooting;
     if (options.root) rooting.roots.push_back(*options.root);
     rooting.list_rank = options.list_rank;

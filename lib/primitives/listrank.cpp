@@ -24,8 +24,10 @@ int rounds_for(std::size_t n) {
 void wyllie_from_pred(Kernels& k, cl::Buffer pred, const cl::Buffer* weight, const cl::Buffer& rank,
                       std::size_t n, const char* slot, Phase phase) {
   const cl_int count = static_cast<cl_int>(n);
-  if (weight) k.run("lr_wyllie_init_weighted", k.items(n), pred, *weight, rank, count);
-  else k.run("lr_wyllie_init", k.items(n), pred, rank, count);
+  if (weight)
+    k.run("lr_wyllie_init_weighted", k.items(n), pred, *weight, rank, count);
+  else
+    k.run("lr_wyllie_init", k.items(n), pred, rank, count);
   int rounds = rounds_for(n);
   if (rounds == 0) return;
   Runtime& rt = k.runtime();
@@ -61,7 +63,8 @@ void ruling_set(Kernels& k, const cl::Buffer& succ, const cl::Buffer& rank, std:
   cl::Buffer ruler_id = rt.scratch("listrank.rs.ruler_id", n * sizeof(cl_int));
   cl::Buffer counter = rt.scratch("listrank.rs.counter", sizeof(cl_int));
   fill(rt, counter, cl_int(0), 1, phase);
-  k.run("lr_ruler_select", k.items(n), pred, ruler_id, counter, static_cast<cl_uint>(stride), count);
+  k.run("lr_ruler_select", k.items(n), pred, ruler_id, counter, static_cast<cl_uint>(stride),
+        count);
   cl_int rulers = 0;
   translate_device_errors("list ranking", [&] {
     rt.queue().enqueueReadBuffer(counter, CL_TRUE, 0, sizeof(cl_int), &rulers);

@@ -29,13 +29,16 @@ ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::stri
                      runtime.description().int64_atomics && runtime.tuning().single_pass_scan;
   std::size_t wg = runtime.tuning().work_group_size;
   // local memory bounds the group size too (tile + scratch of value_bytes each)
-  while (wg > 1 && (wg * 33 / 32 + wg) * value_bytes > runtime.description().local_mem_bytes / 2) wg /= 2;
+  while (wg > 1 && (wg * 33 / 32 + wg) * value_bytes > runtime.description().local_mem_bytes / 2)
+    wg /= 2;
   plan.items = items_per_thread(runtime, wg, value_bytes);
   plan.wide_index = n > 0xFFFFFFFFull - 4 * wg * plan.items;
   plan.sized = runtime.sized_program(
-      program, options + " -DITEMS=" + std::to_string(plan.items) +
-                   (plan.wide_index ? " -DWIDE_INDEX=1" : "") +
-                   (plan.single_pass ? " -DLOOKBACK=1 -DLOOKBACK_AS=" + lookback_as : ""), wg);
+      program,
+      options + " -DITEMS=" + std::to_string(plan.items) +
+          (plan.wide_index ? " -DWIDE_INDEX=1" : "") +
+          (plan.single_pass ? " -DLOOKBACK=1 -DLOOKBACK_AS=" + lookback_as : ""),
+      wg);
   const std::size_t tile = plan.sized.wg_size * plan.items;
   const std::size_t tiles = (n + tile - 1) / tile;
   if (plan.single_pass) {  // one tile per group
@@ -43,7 +46,8 @@ ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::stri
     plan.groups = tiles;
     return plan;
   }
-  const std::size_t want_groups = std::max<std::size_t>(1, runtime.saturating_groups(plan.sized.wg_size));
+  const std::size_t want_groups =
+      std::max<std::size_t>(1, runtime.saturating_groups(plan.sized.wg_size));
   plan.tiles_per_group = std::max<std::size_t>(1, (tiles + want_groups - 1) / want_groups);
   plan.groups = (tiles + plan.tiles_per_group - 1) / plan.tiles_per_group;
   return plan;
@@ -84,11 +88,15 @@ void scan(Runtime& runtime, ValueType type, Op op, ScanKind kind, const cl::Buff
                      " has no double precision (cl_khr_fp64)");
   translate_device_errors("scan", [&] {
     const std::size_t bytes = type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
-    const char* lookback_as = type == ValueType::int32 ? "as_int" : type == ValueType::float32 ? "as_float" : "";
-    auto plan = detail::plan_scan(runtime, "primitives/scan.cl", value_op_options(type, op), bytes, n, lookback_as);
-    detail::run_scan(runtime, plan, n, [&](KernelArgs& args) {
-      args(in, out, static_cast<cl_int>(kind == ScanKind::inclusive));
-    }, {profile, phase}, total);
+    const char* lookback_as = type == ValueType::int32     ? "as_int"
+                              : type == ValueType::float32 ? "as_float"
+                                                           : "";
+    auto plan = detail::plan_scan(runtime, "primitives/scan.cl", value_op_options(type, op), bytes,
+                                  n, lookback_as);
+    detail::run_scan(
+        runtime, plan, n,
+        [&](KernelArgs& args) { args(in, out, static_cast<cl_int>(kind == ScanKind::inclusive)); },
+        {profile, phase}, total);
   });
 }
 

@@ -22,15 +22,19 @@ void sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& val
     auto first = bc::make_buffer_iterator<Key>(key_buffer, 0);
     auto last = bc::make_buffer_iterator<Key>(key_buffer, count);
     auto value_first = bc::make_buffer_iterator<cl_int>(value_buffer, 0);
-    if (stable) bc::stable_sort_by_key(first, last, value_first, queue);
-    else bc::sort_by_key(first, last, value_first, queue);
+    if (stable)
+      bc::stable_sort_by_key(first, last, value_first, queue);
+    else
+      bc::sort_by_key(first, last, value_first, queue);
   } catch (const bc::opencl_error& e) {
     throw DeviceError(e.error_code(), "boost::compute::sort_by_key",
                       "sorting " + std::to_string(count) + " keys");
   }
 }
 
-template void sort_by_key<cl_uint>(Runtime&, const cl::Buffer&, const cl::Buffer&, std::size_t, bool);
-template void sort_by_key<cl_ulong>(Runtime&, const cl::Buffer&, const cl::Buffer&, std::size_t, bool);
+template void sort_by_key<cl_uint>(Runtime&, const cl::Buffer&, const cl::Buffer&, std::size_t,
+                                   bool);
+template void sort_by_key<cl_ulong>(Runtime&, const cl::Buffer&, const cl::Buffer&, std::size_t,
+                                    bool);
 
 }  // namespace treefix

@@ -1,5 +1,5 @@
-// 2-point correlation on a kd-tree: device traversal (kernels/ropes_correlation.clh) and the
-// brute-force and tree-based CPU references.
+// 2-point correlation on a kd-tree: device traversal (kernels/spatial/ropes_correlation.clh) and
+// the brute-force and tree-based CPU references.
 #include <algorithm>
 
 #include "spatial/device_trees.hpp"
@@ -14,7 +14,8 @@ std::vector<std::uint32_t> correlation_counts(Runtime& runtime, const KdTree& tr
   if (queries.dim != tree.points.dim)
     throw InputError("correlation: queries have dimension " + std::to_string(queries.dim) +
                      ", the points " + std::to_string(tree.points.dim));
-  TraversalPieces pieces{"ropes-correlation", Runtime::expanded_source("spatial/ropes_correlation.clh"),
+  TraversalPieces pieces{"ropes-correlation",
+                         Runtime::expanded_source("spatial/ropes_correlation.clh"),
                          detail::dim_option("correlation", queries.dim), false};
   auto run = detail::run_order(queries, options.sort);
   Variant variant = choose_variant(runtime, options.variant, pieces.guided, run.sorted);
@@ -27,12 +28,13 @@ std::vector<std::uint32_t> correlation_counts(Runtime& runtime, const KdTree& tr
   detail::DeviceKdTree device_tree(runtime, tree, options.profile);
   auto query = DeviceArray<float>::upload(runtime, run.points.coord, options.profile, "queries");
   DeviceArray<std::uint32_t> result(runtime, queries.n, "correlation counts");
-  run_traversal(runtime, pieces, variant, tree, queries.n,
-                [&](KernelArgs& args) {
-                  device_tree.bind(args, cl_uint(queries.n), query.buffer());
-                  args(radius2, result);
-                },
-                options.profile, options.stats);
+  run_traversal(
+      runtime, pieces, variant, tree, queries.n,
+      [&](KernelArgs& args) {
+        device_tree.bind(args, cl_uint(queries.n), query.buffer());
+        args(radius2, result);
+      },
+      options.profile, options.stats);
   return detail::unpermute(result.download(runtime, options.profile), run.order);
 }
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
-#include "treefix/core/launch.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/spatial/spatial.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/spatial/ropes.hpp"
+#include "treefix/spatial/trees.hpp"
 
 namespace treefix::detail {
 
@@ -58,14 +58,16 @@ DeviceArray<T> upload(Runtime& rt, const std::vector<T>& v, Profile* p, const ch
   return DeviceArray<T>::upload(rt, v, p, what);
 }
 
-// The kd-tree arrays in the order of KD_PARAMS (kernels/ropes_kd.clh), data points included.
+// The kd-tree arrays in the order of KD_PARAMS (kernels/spatial/ropes_kd.clh), data points
+// included.
 struct DeviceKdTree {
   cl_uint nodes, n_data;
   DeviceArray<std::int32_t> child, first, count, split_dim, data_index;
   DeviceArray<float> box_lo, box_hi, split_value, data;
 
   DeviceKdTree(Runtime& rt, const KdTree& t, Profile* p)
-      : nodes(cl_uint(t.nodes())), n_data(cl_uint(t.points.n)),
+      : nodes(cl_uint(t.nodes())),
+        n_data(cl_uint(t.points.n)),
         child(upload(rt, t.child, p, "kd-tree children")),
         first(upload(rt, t.first, p, "kd-tree leaves")),
         count(upload(rt, t.count, p, "kd-tree leaves")),
@@ -90,7 +92,7 @@ inline float squared_radius(double radius) {
   return r * r;
 }
 
-// Mirrors kernels/ropes_kd.clh.
+// Mirrors kernels/spatial/ropes_kd.clh.
 inline float box_distance2(const KdTree& t, const float* q, std::int32_t node) {
   const std::size_t nodes = t.nodes();
   float sum = 0.0f;
@@ -111,6 +113,5 @@ inline float point_distance2(const PointSet& data, const float* q, std::int32_t 
   }
   return sum;
 }
-
 
 }  // namespace treefix::detail

@@ -1,5 +1,5 @@
-// k nearest neighbours on kd-trees and vp-trees: device traversals (kernels/ropes_knn.clh,
-// kernels/ropes_vp.clh) and the brute-force and tree-based CPU references.
+// k nearest neighbours on kd-trees and vp-trees: device traversals (kernels/spatial/ropes_knn.clh,
+// kernels/spatial/ropes_vp.clh) and the brute-force and tree-based CPU references.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -19,9 +19,8 @@ void check_knn(const LinearTree& tree, const PointSet& queries, int k, const cha
     throw InputError(std::string(what) + ": k = " + std::to_string(k) + " exceeds the " +
                      std::to_string(tree.points.n) + " data points");
   if (queries.dim != tree.points.dim)
-    throw InputError(std::string(what) + ": queries have dimension " +
-                     std::to_string(queries.dim) + ", the points " +
-                     std::to_string(tree.points.dim));
+    throw InputError(std::string(what) + ": queries have dimension " + std::to_string(queries.dim) +
+                     ", the points " + std::to_string(tree.points.dim));
 }
 
 // Runs a kNN traversal whose tree-specific arguments `bind_tree` sets before the query arrays.
@@ -45,18 +44,19 @@ Neighbours run_knn(Runtime& runtime, const LinearTree& tree, const PointSet& que
   auto query = DeviceArray<float>::upload(runtime, run.points.coord, options.profile, "queries");
   DeviceArray<std::int32_t> out_id(runtime, queries.n * k, "neighbour indices");
   DeviceArray<float> out_d2(runtime, queries.n * k, "neighbour distances");
-  run_traversal(runtime, pieces, variant, tree, queries.n,
-                [&](KernelArgs& args) {
-                  bind_tree(args, cl_uint(queries.n), query.buffer());
-                  args(out_id, out_d2);
-                },
-                options.profile, options.stats);
+  run_traversal(
+      runtime, pieces, variant, tree, queries.n,
+      [&](KernelArgs& args) {
+        bind_tree(args, cl_uint(queries.n), query.buffer());
+        args(out_id, out_d2);
+      },
+      options.profile, options.stats);
   result.index = detail::unpermute(out_id.download(runtime, options.profile), run.order, k);
   result.d2 = detail::unpermute(out_d2.download(runtime, options.profile), run.order, k);
   return result;
 }
 
-// The host mirror of kernels/ropes_heap.clh.
+// The host mirror of kernels/spatial/ropes_heap.clh.
 struct Best {
   int k;
   std::vector<float> d2;
@@ -97,7 +97,9 @@ struct KdKnnState {
     int dim = t.split_dim[node];
     return dim < 0 ? 0 : (q[dim] < t.split_value[node] ? 0 : 1);
   }
-  std::int32_t child(std::int32_t node, int cs, int i) const { return t.child[2 * node + (i ^ cs)]; }
+  std::int32_t child(std::int32_t node, int cs, int i) const {
+    return t.child[2 * node + (i ^ cs)];
+  }
 };
 
 struct VpKnnState {
@@ -128,7 +130,9 @@ struct VpKnnState {
     return dv < t.mu[node] ? 0 : 1;
   }
   float child_arg(std::int32_t, int, int) const { return dv; }
-  std::int32_t child(std::int32_t node, int cs, int i) const { return t.child[2 * node + (i ^ cs)]; }
+  std::int32_t child(std::int32_t node, int cs, int i) const {
+    return t.child[2 * node + (i ^ cs)];
+  }
 };
 
 template <class State, class Tree>
@@ -178,8 +182,8 @@ Neighbours knn(Runtime& runtime, const VpTree& tree, const PointSet& queries, in
   auto mu = DeviceArray<float>::upload(runtime, tree.mu, p, "vp-tree radii");
   auto data = DeviceArray<float>::upload(runtime, tree.points.coord, p, "vp-tree points");
   auto index = DeviceArray<std::int32_t>::upload(runtime, tree.point_index, p, "vp-tree indices");
-  return run_knn(runtime, tree, queries, k, options, "ropes-knn-vp", "spatial/ropes_vp.clh", sizeof(float),
-                 [&](KernelArgs& args, cl_uint nq, const cl::Buffer& query) {
+  return run_knn(runtime, tree, queries, k, options, "ropes-knn-vp", "spatial/ropes_vp.clh",
+                 sizeof(float), [&](KernelArgs& args, cl_uint nq, const cl::Buffer& query) {
                    args(cl_uint(tree.nodes()), child, first, count, pv, lo, hi, mu,
                         cl_uint(tree.points.n), data, index, nq, query);
                  });

@@ -1,5 +1,5 @@
-// Barnes-Hut gravity: device traversal (kernels/ropes_nbody.clh), leapfrog integration, Plummer
-// generator, and the direct and tree-based CPU references.
+// Barnes-Hut gravity: device traversal (kernels/spatial/ropes_nbody.clh), leapfrog integration,
+// Plummer generator, and the direct and tree-based CPU references.
 #include "treefix/spatial/nbody.hpp"
 
 #include <cmath>
@@ -27,7 +27,8 @@ std::vector<float> accelerations(Runtime& runtime, const Octree& tree,
                                  const GravityOptions& options) {
   check_gravity(options);
   const std::size_t n = tree.points.n;
-  TraversalPieces pieces{"ropes-nbody", Runtime::expanded_source("spatial/ropes_nbody.clh"), "", false};
+  TraversalPieces pieces{"ropes-nbody", Runtime::expanded_source("spatial/ropes_nbody.clh"), "",
+                         false};
   // Sorted: the bodies run in the octree's leaf order, so a work-group holds neighbours.
   const bool sorted = choose_sort(options.sort, n);
   Variant variant = choose_variant(runtime, options.variant, false, sorted);
@@ -59,11 +60,12 @@ std::vector<float> accelerations(Runtime& runtime, const Octree& tree,
   DeviceArray<float> acc(runtime, 3 * n, "accelerations");
   const float theta2 = float(options.theta * options.theta);
   const float eps2 = float(options.eps * options.eps);
-  run_traversal(runtime, pieces, variant, tree, n,
-                [&](KernelArgs& args) {
-                  args(child, first, count, cm, side, cl_uint(n), pos, mass, qb, theta2, eps2, acc);
-                },
-                p, options.stats);
+  run_traversal(
+      runtime, pieces, variant, tree, n,
+      [&](KernelArgs& args) {
+        args(child, first, count, cm, side, cl_uint(n), pos, mass, qb, theta2, eps2, acc);
+      },
+      p, options.stats);
   return detail::unpermute(acc.download(runtime, p), order, 3);
 }
 
@@ -210,8 +212,13 @@ std::vector<float> accelerations_tree(const Octree& tree, double theta, double e
   parallel_for_items(n, threads, [&](std::size_t begin, std::size_t end) {
     std::vector<std::int32_t> stack;
     for (std::size_t p = begin; p < end; ++p) {  // p: tree position
-      GravityState s{tree, std::int32_t(p), tree.points.at(p, 0), tree.points.at(p, 1),
-                     tree.points.at(p, 2), theta2, eps2};
+      GravityState s{tree,
+                     std::int32_t(p),
+                     tree.points.at(p, 0),
+                     tree.points.at(p, 1),
+                     tree.points.at(p, 2),
+                     theta2,
+                     eps2};
       std::uint32_t v = cpu_rope_traverse(s, tree, stack);
       std::size_t i = tree.point_index[p];
       acc[3 * i] = s.ax;

@@ -24,7 +24,8 @@ std::pair<std::size_t, int> read_header(TokenStream& in, int want_dim) {
   if (want_dim && d != want_dim)
     in.fail("expected " + std::to_string(want_dim) + " columns (header 'n " +
             std::to_string(want_dim) + "'), found " + std::to_string(d));
-  if (d < 1 || d > 16) in.fail("the number of columns must be in 1..16, found " + std::to_string(d));
+  if (d < 1 || d > 16)
+    in.fail("the number of columns must be in 1..16, found " + std::to_string(d));
   return {static_cast<std::size_t>(n), static_cast<int>(d)};
 }
 

@@ -1,5 +1,6 @@
-// The rope-stack engine: splices traversal pieces into kernels/ropes.cl, sizes the stacks from
-// the tree height, launches one of the three variants; plus the host thread pool of the CPU runs.
+// The rope-stack engine: splices traversal pieces into kernels/spatial/ropes.cl, sizes the stacks
+// from the tree height, launches one of the three variants; plus the host thread pool of the CPU
+// runs.
 #include "treefix/spatial/ropes.hpp"
 
 #include <algorithm>
@@ -40,8 +41,8 @@ bool choose_sort(SortMode mode, std::size_t queries) {
 }
 
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
-                   const LinearTree& tree, std::size_t items,
-                   const BindArgs& bind, Profile* profile, TraversalStats* stats) {
+                   const LinearTree& tree, std::size_t items, const BindArgs& bind,
+                   Profile* profile, TraversalStats* stats) {
   if (variant == Variant::automatic)
     throw Error("run_traversal: resolve Variant::automatic with choose_variant first");
   if (stats) {
@@ -67,8 +68,8 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     const std::size_t stride = grid.global;
     // Stack capacity from the tree: a rope stack holds at most height*(arity-1)+1 nodes, a
     // recursion stack height+1 frames of three ints.
-    const std::size_t cap = variant == Variant::recursive ? std::size_t(tree.height) + 1
-                                                         : tree.stack_bound();
+    const std::size_t cap =
+        variant == Variant::recursive ? std::size_t(tree.height) + 1 : tree.stack_bound();
     std::size_t stack_ints = variant == Variant::independent ? cap * stride
                              : variant == Variant::recursive ? 3 * cap * stride
                                                              : 1;
@@ -94,8 +95,8 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
                             " bytes of local memory, the device has " + std::to_string(have) +
                             "; use the independent variant");
     }
-    cl::Buffer stat_buffer = runtime.allocate(stats ? 2 * items * sizeof(std::uint32_t) : 4,
-                                              "traversal statistics");
+    cl::Buffer stat_buffer =
+        runtime.allocate(stats ? 2 * items * sizeof(std::uint32_t) : 4, "traversal statistics");
     cl::Buffer overflow = runtime.allocate(sizeof(cl_int), "overflow flag");
     fill(runtime, overflow, cl_int(0), 1);
     rope.run_bound(name, grid, [&](KernelArgs& args) {

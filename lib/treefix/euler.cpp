@@ -51,12 +51,15 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
   const bool fused = options.euler_kernels == EulerKernels::fused;
   const bool root = fix == Fix::root;
   // workspace: the materialised tour (three kernels) or the two prefixes of leaffix (fused)
-  const std::size_t work_bytes = fused ? (root ? 0 : 2 * n * value.bytes) : tour_length * value.bytes;
-  runtime.require_fits("treefix of " + std::to_string(n) + " vertices",
-                       work_bytes + 2 * n * sizeof(T) + tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
-                       std::max<std::size_t>(work_bytes, tour_length * 4));
+  const std::size_t work_bytes =
+      fused ? (root ? 0 : 2 * n * value.bytes) : tour_length * value.bytes;
+  runtime.require_fits(
+      "treefix of " + std::to_string(n) + " vertices",
+      work_bytes + 2 * n * sizeof(T) + tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
+      std::max<std::size_t>(work_bytes, tour_length * 4));
   const std::string build = value.options + " " + tour.position_option();
-  ScanPlan plan = plan_scan(runtime, "treefix/treefix.cl", build, value.bytes, tour_length, value.lookback_as);
+  ScanPlan plan =
+      plan_scan(runtime, "treefix/treefix.cl", build, value.bytes, tour_length, value.lookback_as);
   Kernels euler(runtime, plan.sized, {options.profile, "read"});
   const cl_int exclusive = options.exclusive;
 
@@ -67,10 +70,12 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
       open_prefix = &runtime.scratch("treefix.open_prefix", n * value.bytes);
       close_prefix = &runtime.scratch("treefix.close_prefix", n * value.bytes);
     }
-    run_scan(runtime, plan, tour_length, [&](KernelArgs& args) {
-      args(tour.tour_vertex(), weights, static_cast<cl_int>(root), exclusive, result, *open_prefix,
-           *close_prefix);
-    }, {options.profile, "scan"});
+    run_scan(runtime, plan, tour_length,
+             [&](KernelArgs& args) {
+               args(tour.tour_vertex(), weights, static_cast<cl_int>(root), exclusive, result,
+                    *open_prefix, *close_prefix);
+             },
+             {options.profile, "scan"});
     if (!root)
       euler.run("treefix_leaf_finish", euler.items(n), *open_prefix, *close_prefix, plan.index(n),
                 result);
@@ -78,14 +83,14 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
   }
 
   cl::Buffer& tour_values = runtime.scratch("treefix.tour", tour_length * value.bytes);
-  euler.in("write").run("treefix_write", euler.items(n), tour.open_pos(), tour.close_pos(),
-                        weights, plan.index(n), tour_values, static_cast<cl_int>(root));
+  euler.in("write").run("treefix_write", euler.items(n), tour.open_pos(), tour.close_pos(), weights,
+                        plan.index(n), tour_values, static_cast<cl_int>(root));
 
   ScanPlan tour_scan = plan_scan(runtime, "primitives/scan.cl", value.options, value.bytes,
                                  tour_length, value.lookback_as);
-  run_scan(runtime, tour_scan, tour_length, [&](KernelArgs& args) {
-    args(tour_values, tour_values, cl_int(1));
-  }, {options.profile, "scan"});
+  run_scan(runtime, tour_scan, tour_length,
+           [&](KernelArgs& args) { args(tour_values, tour_values, cl_int(1)); },
+           {options.profile, "scan"});
 
   if (root)
     euler.run("treefix_read_rootfix", euler.items(n), tour.open_pos(), tour_values, plan.index(n),
@@ -95,8 +100,7 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
               tour_values, plan.index(n), result, exclusive);
 }
 
-
-#define TREEFIX_EULER_INSTANTIATE(T)                                                          \
+#define TREEFIX_EULER_INSTANTIATE(T)                                                            \
   template void euler_treefix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
                                  const TreefixOptions&, Fix);
 TREEFIX_EULER_INSTANTIATE(std::int32_t)

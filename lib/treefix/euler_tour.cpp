@@ -27,8 +27,13 @@ DeviceEulerTour::DeviceEulerTour(Runtime& runtime, const EulerTour& tour, Profil
   runtime.require_fits("the Euler tour of " + std::to_string(vertices_) + " vertices",
                        2 * vertices_ * pos_bytes + 2 * vertices_ * 4, 2 * vertices_ * 4);
   auto upload = [&](const std::vector<std::int64_t>& positions, cl::Buffer& buffer) {
-    if (wide_) buffer = DeviceArray<std::int64_t>::upload(runtime, positions, profile, "tour positions").buffer();
-    else buffer = DeviceArray<std::int32_t>::upload(runtime, narrow<std::int32_t>(positions), profile, "tour positions").buffer();
+    if (wide_)
+      buffer =
+          DeviceArray<std::int64_t>::upload(runtime, positions, profile, "tour positions").buffer();
+    else
+      buffer = DeviceArray<std::int32_t>::upload(runtime, narrow<std::int32_t>(positions), profile,
+                                                 "tour positions")
+                   .buffer();
   };
   upload(tour.open_pos, open_pos_);
   upload(tour.close_pos, close_pos_);
@@ -37,7 +42,9 @@ DeviceEulerTour::DeviceEulerTour(Runtime& runtime, const EulerTour& tour, Profil
 
 DeviceEulerTour::DeviceEulerTour(Runtime& runtime, std::size_t vertices, cl::Buffer open_pos,
                                  cl::Buffer close_pos, bool wide_positions, Profile* profile)
-    : vertices_(vertices), wide_(wide_positions), open_pos_(std::move(open_pos)),
+    : vertices_(vertices),
+      wide_(wide_positions),
+      open_pos_(std::move(open_pos)),
       close_pos_(std::move(close_pos)) {
   if (needs_wide_positions(vertices) && !wide_)
     throw InputError("a tour of " + std::to_string(vertices) + " vertices needs 64-bit positions");

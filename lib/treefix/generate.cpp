@@ -35,8 +35,10 @@ ParentArray caterpillar(std::size_t n, std::size_t spine) {
   spine = std::max<std::size_t>(1, std::min(spine, n));
   ParentArray p(n);
   for (std::size_t v = 0; v < n; ++v) {
-    if (v < spine) p[v] = static_cast<vertex_t>(v) - 1;                   // the spine path
-    else p[v] = static_cast<vertex_t>((v - spine) % spine);               // legs spread on it
+    if (v < spine)
+      p[v] = static_cast<vertex_t>(v) - 1;  // the spine path
+    else
+      p[v] = static_cast<vertex_t>((v - spine) % spine);  // legs spread on it
   }
   return p;
 }
@@ -54,7 +56,9 @@ ParentArray random_recursive(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   ParentArray p(n);
   for (std::size_t v = 0; v < n; ++v)
-    p[v] = v == 0 ? -1 : static_cast<vertex_t>(std::uniform_int_distribution<std::size_t>(0, v - 1)(rng));
+    p[v] = v == 0
+               ? -1
+               : static_cast<vertex_t>(std::uniform_int_distribution<std::size_t>(0, v - 1)(rng));
   return p;
 }
 
@@ -76,7 +80,9 @@ ParentArray random_forest(std::size_t n, std::size_t trees, std::uint64_t seed) 
   ParentArray p(n);
   // vertices 0..trees-1 are roots; every later vertex joins a uniform earlier vertex
   for (std::size_t v = 0; v < n; ++v)
-    p[v] = v < trees ? -1 : static_cast<vertex_t>(std::uniform_int_distribution<std::size_t>(0, v - 1)(rng));
+    p[v] = v < trees
+               ? -1
+               : static_cast<vertex_t>(std::uniform_int_distribution<std::size_t>(0, v - 1)(rng));
   return shuffle_labels(p, seed ^ 0x9e3779b97f4a7c15ull);
 }
 

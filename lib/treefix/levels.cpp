@@ -99,8 +99,10 @@ void check_arrays(const LevelStructure& levels, std::size_t weights, std::size_t
                      " results for a forest of " + std::to_string(levels.size()) + " vertices");
 }
 
-Kernels sweep_kernels(Runtime& runtime, const LevelStructure& levels, ValueType type, Op op,
-                      Profile* profile) {
+// The sweep kernels for this structure, type and operator, after checking the arrays.
+Kernels sweep_kernels(Runtime& runtime, const LevelStructure& levels, std::size_t weights,
+                      std::size_t result, ValueType type, Op op, Profile* profile) {
+  check_arrays(levels, weights, result);
   return Kernels(runtime, "treefix/levels.cl",
                  std::string(levels.children().offset_option()) + " " + value_op_options(type, op),
                  {profile, "levels"});
@@ -112,9 +114,8 @@ template <class T>
 void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
                     LevelsStats* stats) {
-  check_arrays(levels, weights.size(), result.size());
-  if (levels.size() == 0) return;
-  Kernels sweep = sweep_kernels(runtime, levels, value_type_of<T>(), op, profile);
+  Kernels sweep = sweep_kernels(runtime, levels, weights.size(), result.size(), value_type_of<T>(),
+                                op, profile);
   const cl_int excl = exclusive;
   translate_device_errors("levels rootfix", [&] {
     const auto& offset = levels.level_offset();
@@ -126,8 +127,9 @@ void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const Device
       } else {
         const std::size_t l = segment.first_level;
         const std::size_t count = offset[l + 1] - offset[l];
-        sweep.run("levels_rootfix", sweep.items(count), levels.order(), static_cast<cl_int>(offset[l]),
-                  static_cast<cl_int>(count), levels.parent(), weights, result, excl);
+        sweep.run("levels_rootfix", sweep.items(count), levels.order(),
+                  static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), levels.parent(),
+                  weights, result, excl);
       }
       if (stats) ++stats->kernel_launches;
     }
@@ -138,9 +140,8 @@ template <class T>
 void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
                     LevelsStats* stats) {
-  check_arrays(levels, weights.size(), result.size());
-  if (levels.size() == 0) return;
-  Kernels sweep = sweep_kernels(runtime, levels, value_type_of<T>(), op, profile);
+  Kernels sweep = sweep_kernels(runtime, levels, weights.size(), result.size(), value_type_of<T>(),
+                                op, profile);
   const std::size_t wg = sweep.wg_size();
   const std::size_t groups_huge = runtime.saturating_groups(wg);
   const auto& offset = levels.level_offset();
@@ -153,15 +154,16 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
     most_huge = std::max(most_huge, huge_offset[l + 1] - huge_offset[l]);
   translate_device_errors("levels leaffix", [&] {
     cl::Buffer partial;
-    if (most_huge) partial = runtime.scratch("levels-partials", most_huge * groups_huge * sizeof(T));
+    if (most_huge)
+      partial = runtime.scratch("levels-partials", most_huge * groups_huge * sizeof(T));
     const auto& segments = levels.segments();
     for (std::size_t s = segments.size(); s-- > 0;) {
       const auto& segment = segments[s];
       if (segment.fused) {
         sweep.run("levels_leaffix_fused", sweep.groups(1), levels.order(),
                   levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
-                  static_cast<cl_int>(segment.last_level), children.row_offset(),
-                  children.column(), weights, result, excl, huge_degree);
+                  static_cast<cl_int>(segment.last_level), children.row_offset(), children.column(),
+                  weights, result, excl, huge_degree);
         if (stats) ++stats->kernel_launches;
         continue;
       }
@@ -187,8 +189,8 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
 namespace {
 // Host convenience shared by rootfix and leaffix: check, prepare, upload, sweep, download.
 template <class T, class Sweep>
-std::vector<T> host_levels(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                           Sweep sweep) {
+std::vector<T> host_levels(Runtime& runtime, const ParentArray& parent,
+                           const std::vector<T>& weights, Sweep sweep) {
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
                      std::to_string(parent.size()) + " vertices");
@@ -217,15 +219,16 @@ std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
 }
 
 bool levels_preferred(std::size_t levels, std::size_t n, Op op) {  // levels: cost in launches
-  const std::size_t per_level = has_inverse(op) ? kEulerVerticesPerLevel : kSequentialVerticesPerLevel;
+  const std::size_t per_level =
+      has_inverse(op) ? kEulerVerticesPerLevel : kSequentialVerticesPerLevel;
   return levels <= kLevelsBase + n / per_level;
 }
 
 #define TREEFIX_LEVELS_INSTANTIATE(T)                                                            \
   template void levels_rootfix<T>(Runtime&, const LevelStructure&, const DeviceArray<T>&,        \
-                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);           \
+                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);            \
   template void levels_leaffix<T>(Runtime&, const LevelStructure&, const DeviceArray<T>&,        \
-                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);           \
+                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);            \
   template std::vector<T> levels_rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
                                             Op, bool);                                           \
   template std::vector<T> levels_leaffix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \

@@ -15,11 +15,14 @@ template <class T>
 T identity(Op op) {
   switch (op) {
     case Op::sum:
-    case Op::bit_xor: return T(0);
-    case Op::min: return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                                              : std::numeric_limits<T>::max();
-    case Op::max: return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                                              : std::numeric_limits<T>::lowest();
+    case Op::bit_xor:
+      return T(0);
+    case Op::min:
+      return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                  : std::numeric_limits<T>::max();
+    case Op::max:
+      return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                  : std::numeric_limits<T>::lowest();
   }
   return T(0);
 }
@@ -29,14 +32,19 @@ T apply(Op op, T a, T b) {
   switch (op) {
     case Op::sum:
       if constexpr (std::is_integral_v<T>)  // wrap-around, as the device does (no UB)
-        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
+                              static_cast<std::make_unsigned_t<T>>(b));
       else
         return a + b;
     case Op::bit_xor:
-      if constexpr (std::is_integral_v<T>) return a ^ b;
-      else throw InputError("xor needs an integer type");
-    case Op::min: return std::min(a, b);
-    case Op::max: return std::max(a, b);
+      if constexpr (std::is_integral_v<T>)
+        return a ^ b;
+      else
+        throw InputError("xor needs an integer type");
+    case Op::min:
+      return std::min(a, b);
+    case Op::max:
+      return std::max(a, b);
   }
   return a;
 }
@@ -93,12 +101,12 @@ std::vector<T> leaffix(const ParentArray& parent, const std::vector<T>& w, Op op
   return leaffix(parent, top_down_order(parent), w, op, exclusive);
 }
 
-#define TREEFIX_INSTANTIATE(T)                                                                     \
-  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<T>&, Op, bool);         \
-  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<T>&, Op, bool);         \
-  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<vertex_t>&,             \
-                                     const std::vector<T>&, Op, bool);                             \
-  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<vertex_t>&,             \
+#define TREEFIX_INSTANTIATE(T)                                                             \
+  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<T>&, Op, bool); \
+  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<T>&, Op, bool); \
+  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<vertex_t>&,     \
+                                     const std::vector<T>&, Op, bool);                     \
+  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<vertex_t>&,     \
                                      const std::vector<T>&, Op, bool);
 TREEFIX_INSTANTIATE(std::int32_t)
 TREEFIX_INSTANTIATE(std::int64_t)

@@ -16,8 +16,10 @@ ChildLists child_lists(const ParentArray& parent) {
     if (p < -1 || p >= static_cast<std::int64_t>(n))
       throw InputError("vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
                        ", but there are " + std::to_string(n) + " vertices");
-    if (p == -1) lists.roots.push_back(static_cast<vertex_t>(v));
-    else ++lists.child_offset[p + 1];
+    if (p == -1)
+      lists.roots.push_back(static_cast<vertex_t>(v));
+    else
+      ++lists.child_offset[p + 1];
   }
   for (std::size_t v = 0; v < n; ++v) lists.child_offset[v + 1] += lists.child_offset[v];
   lists.child.resize(n - lists.roots.size());

@@ -31,7 +31,8 @@ const DeviceEulerTour& DeviceTree::euler_tour(Profile* profile) {
 
 const LevelStructure& DeviceTree::levels(Profile* profile) {
   if (!levels_)
-    levels_ = std::make_unique<LevelStructure>(*runtime_, parent_, profile, LevelStructure::Build::host);
+    levels_ =
+        std::make_unique<LevelStructure>(*runtime_, parent_, profile, LevelStructure::Build::host);
   return *levels_;
 }
 
@@ -59,7 +60,8 @@ void check_operator(Op op, ValueType type, Algorithm algorithm) {
     throw InputError(std::string("xor needs an integer type, not ") + to_string(type));
   if (algorithm == Algorithm::euler && !has_inverse(op))
     throw InputError(std::string("the Euler-tour treefix needs an operator with an inverse (sum, "
-                                 "xor); ") + to_string(op) + " has none: use --algorithm levels or sequential");
+                                 "xor); ") +
+                     to_string(op) + " has none: use --algorithm levels or sequential");
 }
 
 template <class T>
@@ -86,8 +88,12 @@ void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
   check_operator(options.op, type, algorithm);
   translate_device_errors(fix == detail::Fix::root ? "rootfix" : "leaffix", [&] {
     switch (algorithm) {
-      case Algorithm::euler: detail::euler_treefix(runtime, tree, weights, result, options, fix); break;
-      case Algorithm::sequential: sequential_treefix(runtime, tree, weights, result, options, fix); break;
+      case Algorithm::euler:
+        detail::euler_treefix(runtime, tree, weights, result, options, fix);
+        break;
+      case Algorithm::sequential:
+        sequential_treefix(runtime, tree, weights, result, options, fix);
+        break;
       case Algorithm::levels:
         if (fix == detail::Fix::root)
           levels_rootfix(runtime, tree.levels(options.profile), weights, result, options.op,
@@ -96,7 +102,8 @@ void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
           levels_leaffix(runtime, tree.levels(options.profile), weights, result, options.op,
                          options.exclusive, options.profile);
         break;
-      case Algorithm::automatic: break;
+      case Algorithm::automatic:
+        break;
     }
   });
 }
@@ -118,8 +125,9 @@ void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
 namespace {
 // Host convenience: validate, upload, compute on the device, download.
 template <class T>
-std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                            const TreefixOptions& options, detail::Fix fix) {
+std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
+                            const std::vector<T>& weights, const TreefixOptions& options,
+                            detail::Fix fix) {
   DeviceTree tree(runtime, parent);
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
@@ -143,14 +151,14 @@ std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::v
   return host_treefix(runtime, parent, weights, options, detail::Fix::leaf);
 }
 
-#define TREEFIX_INSTANTIATE(T)                                                                    \
-  template void rootfix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&,         \
-                           const TreefixOptions&);                                                \
-  template void leaffix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&,         \
-                           const TreefixOptions&);                                                \
-  template std::vector<T> rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&,         \
-                                     const TreefixOptions&);                                      \
-  template std::vector<T> leaffix<T>(Runtime&, const ParentArray&, const std::vector<T>&,         \
+#define TREEFIX_INSTANTIATE(T)                                                            \
+  template void rootfix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
+                           const TreefixOptions&);                                        \
+  template void leaffix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
+                           const TreefixOptions&);                                        \
+  template std::vector<T> rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
+                                     const TreefixOptions&);                              \
+  template std::vector<T> leaffix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
                                      const TreefixOptions&);
 TREEFIX_INSTANTIATE(std::int32_t)
 TREEFIX_INSTANTIATE(std::int64_t)

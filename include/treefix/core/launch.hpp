@@ -76,19 +76,27 @@ class KernelArgs {
  private:
   void set(const cl::Buffer& buffer) { kernel_.setArg(next_++, buffer); }
   template <class T>
-  void set(const DeviceArray<T>& array) { kernel_.setArg(next_++, array.buffer()); }
+  void set(const DeviceArray<T>& array) {
+    kernel_.setArg(next_++, array.buffer());
+  }
   void set(const Index& index) {
-    if (index.wide) kernel_.setArg(next_++, static_cast<cl_ulong>(index.value));
-    else kernel_.setArg(next_++, static_cast<cl_uint>(index.value));
+    if (index.wide)
+      kernel_.setArg(next_++, static_cast<cl_ulong>(index.value));
+    else
+      kernel_.setArg(next_++, static_cast<cl_uint>(index.value));
   }
   void set(const Offset& offset) {
-    if (offset.wide) kernel_.setArg(next_++, static_cast<cl_long>(offset.value));
-    else kernel_.setArg(next_++, static_cast<cl_int>(std::min<std::size_t>(offset.value, 0x7fffffff)));
+    if (offset.wide)
+      kernel_.setArg(next_++, static_cast<cl_long>(offset.value));
+    else
+      kernel_.setArg(next_++, static_cast<cl_int>(std::min<std::size_t>(offset.value, 0x7fffffff)));
   }
   void set(const LocalBytes& local) { kernel_.setArg(next_++, cl::Local(local.bytes)); }
   void set(const RawArg& raw) { kernel_.setArg(next_++, raw.size, raw.data); }
   template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
-  void set(const T& value) { kernel_.setArg(next_++, value); }
+  void set(const T& value) {
+    kernel_.setArg(next_++, value);
+  }
 
   cl::Kernel& kernel_;
   cl_uint next_;
@@ -115,9 +123,9 @@ class Kernels {
   // The same program and kernels, recording under another phase.
   Kernels in(const char* phase) const;
 
-  Grid items(std::size_t n) const;         // one work-item per element, rounded up to groups
-  Grid groups(std::size_t count) const;    // `count` work-groups
-  Grid grid_stride(std::size_t n) const;   // items(n), capped at enough groups to fill the device
+  Grid items(std::size_t n) const;        // one work-item per element, rounded up to groups
+  Grid groups(std::size_t count) const;   // `count` work-groups
+  Grid grid_stride(std::size_t n) const;  // items(n), capped at enough groups to fill the device
 
   template <class... A>
   cl::Event run(const char* kernel_name, const Grid& grid, const A&... args) {

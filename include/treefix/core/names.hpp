@@ -12,10 +12,12 @@
 //
 //   to_string(SortMode::automatic)     -> "auto"
 //   parse<SortMode>("off")             -> SortMode::off
-//   parse<SortMode>("maybe")           -> InputError "unknown sort mode 'maybe' (expected on, off or auto)"
-//   enum_name_map<SortMode>()          -> {"auto": automatic, "off": off, "on": on}, for CLI11's
+//   parse<SortMode>("maybe")           -> InputError "unknown sort mode 'maybe' (expected on, off
+//   or auto)" enum_name_map<SortMode>()          -> {"auto": automatic, "off": off, "on": on}, for
+//   CLI11's
 //                                         CheckedTransformer (apps map option text through it)
-// An entry may list other accepted spellings after the name: {ValueType::float32, "float", "float32"}.
+// An entry may list other accepted spellings after the name: {ValueType::float32, "float",
+// "float32"}.
 #include <map>
 #include <string>
 #include <string_view>
@@ -28,8 +30,8 @@ namespace treefix {
 template <class E>
 struct NameEntry {
   E value;
-  const char* name;           // what to_string prints
-  const char* aliases = "";   // other spellings parse accepts, '|'-separated ("" for none)
+  const char* name;          // what to_string prints
+  const char* aliases = "";  // other spellings parse accepts, '|'-separated ("" for none)
 };
 
 template <class E>
@@ -49,7 +51,7 @@ std::string join_alternatives(const std::string* names, std::size_t count);
 }  // namespace detail
 
 template <class E, detail::if_named<E> = 0>
-const char* to_string(E value) {
+const char* to_string(const E& value) {  // by reference: CLI11's own to_string wins there
   for (const auto& entry : EnumNames<E>::entries)
     if (entry.value == value) return entry.name;
   return "?";

@@ -17,7 +17,7 @@ class Profile {
   void record(const std::string& phase, const cl::Event& event);
   double milliseconds(const std::string& phase) const;  // summed over the phase's commands
   double total_milliseconds() const;
-  std::vector<std::string> phases() const;               // in first-recorded order
+  std::vector<std::string> phases() const;  // in first-recorded order
   std::size_t launches(const std::string& phase) const;
   void clear();
 

@@ -5,9 +5,10 @@
 //
 // Choosing a device without recompiling:
 //   Runtime rt;                  // $TREEFIX_DEVICE if set, else the first GPU, else any device
-//   Runtime rt("cpu");           // spec: "gpu" | "cpu" | "accelerator" | "P:D" (platform and device
-//   Runtime rt("nvidia");        //   index, as `treefix devices` prints) | words matched, case-
-//   Runtime rt("pocl,avx512");   //   insensitively, against "platform / device" (all must match)
+//   Runtime rt("cpu");           // spec: "gpu" | "cpu" | "accelerator" | "P:D" (platform and
+//   device Runtime rt("nvidia");        //   index, as `treefix devices` prints) | words matched,
+//   case- Runtime rt("pocl,avx512");   //   insensitively, against "platform / device" (all must
+//   match)
 //
 // Kernels are the .cl/.clh files of kernels/, embedded in the library at build time and named by
 // their path below kernels/ ("graph/bfs.cl"). A kernel file may `#include "core/common.clh"`;
@@ -44,9 +45,9 @@ struct DeviceDescription {
   std::uint64_t local_mem_bytes = 0;    // CL_DEVICE_LOCAL_MEM_SIZE
   std::size_t max_work_group_size = 0;  // CL_DEVICE_MAX_WORK_GROUP_SIZE
   unsigned compute_units = 0;
-  bool fp64 = false;                    // cl_khr_fp64
-  bool int64_atomics = false;           // cl_khr_int64_base_atomics
-  std::string summary() const;          // "NVIDIA CUDA / NVIDIA H100 80GB HBM3 (GPU, 132 CUs, ...)"
+  bool fp64 = false;            // cl_khr_fp64
+  bool int64_atomics = false;   // cl_khr_int64_base_atomics
+  std::string summary() const;  // "NVIDIA CUDA / NVIDIA H100 80GB HBM3 (GPU, 132 CUs, ...)"
 };
 
 // Every device of every platform, in platform/device index order.

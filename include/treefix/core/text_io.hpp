@@ -1,7 +1,7 @@
 #pragma once
-// Text file formats of the command-line program and their readers/writers.
-//   tree file:    n, then n parent indices (-1 for a root), whitespace-separated
-//   weights file: n numbers, whitespace-separated (no count)
+// Text I/O shared by every reader and writer: a tokenizer with line numbers, number parsing,
+// value output, and atomic output files. Formats live with their modules (treefix/tree_io.hpp,
+// graph/graph_io.hpp, spatial/points_io.hpp, forest/forest_io.hpp).
 //   values out:   one value per line; integers as integers, float with %.9g, double with %.17g
 // Readers stream the file in chunks and report problems as InputError "file:line: message".
 #include <cstddef>
@@ -12,8 +12,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "treefix/treefix/tree.hpp"
 
 namespace treefix {
 
@@ -27,9 +25,9 @@ class TokenStream {
   TokenStream(const TokenStream&) = delete;
   TokenStream& operator=(const TokenStream&) = delete;
 
-  bool next(std::string_view& token);     // false at end of file
+  bool next(std::string_view& token);               // false at end of file
   std::size_t line() const { return token_line_; }  // line of the last token returned
-  std::string where() const;              // "path:line"
+  std::string where() const;                        // "path:line"
   const std::string& path() const { return path_; }
   [[noreturn]] void fail(const std::string& message) const;  // InputError "path:line: message"
 
@@ -52,11 +50,6 @@ class TokenStream {
 // Parses a number token completely ("12x" and "" fail); false when malformed or out of range.
 bool parse_int(std::string_view token, std::int64_t& value);
 bool parse_double(std::string_view token, double& value);
-
-ParentArray read_tree(const std::string& path);  // validates ranges and cycles
-template <class T>
-std::vector<T> read_weights(const std::string& path, std::size_t n);  // exactly n values
-void write_tree(std::ostream& out, const ParentArray& parent);
 
 template <class T>
 void write_values(std::ostream& out, const std::vector<T>& values);

@@ -33,12 +33,31 @@ bool is_integer(ValueType t);
 
 template <class T>
 constexpr ValueType value_type_of() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return ValueType::int32;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return ValueType::int64;
-  else if constexpr (std::is_same_v<T, float>) return ValueType::float32;
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return ValueType::int32;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return ValueType::int64;
+  else if constexpr (std::is_same_v<T, float>)
+    return ValueType::float32;
   else {
     static_assert(std::is_same_v<T, double>, "treefix values are int32, int64, float or double");
     return ValueType::float64;
+  }
+}
+
+// Calls f(T{}) with T the C++ type of `type` (std::int32_t, std::int64_t, float, double): how a
+// run-time type choice reaches templated code.
+template <class F>
+decltype(auto) visit_value_type(ValueType type, F&& f) {
+  switch (type) {
+    case ValueType::int32:
+      return f(std::int32_t{});
+    case ValueType::int64:
+      return f(std::int64_t{});
+    case ValueType::float32:
+      return f(float{});
+    default:
+      return f(double{});
   }
 }
 

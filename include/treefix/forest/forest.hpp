@@ -33,7 +33,7 @@ struct LinearForest {
 };
 
 struct BinaryForest {
-  std::vector<vertex_t> head, node_count;    // as in LinearForest
+  std::vector<vertex_t> head, node_count;     // as in LinearForest
   std::vector<vertex_t> left, right, parent;  // per node, -1 for none
   std::vector<vertex_t> original;
   std::size_t trees() const { return head.size(); }
@@ -64,7 +64,6 @@ LinearForest linear_forest_from_children(std::size_t n, const std::vector<vertex
                                          const std::vector<std::int64_t>& child_offset,
                                          const std::vector<vertex_t>& child);
 
-
 // Binary trees given by left/right child arrays (local indices, -1 for none); the root is the one
 // node that is nobody's child. InputError on two parents, no root, several roots, or a cycle.
 struct BinaryTreeLinks {
@@ -74,15 +73,11 @@ BinaryForest binary_forest_from_links(const std::vector<BinaryTreeLinks>& trees)
 
 // payload[original[i]] for each node i.
 template <class T>
-std::vector<T> permute_payload(const std::vector<T>& payload, const std::vector<vertex_t>& original) {
+std::vector<T> permute_payload(const std::vector<T>& payload,
+                               const std::vector<vertex_t>& original) {
   std::vector<T> out(original.size());
   for (std::size_t i = 0; i < original.size(); ++i) out[i] = payload.at(original[i]);
   return out;
 }
-
-// Random binary trees of n nodes (local links), for tests and benchmarks. Deterministic per seed.
-BinaryTreeLinks random_binary_tree(std::size_t n, std::uint64_t seed);
-// Degenerate shapes: a path of left children, of right children, or alternating (zigzag).
-BinaryTreeLinks binary_path(std::size_t n, int shape /* 0 left, 1 right, 2 zigzag */);
 
 }  // namespace treefix

@@ -15,7 +15,6 @@
 // is silently fixed. Reading is iterative: nesting depth is not limited by the call stack.
 #include <cstdint>
 #include <ostream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -38,19 +37,5 @@ struct NamedSemanticTrees {
   std::vector<SemanticTree> trees;
 };
 NamedSemanticTrees read_ruleml_trees(const std::string& dir_or_file);
-
-// Random semantic trees like the thesis' test data: height at most max_height (edges), up to
-// max_children children, node labels from small alphabets ("r0".. for roots, "n0".. otherwise),
-// distinct arc labels per node from "a0".., sibling weights in thousandths summing to exactly 1.
-struct SemanticTreeShape {
-  int max_height = 4;
-  int max_children = 3;
-  int root_labels = 2;
-  int node_labels = 4;
-  int arc_labels = 5;  // >= max_children
-};
-SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape = {});
-std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
-                                                const SemanticTreeShape& shape = {});
 
 }  // namespace treefix

@@ -22,10 +22,11 @@ enum class Traversal { preorder, postorder, inorder, breadth_first };
 template <>
 struct EnumNames<Traversal> {
   static constexpr const char* what = "traversal";
-  static constexpr NameEntry<Traversal> entries[] = {{Traversal::preorder, "pre", "preorder"},
-                                                     {Traversal::postorder, "post", "postorder"},
-                                                     {Traversal::inorder, "in", "inorder"},
-                                                     {Traversal::breadth_first, "bfs", "breadth_first"}};
+  static constexpr NameEntry<Traversal> entries[] = {
+      {Traversal::preorder, "pre", "preorder"},
+      {Traversal::postorder, "post", "postorder"},
+      {Traversal::inorder, "in", "inorder"},
+      {Traversal::breadth_first, "bfs", "breadth_first"}};
 };
 
 // Visit orders on the CPU (the reference; explicit stacks, no recursion). The result is indexed
@@ -39,8 +40,10 @@ struct DeviceForest {
   bool binary = false;
   std::size_t trees = 0, nodes = 0;
   DeviceArray<vertex_t> head, node_count, link_a, link_b, parent;  // a/b: first/next or left/right
-  static DeviceForest upload(Runtime& runtime, const LinearForest& forest, Profile* profile = nullptr);
-  static DeviceForest upload(Runtime& runtime, const BinaryForest& forest, Profile* profile = nullptr);
+  static DeviceForest upload(Runtime& runtime, const LinearForest& forest,
+                             Profile* profile = nullptr);
+  static DeviceForest upload(Runtime& runtime, const BinaryForest& forest,
+                             Profile* profile = nullptr);
 };
 
 // A user visit function in OpenCL C, called once per node in visit order by the work-item of the

@@ -16,8 +16,8 @@
 
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/launch.hpp"
-#include "treefix/graph/csr.hpp"
 #include "treefix/core/runtime.hpp"
+#include "treefix/graph/csr.hpp"
 
 namespace treefix {
 
@@ -52,7 +52,7 @@ struct BfsOptions {
   // Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has both).
   bool direction_optimizing = true;
   double bottom_up_alpha = 14, top_down_beta = 24;
-  Profile* profile = nullptr;   // receives every transfer and kernel ("bfs" phase for kernels)
+  Profile* profile = nullptr;  // receives every transfer and kernel ("bfs" phase for kernels)
 };
 
 // What a BFS leaves on the device: depth and parent per vertex (-1 where unreachable; -1 parent
@@ -66,8 +66,8 @@ struct DeviceBfs {
   DeviceArray<vertex_t> huge;
   std::vector<std::size_t> huge_offset;  // levels + 1 entries
   std::size_t huge_degree = 0;           // the threshold used
-  std::size_t kernel_launches = 0;  // every kernel enqueued, initialisation included
-  std::size_t bottom_up_levels = 0;  // levels expanded bottom-up (direction-optimising)
+  std::size_t kernel_launches = 0;       // every kernel enqueued, initialisation included
+  std::size_t bottom_up_levels = 0;      // levels expanded bottom-up (direction-optimising)
   std::size_t levels() const { return level_offset.empty() ? 0 : level_offset.size() - 1; }
   std::size_t reached() const { return level_offset.empty() ? 0 : level_offset.back(); }
 };
@@ -78,7 +78,7 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
 
 struct BfsResult {
   std::vector<vertex_t> depth, parent;
-  std::size_t levels = 0;           // number of non-empty levels (eccentricity of source + 1)
+  std::size_t levels = 0;  // number of non-empty levels (eccentricity of source + 1)
   std::size_t kernel_launches = 0;
   std::size_t bottom_up_levels = 0;
 };
@@ -93,6 +93,7 @@ BfsResult bfs_reference(const Csr& graph, vertex_t source);
 // else a sentence naming the first vertex at fault ("vertex 17: parent 4 is not a neighbour").
 std::string bfs_tree_problem(const Csr& graph, vertex_t source,
                              const std::vector<vertex_t>& expected_depth,
-                             const std::vector<vertex_t>& depth, const std::vector<vertex_t>& parent);
+                             const std::vector<vertex_t>& depth,
+                             const std::vector<vertex_t>& parent);
 
 }  // namespace treefix

@@ -9,9 +9,10 @@
 namespace treefix {
 
 struct Csr {
-  std::vector<std::int64_t> row_offset;  // vertices + 1 entries; row v is column[row_offset[v]..[v+1])
-  std::vector<vertex_t> column;          // neighbour ids
-  bool undirected = false;               // every arc u -> v has its v -> u (enables bottom-up BFS)
+  std::vector<std::int64_t>
+      row_offset;                // vertices + 1 entries; row v is column[row_offset[v]..[v+1])
+  std::vector<vertex_t> column;  // neighbour ids
+  bool undirected = false;       // every arc u -> v has its v -> u (enables bottom-up BFS)
   std::size_t vertices() const { return row_offset.empty() ? 0 : row_offset.size() - 1; }
   std::size_t edges() const { return column.size(); }  // directed edges (arcs)
   std::size_t degree(vertex_t v) const {

@@ -34,6 +34,7 @@ struct RstOptions {
 // A rooted spanning forest of a graph (CSR, both directions stored; self loops and repeated arcs
 // are harmless). The graph is taken as undirected (method bfs follows arcs, so give it symmetric
 // graphs). Sizes: vertices and arcs / 2 below 2^31.
-ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options = {});
+ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph,
+                                   const RstOptions& options = {});
 
 }  // namespace treefix

@@ -37,8 +37,9 @@ struct EnumNames<ListRankMethod> {
 
 struct ListRankOptions {
   ListRankMethod method = ListRankMethod::ruling_set;
-  std::size_t stride = 0;       // ruling_set: one ruler per ~stride elements (0: Tuning::list_rank_stride)
-  Profile* profile = nullptr;   // receives every kernel event, phase "listrank"
+  std::size_t stride =
+      0;  // ruling_set: one ruler per ~stride elements (0: Tuning::list_rank_stride)
+  Profile* profile = nullptr;  // receives every kernel event, phase "listrank"
 };
 
 // rank[0..n) from succ[0..n) (int buffers). succ is not modified.

@@ -24,15 +24,15 @@ void scan(Runtime& runtime, ValueType type, Op op, ScanKind kind, const cl::Buff
           const char* phase = "scan", const cl::Buffer* total = nullptr);
 
 template <class T>
-void inclusive_scan(Runtime& runtime, const DeviceArray<T>& in, DeviceArray<T>& out, Op op = Op::sum,
-                    Profile* profile = nullptr) {
+void inclusive_scan(Runtime& runtime, const DeviceArray<T>& in, DeviceArray<T>& out,
+                    Op op = Op::sum, Profile* profile = nullptr) {
   scan(runtime, value_type_of<T>(), op, ScanKind::inclusive, in.buffer(), out.buffer(), in.size(),
        profile);
 }
 
 template <class T>
-void exclusive_scan(Runtime& runtime, const DeviceArray<T>& in, DeviceArray<T>& out, Op op = Op::sum,
-                    Profile* profile = nullptr) {
+void exclusive_scan(Runtime& runtime, const DeviceArray<T>& in, DeviceArray<T>& out,
+                    Op op = Op::sum, Profile* profile = nullptr) {
   scan(runtime, value_type_of<T>(), op, ScanKind::exclusive, in.buffer(), out.buffer(), in.size(),
        profile);
 }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "treefix/core/runtime.hpp"
-#include "treefix/spatial/spatial.hpp"
 #include "treefix/spatial/ropes.hpp"
+#include "treefix/spatial/trees.hpp"
 
 namespace treefix {
 
@@ -36,7 +36,8 @@ struct GravityOptions {
 std::vector<float> accelerations(Runtime& runtime, const Bodies& bodies,
                                  const GravityOptions& options = {});
 // The same traversal on an already built octree (benchmarks time the traversal alone).
-std::vector<float> accelerations(Runtime& runtime, const Octree& tree, const GravityOptions& options);
+std::vector<float> accelerations(Runtime& runtime, const Octree& tree,
+                                 const GravityOptions& options);
 
 // `steps` leapfrog (kick-drift-kick) steps of length dt; the octree is rebuilt every step.
 void leapfrog(Runtime& runtime, Bodies& bodies, int steps, double dt,

@@ -12,18 +12,18 @@
 #include <vector>
 
 #include "treefix/core/runtime.hpp"
-#include "treefix/spatial/spatial.hpp"
 #include "treefix/spatial/ropes.hpp"
+#include "treefix/spatial/trees.hpp"
 
 namespace treefix {
 
 struct QueryOptions {
   Variant variant = Variant::automatic;
   SortMode sort = SortMode::automatic;
-  Profile* profile = nullptr;        // upload / traverse / download timings
-  TraversalStats* stats = nullptr;   // per query, in the order the traversal ran them
-  Variant* chosen = nullptr;         // the variant actually run
-  bool* sorted = nullptr;            // whether the queries were sorted
+  Profile* profile = nullptr;       // upload / traverse / download timings
+  TraversalStats* stats = nullptr;  // per query, in the order the traversal ran them
+  Variant* chosen = nullptr;        // the variant actually run
+  bool* sorted = nullptr;           // whether the queries were sorted
 };
 
 std::vector<std::uint32_t> correlation_counts(Runtime& runtime, const KdTree& tree,

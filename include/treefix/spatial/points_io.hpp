@@ -8,7 +8,7 @@
 #include <string>
 
 #include "treefix/spatial/nbody.hpp"
-#include "treefix/spatial/spatial.hpp"
+#include "treefix/spatial/trees.hpp"
 
 namespace treefix {
 

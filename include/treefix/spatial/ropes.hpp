@@ -22,10 +22,10 @@
 #include <utility>
 #include <vector>
 
-#include "treefix/core/names.hpp"
 #include "treefix/core/launch.hpp"
+#include "treefix/core/names.hpp"
 #include "treefix/core/runtime.hpp"
-#include "treefix/spatial/spatial.hpp"
+#include "treefix/spatial/trees.hpp"
 
 namespace treefix {
 
@@ -49,10 +49,10 @@ struct EnumNames<SortMode> {
 // The pieces of one traversal: OpenCL C text defining the contract of kernels/ropes.cl, and the
 // -D options it is compiled with (dimension, k, ...).
 struct TraversalPieces {
-  std::string label;    // names the program in errors and in the cache ("knn-kd")
-  std::string source;   // the pieces (Runtime::expanded_source of a .clh, or any text)
-  std::string options;  // build options
-  bool guided = false;  // several call sets: lockstep takes the majority's
+  std::string label;          // names the program in errors and in the cache ("knn-kd")
+  std::string source;         // the pieces (Runtime::expanded_source of a .clh, or any text)
+  std::string options;        // build options
+  bool guided = false;        // several call sets: lockstep takes the majority's
   std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
 };
 
@@ -78,9 +78,8 @@ bool choose_sort(SortMode mode, std::size_t queries);
 // application binds the tree arrays). bind(args) appends the application's arguments (ROPE_PARAMS)
 // after the engine's. Throws CapacityError before launch when the stack cannot be held.
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
-                   const LinearTree& tree, std::size_t items,
-                   const BindArgs& bind, Profile* profile = nullptr,
-                   TraversalStats* stats = nullptr);
+                   const LinearTree& tree, std::size_t items, const BindArgs& bind,
+                   Profile* profile = nullptr, TraversalStats* stats = nullptr);
 
 // The same traversal on the host, item by item, on `threads` std::threads (0 = hardware
 // concurrency): the multi-threaded CPU baseline and the tree-based references. T provides

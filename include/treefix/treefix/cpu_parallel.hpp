@@ -27,8 +27,8 @@
 #include <mutex>
 #include <vector>
 
-#include "treefix/treefix/tree.hpp"
 #include "treefix/core/types.hpp"
+#include "treefix/treefix/tree.hpp"
 
 namespace treefix::cpu_parallel {
 

@@ -25,7 +25,8 @@ class DeviceEulerTour {
   DeviceEulerTour() = default;
   // Uploads a host tour (profiled as "upload") and builds the map on the device.
   DeviceEulerTour(Runtime& runtime, const EulerTour& tour, Profile* profile = nullptr);
-  // Adopts positions already on the device (int32, or int64 when wide_positions) and builds the map.
+  // Adopts positions already on the device (int32, or int64 when wide_positions) and builds the
+  // map.
   DeviceEulerTour(Runtime& runtime, std::size_t vertices, cl::Buffer open_pos, cl::Buffer close_pos,
                   bool wide_positions, Profile* profile = nullptr);
   // Whether a tour of n vertices needs 64-bit positions (2n > INT32_MAX): decided here only.
@@ -48,9 +49,11 @@ class DeviceEulerTour {
 // Open/close positions of a forest whose parent array is on the device (n vertices, valid forest:
 // the caller guarantees it, e.g. root_forest's output). Positions are int (2n < 2^31).
 DeviceEulerTour device_euler_tour(Runtime& runtime, const cl::Buffer& parent, std::size_t n,
-                                  const ListRankOptions& list_rank = {}, Profile* profile = nullptr);
+                                  const ListRankOptions& list_rank = {},
+                                  Profile* profile = nullptr);
 // The same from the host; validates the parent array first (InputError on a cycle or bad index).
 DeviceEulerTour device_euler_tour(Runtime& runtime, const ParentArray& parent,
-                                  const ListRankOptions& list_rank = {}, Profile* profile = nullptr);
+                                  const ListRankOptions& list_rank = {},
+                                  Profile* profile = nullptr);
 
 }  // namespace treefix

@@ -17,11 +17,11 @@
 #include <cstddef>
 #include <vector>
 
-#include "treefix/graph/bfs.hpp"
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/runtime.hpp"
-#include "treefix/treefix/tree.hpp"
 #include "treefix/core/types.hpp"
+#include "treefix/graph/bfs.hpp"
+#include "treefix/treefix/tree.hpp"
 
 namespace treefix {
 

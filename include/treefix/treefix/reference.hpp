@@ -4,8 +4,8 @@
 // order computed without recursion. Every operator (sum, xor, min, max) and value type.
 #include <vector>
 
-#include "treefix/treefix/tree.hpp"
 #include "treefix/core/types.hpp"
+#include "treefix/treefix/tree.hpp"
 
 namespace treefix::reference {
 

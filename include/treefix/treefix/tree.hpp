@@ -16,8 +16,8 @@ using vertex_t = std::int32_t;  // vertex ids: n < 2^31 on host and device
 using ParentArray = std::vector<vertex_t>;
 
 struct EulerTour {
-  std::vector<std::int64_t> open_pos;   // position of the entry of v in the tour
-  std::vector<std::int64_t> close_pos;  // position of the exit of v in the tour
+  std::vector<std::int64_t> open_pos;                   // position of the entry of v in the tour
+  std::vector<std::int64_t> close_pos;                  // position of the exit of v in the tour
   std::size_t size() const { return open_pos.size(); }  // vertices (the tour has 2n positions)
 };
 

@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/core/types.hpp"
 #include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/levels.hpp"
-#include "treefix/core/runtime.hpp"
 #include "treefix/treefix/tree.hpp"
-#include "treefix/core/types.hpp"
 
 namespace treefix {
 
@@ -72,7 +72,7 @@ class DeviceTree {
   std::size_t size() const { return parent_.size(); }
   const ParentArray& parent() const { return parent_; }
   const DeviceEulerTour& euler_tour(Profile* profile = nullptr);  // built on first call
-  const LevelStructure& levels(Profile* profile = nullptr);        // built on first call
+  const LevelStructure& levels(Profile* profile = nullptr);       // built on first call
 
  private:
   Runtime* runtime_;

@@ -12,12 +12,12 @@ namespace treefix::detail {
 
 struct ScanPlan {
   SizedProgram sized;
-  std::size_t items = 0;             // elements per work-item per tile
-  std::size_t groups = 0;            // work-groups of the reduce / tiles passes
+  std::size_t items = 0;   // elements per work-item per tile
+  std::size_t groups = 0;  // work-groups of the reduce / tiles passes
   std::size_t tiles_per_group = 0;
-  bool wide_index = false;           // idx_t is ulong (-DWIDE_INDEX)
-  bool single_pass = false;          // scan_single_pass (decoupled look-back), else 3 passes
-  std::size_t value_bytes = 0;       // sizeof(value_t)
+  bool wide_index = false;      // idx_t is ulong (-DWIDE_INDEX)
+  bool single_pass = false;     // scan_single_pass (decoupled look-back), else 3 passes
+  std::size_t value_bytes = 0;  // sizeof(value_t)
   Index index(std::size_t value) const { return {value, wide_index}; }
 };
 

@@ -1,0 +1,17 @@
+// Options shared by the command-line programs.
+#include "cli_options.hpp"
+
+namespace treefix::cli {
+
+CLI::Option* add_device_option(CLI::App* command, std::string& spec) {
+  return command->add_option(
+      "--device", spec,
+      "OpenCL device: gpu, cpu, P:D, or words matched against platform/"
+      "device names (default: $TREEFIX_DEVICE, else the first GPU, else any)");
+}
+
+CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::string& what) {
+  return command->add_option("--output,-o", path, what + " (default: standard output)");
+}
+
+}  // namespace treefix::cli

@@ -1,0 +1,55 @@
+#pragma once
+// Options shared by the `treefix` program and `treefix-bench`: the device choice, and enum
+// options whose text CLI11 maps through the library's name tables (treefix/core/names.hpp), so
+// the command line accepts exactly the words to_string prints and refuses others with the
+// library's own message ("unknown traversal 'x' (expected pre, post, in or bfs)").
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+
+#include "treefix/core/names.hpp"
+
+namespace treefix::cli {
+
+// Adds --device SPEC (see Runtime for the forms of SPEC).
+CLI::Option* add_device_option(CLI::App* command, std::string& spec);
+
+// Adds --output,-o FILE ("" or "-": standard output); `what` says what is written.
+CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::string& what);
+
+// A subcommand whose options live in `args` and that runs `run(*args)` when chosen.
+template <class Args>
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
+                      const std::shared_ptr<Args>& args, void (*run)(const Args&)) {
+  CLI::App* command = app.add_subcommand(name, description);
+  command->callback([args, run] { run(*args); });
+  return command;
+}
+
+// A CLI11 transformer from a name to the enum's value (as text of its underlying integer, which
+// CLI11 converts into E).
+template <class E>
+CLI::Validator enum_transformer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          text = std::to_string(static_cast<long long>(parse<E>(text)));
+        } catch (const InputError& e) {
+          return e.what();
+        }
+        return {};
+      },
+      enum_names<E>());
+}
+
+// --name VALUE for an enum, defaulting to `value`'s current name.
+template <class E>
+CLI::Option* add_enum_option(CLI::App* command, const std::string& name, E& value,
+                             const std::string& help) {
+  return command->add_option(name, value, help)
+      ->transform(enum_transformer<E>())
+      ->default_str(to_string(value));
+}
+
+}  // namespace treefix::cli

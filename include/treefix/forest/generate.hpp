@@ -1,0 +1,33 @@
+#pragma once
+// Forest generators for tests and benchmarks: random and degenerate binary trees, random semantic
+// trees. Deterministic for a given seed.
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "treefix/forest/forest.hpp"
+#include "treefix/forest/semantic_tree.hpp"
+
+namespace treefix {
+
+// Random binary trees of n nodes (local links), for tests and benchmarks. Deterministic per seed.
+BinaryTreeLinks random_binary_tree(std::size_t n, std::uint64_t seed);
+// Degenerate shapes: a path of left children, of right children, or alternating (zigzag).
+BinaryTreeLinks binary_path(std::size_t n, int shape /* 0 left, 1 right, 2 zigzag */);
+
+// Random semantic trees like the thesis' test data: height at most max_height (edges), up to
+// max_children children, node labels from small alphabets ("r0".. for roots, "n0".. otherwise),
+// distinct arc labels per node from "a0".., sibling weights in thousandths summing to exactly 1.
+struct SemanticTreeShape {
+  int max_height = 4;
+  int max_children = 3;
+  int root_labels = 2;
+  int node_labels = 4;
+  int arc_labels = 5;  // >= max_children
+};
+SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape = {});
+std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
+                                                const SemanticTreeShape& shape = {});
+
+}  // namespace treefix
