@@ -5,11 +5,11 @@
 #include <random>
 
 #include "fixture.hpp"
-#include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/bfs.hpp"
 #include "treefix/graph/generate.hpp"
-#include "treefix/treefix/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/treefix/generate.hpp"
 
 using namespace treefix;
 
@@ -78,7 +78,8 @@ TEST_CASE("bfs on Kronecker graphs: hubs go through the work-group and device-wi
   check_bfs(g, source, low);
 }
 
-TEST_CASE("direction-optimising bfs goes bottom-up on wide levels and still matches the reference") {
+TEST_CASE(
+    "direction-optimising bfs goes bottom-up on wide levels and still matches the reference") {
   BfsOptions beamer;  // the default
   Csr g = generate::kronecker(14, 16, 5);
   REQUIRE(g.undirected);

@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "fixture.hpp"
-#include "treefix/treefix/cpu_parallel.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/treefix/cpu_parallel.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
 

@@ -8,8 +8,8 @@
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/forest.hpp"
-#include "treefix/forest/generate.hpp"
 #include "treefix/forest/forest_io.hpp"
+#include "treefix/forest/generate.hpp"
 #include "treefix/forest/traversal.hpp"
 #include "treefix/treefix/generate.hpp"
 
@@ -24,10 +24,17 @@ std::vector<ParentArray> mixed_trees(std::uint64_t seed, std::size_t count, std:
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t n = 1 + rng() % max_n;
     switch (k % 5) {
-      case 0: trees.push_back(generate::path(1)); break;
-      case 1: trees.push_back(generate::path(n)); break;
-      case 2: trees.push_back(generate::star(n)); break;
-      default: trees.push_back(generate::shuffle_labels(generate::random_recursive(n, rng()), rng()));
+      case 0:
+        trees.push_back(generate::path(1));
+        break;
+      case 1:
+        trees.push_back(generate::path(n));
+        break;
+      case 2:
+        trees.push_back(generate::star(n));
+        break;
+      default:
+        trees.push_back(generate::shuffle_labels(generate::random_recursive(n, rng()), rng()));
     }
   }
   return trees;
@@ -39,8 +46,10 @@ std::vector<BinaryTreeLinks> mixed_binary_trees(std::uint64_t seed, std::size_t 
   std::vector<BinaryTreeLinks> trees;
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t n = 1 + rng() % max_n;
-    if (k % 6 < 3) trees.push_back(binary_path(k % 6 == 0 ? 1 : n, static_cast<int>(k % 3)));
-    else trees.push_back(random_binary_tree(n, rng()));
+    if (k % 6 < 3)
+      trees.push_back(binary_path(k % 6 == 0 ? 1 : n, static_cast<int>(k % 3)));
+    else
+      trees.push_back(random_binary_tree(n, rng()));
   }
   return trees;
 }
@@ -70,7 +79,8 @@ TEST_CASE("linear forest from parent arrays: breadth-first per tree, links consi
   }
   for (std::size_t v = 0; v < f.size(); ++v) {
     if (f.parent[v] >= 0) CHECK(f.parent[v] < static_cast<vertex_t>(v));  // parents first
-    for (vertex_t c = f.first_child[v]; c >= 0; c = f.next_sibling[c]) CHECK(f.parent[c] == static_cast<vertex_t>(v));
+    for (vertex_t c = f.first_child[v]; c >= 0; c = f.next_sibling[c])
+      CHECK(f.parent[c] == static_cast<vertex_t>(v));
   }
   // original maps back: the parent of a node is the node of the original parent.
   ParentArray all;
@@ -134,16 +144,17 @@ TEST_CASE("bad forest files and links are refused with the place") {
       CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
     }
   };
-  expect_error("2\n3 -1 0 0\n2 -1 5\n", ":3:");            // parent out of range, line 3
-  expect_error("1\n3 -1 2 1\n", "cycle");                    // 1 -> 2 -> 1
+  expect_error("2\n3 -1 0 0\n2 -1 5\n", ":3:");  // parent out of range, line 3
+  expect_error("1\n3 -1 2 1\n", "cycle");        // 1 -> 2 -> 1
   expect_error("1\n2 -1 -1\n", "2 roots");
   expect_error("1\n3 -1 0\n", "file ends");
   expect_error("1\n1 -1 7\n", "unexpected");
   std::remove(path.c_str());
   CHECK_THROWS_AS(binary_forest_from_links({{{1, -1}, {1, -1}}}), InputError);  // self/two parents
   CHECK_THROWS_AS(binary_forest_from_links({{{1, 0}, {-1, -1}}}), InputError);  // no root
-  CHECK_THROWS_AS(traversal_order_cpu(linear_forest_from_parents(generate::path(3)), Traversal::inorder),
-                  InputError);
+  CHECK_THROWS_AS(
+      traversal_order_cpu(linear_forest_from_parents(generate::path(3)), Traversal::inorder),
+      InputError);
 }
 
 TEST_CASE("device traversal orders equal the CPU's on random general forests") {
@@ -165,8 +176,8 @@ TEST_CASE("device traversals of an empty forest and of deep paths (no depth limi
   auto device_empty = DeviceForest::upload(rt, empty);
   CHECK(traversal_order(rt, device_empty, Traversal::preorder).empty());
   // A path of 100003 vertices and a caterpillar: far deeper than any fixed stack.
-  auto f = linear_forest_from_parents(
-      std::vector<ParentArray>{generate::path(100003), generate::caterpillar(5001, 2500), generate::path(1)});
+  auto f = linear_forest_from_parents(std::vector<ParentArray>{
+      generate::path(100003), generate::caterpillar(5001, 2500), generate::path(1)});
   auto device = DeviceForest::upload(rt, f);
   for (auto t : {Traversal::preorder, Traversal::postorder, Traversal::breadth_first})
     CHECK(traversal_order(rt, device, t) == traversal_order_cpu(f, t));
@@ -208,7 +219,7 @@ TEST_CASE("binary forest files: read, and refused with the place") {
       CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
     }
   };
-  expect_error("1\n2\n1 -1\n-1 2\n", ":4:");        // child 2 out of range, line 4
+  expect_error("1\n2\n1 -1\n-1 2\n", ":4:");  // child 2 out of range, line 4
   expect_error("1\n2\n1 -1\n0 -1\n", "cycle");
   expect_error("1\n2\n-1 -1\n-1 -1\n", "both have no parent");
   std::remove(path.c_str());
@@ -247,10 +258,12 @@ TEST_CASE("a user visit function runs in visit order with a per-tree accumulator
     CHECK(result.data == expect);
     CHECK(result.tree_result == acc);
   }
-  CHECK_THROWS_AS(traverse<float>(rt, device, Traversal::preorder, prefix,
-                                  std::vector<float>(f.size()), 0.0f),
-                  InputError);
-  VisitFunction broken{"void visit(VISIT_T* acc, int tree, int node, int step, global VISIT_T* data) { oops; }",
-                       ValueType::int64};
-  CHECK_THROWS_AS(traverse<std::int64_t>(rt, device, Traversal::preorder, broken, data, 0), DeviceError);
+  CHECK_THROWS_AS(
+      traverse<float>(rt, device, Traversal::preorder, prefix, std::vector<float>(f.size()), 0.0f),
+      InputError);
+  VisitFunction broken{
+      "void visit(VISIT_T* acc, int tree, int node, int step, global VISIT_T* data) { oops; }",
+      ValueType::int64};
+  CHECK_THROWS_AS(traverse<std::int64_t>(rt, device, Traversal::preorder, broken, data, 0),
+                  DeviceError);
 }

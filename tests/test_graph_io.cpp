@@ -1,18 +1,18 @@
 // Graph readers (Matrix Market, edge list, METIS) and graph generators.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <random>
-#include <fstream>
 #include <sstream>
-#include <unistd.h>
 
-#include "treefix/graph/bfs.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/bfs.hpp"
 #include "treefix/graph/generate.hpp"
-#include "treefix/treefix/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/treefix/generate.hpp"
 
 using namespace treefix;
 
@@ -23,7 +23,8 @@ std::string data_path(const std::string& name) {
 }
 
 std::string scratch_file(const std::string& name, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() / ("treefix-graph-io-" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("treefix-graph-io-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto path = (dir / name).string();
   std::ofstream(path, std::ios::binary) << text;
@@ -66,7 +67,8 @@ TEST_CASE("a symmetric pattern Matrix Market file gives both directions of every
   CHECK(g.undirected);
 }
 
-TEST_CASE("a general real Matrix Market file keeps arc directions, drops self loops and duplicates") {
+TEST_CASE(
+    "a general real Matrix Market file keeps arc directions, drops self loops and duplicates") {
   Csr g = read_graph(data_path("directed_real.mtx"));
   CHECK(g.vertices() == 7);
   CHECK(g.edges() == 7);
@@ -109,8 +111,8 @@ TEST_CASE("malformed graph files are rejected with the file line") {
   CHECK(read_error("a.mtx", "hello\n").find("a.mtx:1: not a Matrix Market") != std::string::npos);
   CHECK(read_error("b.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n")
             .find("coordinate") != std::string::npos);
-  CHECK(read_error("c.mtx", banner + "3 3 2\n1 2\n1 4\n").find("c.mtx:4: column index 4 outside 1..3") !=
-        std::string::npos);
+  CHECK(read_error("c.mtx", banner + "3 3 2\n1 2\n1 4\n")
+            .find("c.mtx:4: column index 4 outside 1..3") != std::string::npos);
   CHECK(read_error("d.mtx", banner + "3 3 3\n1 2\n2 3\n").find("d.mtx:4: file ends after 2 of 3") !=
         std::string::npos);
   CHECK(read_error("e.mtx", banner + "3 4 1\n1 2\n").find("square") != std::string::npos);
@@ -118,18 +120,21 @@ TEST_CASE("malformed graph files are rejected with the file line") {
             .find("f.mtx:3: entry without its value") != std::string::npos);
   CHECK(read_error("g.mtx", banner + "2 2 1\n1 2\n2 1\n").find("g.mtx:4: unexpected '2'") !=
         std::string::npos);
-  CHECK(read_error("h.txt", "0 1\n1 x\n").find("h.txt:2: expected a vertex id") != std::string::npos);
+  CHECK(read_error("h.txt", "0 1\n1 x\n").find("h.txt:2: expected a vertex id") !=
+        std::string::npos);
   CHECK(read_error("i.txt", "0 1\n2\n3 4\n").find("i.txt:2: an edge needs two vertex ids") !=
         std::string::npos);
   CHECK(read_error("j.txt", "0 1\n-4 2\n").find("j.txt:2:") != std::string::npos);
   CHECK(read_error("k.txt", std::string("0 1\n1 \0 2\n", 10)).find("k.txt:2: binary data") !=
         std::string::npos);
-  CHECK(read_error("l.graph", "3 2\n2\n1 3\n2 1\n").find("header says 2 edges") != std::string::npos);
+  CHECK(read_error("l.graph", "3 2\n2\n1 3\n2 1\n").find("header says 2 edges") !=
+        std::string::npos);
   CHECK(read_error("m.graph", "3 1\n2\n1 4\n").find("m.graph:3: neighbour 4 outside 1..3") !=
         std::string::npos);
-  CHECK(read_error("n.graph", "2 1\n2\n1\n1\n").find("n.graph:4: more vertex lines") != std::string::npos);
-  CHECK(read_error("o.graph", "2 1 1\n2\n1 5\n").find("o.graph:2: a neighbour without its edge weight") !=
+  CHECK(read_error("n.graph", "2 1\n2\n1\n1\n").find("n.graph:4: more vertex lines") !=
         std::string::npos);
+  CHECK(read_error("o.graph", "2 1 1\n2\n1 5\n")
+            .find("o.graph:2: a neighbour without its edge weight") != std::string::npos);
   CHECK(read_error("p.graph", "").find("empty file") != std::string::npos);
   CHECK_THROWS_AS(read_graph("/nonexistent/file.mtx"), InputError);
 }
@@ -195,7 +200,8 @@ TEST_CASE("mutated and random graph files either read as valid graphs or fail wi
   std::mt19937_64 rng(2024);
   const std::string alphabet = std::string("0123456789 \n-+%#.eE9x") + '\0';
   std::vector<std::pair<std::string, std::string>> seeds;
-  for (const char* name : {"petersen.mtx", "directed_real.mtx", "two_triangles.graph", "weighted.graph"}) {
+  for (const char* name :
+       {"petersen.mtx", "directed_real.mtx", "two_triangles.graph", "weighted.graph"}) {
     std::ifstream in(data_path(name), std::ios::binary);
     seeds.emplace_back(name, std::string(std::istreambuf_iterator<char>(in), {}));
   }
@@ -208,9 +214,15 @@ TEST_CASE("mutated and random graph files either read as valid graphs or fail wi
     for (int e = 0; e < edits && !mutated.empty(); ++e) {
       std::size_t at = rng() % mutated.size();
       switch (rng() % 3) {
-        case 0: mutated[at] = alphabet[rng() % alphabet.size()]; break;
-        case 1: mutated.erase(at, 1 + rng() % 8); break;
-        default: mutated.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+        case 0:
+          mutated[at] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          mutated.erase(at, 1 + rng() % 8);
+          break;
+        default:
+          mutated.insert(at, 1, alphabet[rng() % alphabet.size()]);
+          break;
       }
     }
     if (trial % 50 == 0) {  // pure garbage too

@@ -27,8 +27,8 @@ TEST_CASE("ropes: knn on kd-trees and vp-trees equals brute force, ties by small
         CAPTURE(std::string(test::shape_name(shape)));
         CAPTURE(k);
         auto data = test::make_points(n, 3, shape, 3 * n + 2);
-        auto queries = test::make_points(n / 2 + 3, 3, shape == Shape::lattice ? shape : Shape::uniform,
-                                         n + 5);
+        auto queries = test::make_points(n / 2 + 3, 3,
+                                         shape == Shape::lattice ? shape : Shape::uniform, n + 5);
         auto want = reference::knn_brute(data, queries, k);
         auto kd = build_kd_tree(data, 4);
         auto vp = build_vp_tree(data, 4);

@@ -15,8 +15,10 @@ namespace {
 
 template <class T>
 std::vector<T> weights_for(std::size_t n, std::uint64_t seed) {
-  if constexpr (std::is_integral_v<T>) return test::random_values<T>(n, seed, -1000, 1000);
-  else return test::random_values<T>(n, seed, T(-1), T(1));
+  if constexpr (std::is_integral_v<T>)
+    return test::random_values<T>(n, seed, -1000, 1000);
+  else
+    return test::random_values<T>(n, seed, T(-1), T(1));
 }
 
 template <class T>
@@ -34,7 +36,8 @@ bool close(const std::vector<T>& a, const std::vector<T>& b, Op op) {
 
 // Both sweeps, inclusive and exclusive, over one prepared structure.
 template <class T>
-void check_levels(const LevelStructure& levels, const ParentArray& parent, Op op, std::uint64_t seed) {
+void check_levels(const LevelStructure& levels, const ParentArray& parent, Op op,
+                  std::uint64_t seed) {
   auto& rt = test::runtime();
   auto w = weights_for<T>(parent.size(), seed);
   auto dw = DeviceArray<T>::upload(rt, w);
@@ -63,7 +66,8 @@ TEST_CASE("levels rootfix and leaffix: every operator and value type on a shuffl
   auto parent = generate::shuffle_labels(generate::random_recursive(4099, 3), 4);
   LevelStructure levels(test::runtime(), parent);
   auto depth = depths(parent);
-  CHECK(levels.levels() == static_cast<std::size_t>(*std::max_element(depth.begin(), depth.end())) + 1);
+  CHECK(levels.levels() ==
+        static_cast<std::size_t>(*std::max_element(depth.begin(), depth.end())) + 1);
   check_every_op<std::int32_t>(levels, parent);
   check_every_op<std::int64_t>(levels, parent);
   check_every_op<float>(levels, parent);
@@ -134,8 +138,10 @@ TEST_CASE("levels host convenience and input errors") {
   ParentArray parent = {-1, 0, 0, 1, 1, -1, 5};
   std::vector<std::int32_t> w = {1, 2, 3, 4, 5, 6, 7};
   CHECK(levels_rootfix(rt, parent, w, Op::sum) == std::vector<std::int32_t>{1, 3, 4, 7, 8, 6, 13});
-  CHECK(levels_rootfix(rt, parent, w, Op::sum, true) == std::vector<std::int32_t>{0, 1, 1, 3, 3, 0, 6});
-  CHECK(reference::rootfix(parent, w, Op::sum, true) == std::vector<std::int32_t>{0, 1, 1, 3, 3, 0, 6});
+  CHECK(levels_rootfix(rt, parent, w, Op::sum, true) ==
+        std::vector<std::int32_t>{0, 1, 1, 3, 3, 0, 6});
+  CHECK(reference::rootfix(parent, w, Op::sum, true) ==
+        std::vector<std::int32_t>{0, 1, 1, 3, 3, 0, 6});
   CHECK(levels_leaffix(rt, parent, w, Op::max) == std::vector<std::int32_t>{5, 5, 3, 4, 5, 7, 7});
   CHECK(levels_leaffix(rt, parent, w, Op::min, true) ==
         std::vector<std::int32_t>{2, 4, INT32_MAX, INT32_MAX, INT32_MAX, 7, INT32_MAX});
@@ -145,7 +151,8 @@ TEST_CASE("levels host convenience and input errors") {
   CHECK(empty.levels() == 0);
   LevelStructure empty_host(rt, ParentArray{}, nullptr, LevelStructure::Build::host);
   CHECK(empty_host.levels() == 0);
-  CHECK_THROWS_AS(LevelStructure(rt, ParentArray{1, 0}, nullptr, LevelStructure::Build::host), InputError);
+  CHECK_THROWS_AS(LevelStructure(rt, ParentArray{1, 0}, nullptr, LevelStructure::Build::host),
+                  InputError);
   DeviceArray<float> none(rt, 0);
   CHECK_NOTHROW(levels_rootfix(rt, empty, none, none, Op::sum));
 }

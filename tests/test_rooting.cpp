@@ -6,12 +6,12 @@
 #include <set>
 
 #include "fixture.hpp"
-#include "treefix/treefix/generate.hpp"
-#include "treefix/treefix/reference.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/treefix.hpp"
 
 using namespace treefix;
@@ -38,11 +38,17 @@ EdgeList unrooted(const ParentArray& parent, std::uint64_t seed) {
 Csr to_csr(std::size_t n, const std::vector<std::pair<vertex_t, vertex_t>>& edges) {
   Csr g;
   g.row_offset.assign(n + 1, 0);
-  for (auto [u, v] : edges) { ++g.row_offset[u + 1]; ++g.row_offset[v + 1]; }
+  for (auto [u, v] : edges) {
+    ++g.row_offset[u + 1];
+    ++g.row_offset[v + 1];
+  }
   for (std::size_t v = 0; v < n; ++v) g.row_offset[v + 1] += g.row_offset[v];
   g.column.resize(2 * edges.size());
   std::vector<std::int64_t> fill(g.row_offset.begin(), g.row_offset.end() - 1);
-  for (auto [u, v] : edges) { g.column[fill[u]++] = v; g.column[fill[v]++] = u; }
+  for (auto [u, v] : edges) {
+    g.column[fill[u]++] = v;
+    g.column[fill[v]++] = u;
+  }
   return g;
 }
 
@@ -88,7 +94,8 @@ void check_rooted_spanning_forest(const Csr& g, const ParentArray& parent, verte
 // The unique parent array of a forest rooted at the given roots (host BFS).
 ParentArray reference_rooting(const EdgeList& forest, const std::vector<vertex_t>& roots) {
   std::vector<std::pair<vertex_t, vertex_t>> pairs;
-  for (std::size_t i = 0; i < forest.edges(); ++i) pairs.emplace_back(forest.source[i], forest.target[i]);
+  for (std::size_t i = 0; i < forest.edges(); ++i)
+    pairs.emplace_back(forest.source[i], forest.target[i]);
   Csr g = to_csr(forest.vertices, pairs);
   auto label = min_labels(g);
   std::vector<vertex_t> root_of(forest.vertices);
@@ -98,11 +105,18 @@ ParentArray reference_rooting(const EdgeList& forest, const std::vector<vertex_t
   std::vector<char> seen(forest.vertices, 0);
   std::vector<vertex_t> queue;
   for (std::size_t v = 0; v < forest.vertices; ++v)
-    if (root_of[label[v]] == static_cast<vertex_t>(v)) { queue.push_back(v); seen[v] = 1; }
+    if (root_of[label[v]] == static_cast<vertex_t>(v)) {
+      queue.push_back(v);
+      seen[v] = 1;
+    }
   for (std::size_t head = 0; head < queue.size(); ++head) {
     vertex_t u = queue[head];
     for (auto a = g.row_offset[u]; a < g.row_offset[u + 1]; ++a)
-      if (!seen[g.column[a]]) { seen[g.column[a]] = 1; parent[g.column[a]] = u; queue.push_back(g.column[a]); }
+      if (!seen[g.column[a]]) {
+        seen[g.column[a]] = 1;
+        parent[g.column[a]] = u;
+        queue.push_back(g.column[a]);
+      }
   }
   return parent;
 }
@@ -110,7 +124,10 @@ ParentArray reference_rooting(const EdgeList& forest, const std::vector<vertex_t
 EdgeList small(std::size_t n, std::vector<std::pair<vertex_t, vertex_t>> edges) {
   EdgeList list;
   list.vertices = n;
-  for (auto [u, v] : edges) { list.source.push_back(u); list.target.push_back(v); }
+  for (auto [u, v] : edges) {
+    list.source.push_back(u);
+    list.target.push_back(v);
+  }
   return list;
 }
 
@@ -143,10 +160,10 @@ TEST_CASE("rooting: random forests of awkward sizes are rooted at their smallest
 
 TEST_CASE("rooting: degenerate shapes with chosen roots (path, star, caterpillar, shuffled)") {
   auto& rt = test::runtime();
-  std::vector<ParentArray> shapes = {
-      generate::path(100003), generate::star(4099), generate::caterpillar(65537, 257),
-      generate::shuffle_labels(generate::path(65537), 3),
-      generate::shuffle_labels(generate::kary(100003, 3), 4)};
+  std::vector<ParentArray> shapes = {generate::path(100003), generate::star(4099),
+                                     generate::caterpillar(65537, 257),
+                                     generate::shuffle_labels(generate::path(65537), 3),
+                                     generate::shuffle_labels(generate::kary(100003, 3), 4)};
   for (std::size_t s = 0; s < shapes.size(); ++s) {
     CAPTURE(s);
     auto forest = unrooted(shapes[s], s);
@@ -175,7 +192,8 @@ TEST_CASE("rooting: device-resident edges in, device parent array out; several r
   std::vector<vertex_t> roots;
   std::set<vertex_t> trees;
   std::vector<std::pair<vertex_t, vertex_t>> pairs;
-  for (std::size_t i = 0; i < forest.edges(); ++i) pairs.emplace_back(forest.source[i], forest.target[i]);
+  for (std::size_t i = 0; i < forest.edges(); ++i)
+    pairs.emplace_back(forest.source[i], forest.target[i]);
   auto label = min_labels(to_csr(forest.vertices, pairs));
   for (vertex_t v = 4098; v >= 0 && roots.size() < 3; --v)
     if (trees.insert(label[v]).second) roots.push_back(v);
@@ -199,7 +217,9 @@ TEST_CASE("rooting: empty forests and forests without edges") {
 
 TEST_CASE("rooting: cycles, duplicates, self loops and out-of-range ids are rejected by edge") {
   auto& rt = test::runtime();
-  auto [cycle_edge, cycle] = edge_error([&] { root_forest(rt, small(6, {{0, 1}, {1, 2}, {4, 5}, {2, 0}})); });
+  auto [cycle_edge, cycle] = edge_error([&] {
+    root_forest(rt, small(6, {{0, 1}, {1, 2}, {4, 5}, {2, 0}}));
+  });
   CHECK((cycle_edge == 0 || cycle_edge == 1 || cycle_edge == 3));  // any edge of the cycle
   CHECK(cycle.find("closes a cycle") != std::string::npos);
   auto [dup_edge, dup] = edge_error([&] { root_forest(rt, small(4, {{0, 1}, {2, 3}, {1, 0}})); });
@@ -226,8 +246,8 @@ TEST_CASE("rooting: bad roots are input errors") {
   options.roots = {7};
   CHECK_THROWS_AS(root_forest(rt, small(4, {{0, 1}}), options), InputError);
   options.roots = {0, 1};
-  CHECK_THROWS_WITH_AS(root_forest(rt, small(4, {{0, 1}}), options),
-                       doctest::Contains("same tree"), InputError);
+  CHECK_THROWS_WITH_AS(root_forest(rt, small(4, {{0, 1}}), options), doctest::Contains("same tree"),
+                       InputError);
 }
 
 TEST_CASE("rooting: connectivity labels are the smallest ids, hooking edges span each component") {
@@ -277,8 +297,8 @@ TEST_CASE("rooting: rooted spanning forests of grids, paths, random graphs, with
     for (std::size_t v = 0; v < path.size(); ++v)
       if (path[v] >= 0) edges.emplace_back(v, path[v]);
     edges.emplace_back(edges.front().first, edges.back().first);  // a long cycle
-    edges.emplace_back(3, 3);                                       // a self loop
-    edges.emplace_back(edges.front());                              // a repeated edge
+    edges.emplace_back(3, 3);                                     // a self loop
+    edges.emplace_back(edges.front());                            // a repeated edge
     graphs.emplace_back("shuffled path with extras", to_csr(path.size(), edges));
   }
   {
@@ -346,7 +366,8 @@ TEST_CASE("rooting: the device Euler tour equals the host builder's positions") 
   CHECK_THROWS_AS(device_euler_tour(rt, ParentArray{1, 0}), InputError);
 }
 
-TEST_CASE("rooting: DeviceTree's Euler tour comes from the device and gives the reference treefix") {
+TEST_CASE(
+    "rooting: DeviceTree's Euler tour comes from the device and gives the reference treefix") {
   auto& rt = test::runtime();
   auto parent = generate::random_forest(100003, 17, 8);
   DeviceTree tree(rt, parent);
@@ -358,6 +379,8 @@ TEST_CASE("rooting: DeviceTree's Euler tour comes from the device and gives the 
   auto weights = test::random_values<std::int64_t>(parent.size(), 3, -1000, 1000);
   TreefixOptions options;
   options.algorithm = Algorithm::euler;
-  CHECK(rootfix(rt, parent, weights, options) == reference::rootfix(parent, weights, Op::sum, false));
-  CHECK(leaffix(rt, parent, weights, options) == reference::leaffix(parent, weights, Op::sum, false));
+  CHECK(rootfix(rt, parent, weights, options) ==
+        reference::rootfix(parent, weights, Op::sum, false));
+  CHECK(leaffix(rt, parent, weights, options) ==
+        reference::leaffix(parent, weights, Op::sum, false));
 }

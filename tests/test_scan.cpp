@@ -22,14 +22,17 @@ void check_scan(std::size_t n, Op op, ScanKind kind, bool in_place) {
       if (op == Op::bit_xor) return a ^ b;
       if (op == Op::min) return std::min(a, b);
       if (op == Op::max) return std::max(a, b);
-      return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) + static_cast<std::make_unsigned_t<T>>(b));
+      return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) +
+                            static_cast<std::make_unsigned_t<T>>(b));
     } else {
       if (op == Op::min) return std::min(a, b);
       if (op == Op::max) return std::max(a, b);
       return a + b;
     }
   };
-  T identity = op == Op::min ? std::numeric_limits<T>::max() : op == Op::max ? std::numeric_limits<T>::lowest() : T(0);
+  T identity = op == Op::min   ? std::numeric_limits<T>::max()
+               : op == Op::max ? std::numeric_limits<T>::lowest()
+                               : T(0);
   if constexpr (!std::is_integral_v<T>) {
     if (op == Op::min) identity = std::numeric_limits<T>::infinity();
     if (op == Op::max) identity = -std::numeric_limits<T>::infinity();
@@ -44,7 +47,8 @@ void check_scan(std::size_t n, Op op, ScanKind kind, bool in_place) {
   DeviceArray<T> separate(rt, n);
   DeviceArray<T>& out = in_place ? in : separate;
   DeviceArray<T> total(rt, 1);
-  scan(rt, value_type_of<T>(), op, kind, in.buffer(), out.buffer(), n, nullptr, "scan", &total.buffer());
+  scan(rt, value_type_of<T>(), op, kind, in.buffer(), out.buffer(), n, nullptr, "scan",
+       &total.buffer());
   auto got = out.download(rt);
   CHECK(got == expected);
   CHECK(total.download(rt)[0] == run);
@@ -54,16 +58,16 @@ void check_scan(std::size_t n, Op op, ScanKind kind, bool in_place) {
 
 TEST_CASE("scan of small integers is exact for every size, kind, operator and strategy") {
   for (std::size_t n : test::awkward_sizes()) {
-   for (bool single_pass : {false, true}) {
-    test::ScanStrategy strategy(single_pass);
-    CAPTURE(n);
-    CAPTURE(single_pass);
-    check_scan<std::int32_t>(n, Op::sum, ScanKind::inclusive, false);
-    check_scan<std::int32_t>(n, Op::sum, ScanKind::exclusive, true);
-    check_scan<std::int64_t>(n, Op::bit_xor, ScanKind::inclusive, true);
-    check_scan<std::int32_t>(n, Op::max, ScanKind::exclusive, false);
-    check_scan<float>(n, Op::sum, ScanKind::exclusive, false);
-   }
+    for (bool single_pass : {false, true}) {
+      test::ScanStrategy strategy(single_pass);
+      CAPTURE(n);
+      CAPTURE(single_pass);
+      check_scan<std::int32_t>(n, Op::sum, ScanKind::inclusive, false);
+      check_scan<std::int32_t>(n, Op::sum, ScanKind::exclusive, true);
+      check_scan<std::int64_t>(n, Op::bit_xor, ScanKind::inclusive, true);
+      check_scan<std::int32_t>(n, Op::max, ScanKind::exclusive, false);
+      check_scan<float>(n, Op::sum, ScanKind::exclusive, false);
+    }
   }
 }
 
@@ -90,5 +94,6 @@ TEST_CASE("integer sums wrap around like the host's") {
   inclusive_scan(rt, a, a);
   auto got = a.download(rt);
   CHECK(got[1] == INT32_MIN);
-  CHECK(got[3] == static_cast<std::int32_t>(static_cast<std::uint32_t>(INT32_MIN) + INT32_MAX + 2u));
+  CHECK(got[3] ==
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(INT32_MIN) + INT32_MAX + 2u));
 }

@@ -5,8 +5,8 @@
 
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/generate.hpp"
+#include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/similarity.hpp"
 
 using namespace treefix;
@@ -54,22 +54,29 @@ void check_all_agree(const SemanticTree& reference, const std::vector<SemanticTr
 TEST_CASE("similarity of the hand-worked examples (docs/forest.md)") {
   auto car_a = read_ruleml(data_file("car_a.xml"));
   // Make and Year match (weights 0.3, 0.5), Model leaves differ: 0.3 + 0.5 = 0.8.
-  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_b.xml"))) == doctest::Approx(0.8));
+  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_b.xml"))) ==
+        doctest::Approx(0.8));
   // Make (0.3+0.5)/2, Year (0.5+0.5)/2, Model missing: 0.2/2 * 0.5 * S(leaf)=1: 0.95.
-  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_c.xml"))) == doctest::Approx(0.95));
+  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_c.xml"))) ==
+        doctest::Approx(0.95));
   // Make 0.3; Engine missing: 0.7/2 * 0.5 * S(Engine) with S = 0.5 * (0.6 + 0.4) = 0.5 -> 0.0875;
   // Model and Year missing: 0.2/2 * 0.5 + 0.5/2 * 0.5 = 0.175. Total 0.5625.
-  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_engine.xml"))) == doctest::Approx(0.5625));
-  // Engines differ in Cylinders only: 0.3 + (0.7+0.7)/2 * ((0.4+0.4)/2 * 1) = 0.3 + 0.7 * 0.4 = 0.58.
+  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_engine.xml"))) ==
+        doctest::Approx(0.5625));
+  // Engines differ in Cylinders only: 0.3 + (0.7+0.7)/2 * ((0.4+0.4)/2 * 1) = 0.3 + 0.7 * 0.4 =
+  // 0.58.
   CHECK(tree_similarity_reference(read_ruleml(data_file("car_engine.xml")),
-                                  read_ruleml(data_file("car_engine2.xml"))) == doctest::Approx(0.58));
+                                  read_ruleml(data_file("car_engine2.xml"))) ==
+        doctest::Approx(0.58));
   // A one-node Car against car_a: every arc of car_a missing: 0.5 * (0.3 + 0.2 + 0.5) / 2 = 0.25.
-  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_leaf.xml"))) == doctest::Approx(0.25));
+  CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("car_leaf.xml"))) ==
+        doctest::Approx(0.25));
   // Identical trees give 1, a different root label 0.
   CHECK(tree_similarity_reference(car_a, car_a) == 1.0);
   CHECK(tree_similarity_reference(car_a, read_ruleml(data_file("truck.xml"))) == 0.0);
   // Symmetry on these examples.
-  CHECK(tree_similarity_reference(read_ruleml(data_file("car_engine.xml")), car_a) == doctest::Approx(0.5625));
+  CHECK(tree_similarity_reference(read_ruleml(data_file("car_engine.xml")), car_a) ==
+        doctest::Approx(0.5625));
 
   std::vector<SemanticTree> all;
   for (auto name : {"car_a.xml", "car_b.xml", "car_c.xml", "car_engine.xml", "car_engine2.xml",
@@ -176,12 +183,17 @@ TEST_CASE("bad RuleML is refused with the file, line and element") {
   expect("weight_sum.xml", {":1:", "<cterm>", "sum to 0.8"});
   expect("duplicate_arc.xml", {":4:", "'Make' repeats"});
   expect("no_ctor.xml", {"<cterm>", "_opc"});
-  CHECK_THROWS_AS(parse_ruleml("<cterm><_opc><ctor>A</ctor></_opc><_r n=\"x\" w=\"abc\"><ind>b</ind></_r></cterm>", "t"),
-                  InputError);
-  CHECK_THROWS_AS(parse_ruleml("<cterm><_opc><ctor>A</ctor></_opc><_r n=\"x\" w=\"1.5\"><ind>b</ind></_r></cterm>", "t"),
-                  InputError);
+  CHECK_THROWS_AS(
+      parse_ruleml(
+          "<cterm><_opc><ctor>A</ctor></_opc><_r n=\"x\" w=\"abc\"><ind>b</ind></_r></cterm>", "t"),
+      InputError);
+  CHECK_THROWS_AS(
+      parse_ruleml(
+          "<cterm><_opc><ctor>A</ctor></_opc><_r n=\"x\" w=\"1.5\"><ind>b</ind></_r></cterm>", "t"),
+      InputError);
   CHECK_THROWS_AS(parse_ruleml("<cterm><_opc><ctor> </ctor></_opc></cterm>", "t"), InputError);
-  CHECK_THROWS_AS(parse_ruleml("<cterm><_opc><ctor>A</ctor></_opc><foo/></cterm>", "t"), InputError);
+  CHECK_THROWS_AS(parse_ruleml("<cterm><_opc><ctor>A</ctor></_opc><foo/></cterm>", "t"),
+                  InputError);
   CHECK_THROWS_AS(parse_ruleml("", "t"), InputError);
   CHECK_THROWS_AS(read_ruleml(data_file("no-such-file.xml")), InputError);
 }

@@ -9,6 +9,7 @@
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/neighbours.hpp"

@@ -7,10 +7,12 @@
 
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/treefix/generate.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
-#include "treefix/treefix/tree_io.hpp"
+#include "treefix/core/value_format.hpp"
+#include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/tree.hpp"
+#include "treefix/treefix/tree_io.hpp"
 
 using namespace treefix;
 
@@ -62,31 +64,46 @@ TEST_CASE("a path of 16M vertices builds without recursion") {
 }
 
 TEST_CASE("bad parent arrays are rejected with the vertex named") {
-  CHECK_THROWS_WITH_AS(validate_parent_array({-1, 5}), doctest::Contains("vertex 1 has parent 5"), InputError);
-  CHECK_THROWS_WITH_AS(validate_parent_array({-1, -2}), doctest::Contains("has parent -2"), InputError);
-  CHECK_THROWS_WITH_AS(validate_parent_array({-1, 2, 3, 1}), doctest::Contains("cycle"), InputError);
-  CHECK_THROWS_WITH_AS(validate_parent_array({0}), doctest::Contains("cycle through vertex 0"), InputError);
+  CHECK_THROWS_WITH_AS(validate_parent_array({-1, 5}), doctest::Contains("vertex 1 has parent 5"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(validate_parent_array({-1, -2}), doctest::Contains("has parent -2"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(validate_parent_array({-1, 2, 3, 1}), doctest::Contains("cycle"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(validate_parent_array({0}), doctest::Contains("cycle through vertex 0"),
+                       InputError);
 }
 
 TEST_CASE("tree files: good ones read, bad ones fail with file and line") {
   auto good = temp_file("good.tree", "4\n-1 0\n0\n1\n");
   CHECK(read_tree(good) == ParentArray{-1, 0, 0, 1});
   CHECK(read_tree(temp_file("empty.tree", "0\n")).empty());
-  CHECK_THROWS_WITH_AS(read_tree(temp_file("short.tree", "3\n-1\n0\n")), doctest::Contains("short.tree:3"), InputError);
-  CHECK_THROWS_WITH_AS(read_tree(temp_file("range.tree", "3\n-1\n0\n7\n")), doctest::Contains("range.tree:4: vertex 2 has parent 7"), InputError);
-  CHECK_THROWS_WITH_AS(read_tree(temp_file("word.tree", "2\n-1\nzero\n")), doctest::Contains("word.tree:3"), InputError);
-  CHECK_THROWS_WITH_AS(read_tree(temp_file("extra.tree", "1\n-1\n5\n")), doctest::Contains("after 1 parents"), InputError);
-  CHECK_THROWS_WITH_AS(read_tree(temp_file("cycle.tree", "3\n1 2 0\n")), doctest::Contains("cycle"), InputError);
-  CHECK_THROWS_WITH_AS(read_tree(temp_file("negative.tree", "-3\n")), doctest::Contains("negative"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("short.tree", "3\n-1\n0\n")),
+                       doctest::Contains("short.tree:3"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("range.tree", "3\n-1\n0\n7\n")),
+                       doctest::Contains("range.tree:4: vertex 2 has parent 7"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("word.tree", "2\n-1\nzero\n")),
+                       doctest::Contains("word.tree:3"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("extra.tree", "1\n-1\n5\n")),
+                       doctest::Contains("after 1 parents"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("cycle.tree", "3\n1 2 0\n")), doctest::Contains("cycle"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("negative.tree", "-3\n")), doctest::Contains("negative"),
+                       InputError);
   CHECK_THROWS_AS(read_tree("/nonexistent/tree"), InputError);
-  CHECK_THROWS_WITH_AS(read_tree(temp_file("binary.tree", std::string("2\n-1\0\n0\n", 8))), doctest::Contains("NUL"), InputError);
+  CHECK_THROWS_WITH_AS(read_tree(temp_file("binary.tree", std::string("2\n-1\0\n0\n", 8))),
+                       doctest::Contains("NUL"), InputError);
 }
 
 TEST_CASE("weights files: count and type are checked") {
-  CHECK(read_weights<double>(temp_file("w1", "1.5 -2e3\n0.25"), 3) == std::vector<double>{1.5, -2000, 0.25});
-  CHECK_THROWS_WITH_AS(read_weights<double>(temp_file("w2", "1 2"), 3), doctest::Contains("2 weights for 3"), InputError);
-  CHECK_THROWS_WITH_AS(read_weights<double>(temp_file("w3", "1 2 3 4"), 3), doctest::Contains("more than 3"), InputError);
-  CHECK_THROWS_WITH_AS(read_weights<std::int32_t>(temp_file("w4", "1 2.5"), 2), doctest::Contains("w4:1"), InputError);
+  CHECK(read_weights<double>(temp_file("w1", "1.5 -2e3\n0.25"), 3) ==
+        std::vector<double>{1.5, -2000, 0.25});
+  CHECK_THROWS_WITH_AS(read_weights<double>(temp_file("w2", "1 2"), 3),
+                       doctest::Contains("2 weights for 3"), InputError);
+  CHECK_THROWS_WITH_AS(read_weights<double>(temp_file("w3", "1 2 3 4"), 3),
+                       doctest::Contains("more than 3"), InputError);
+  CHECK_THROWS_WITH_AS(read_weights<std::int32_t>(temp_file("w4", "1 2.5"), 2),
+                       doctest::Contains("w4:1"), InputError);
   CHECK_THROWS_AS(read_weights<std::int32_t>(temp_file("w5", "1 4000000000"), 2), InputError);
 }
 
@@ -102,7 +119,10 @@ TEST_CASE("values are written round-trippable") {
 TEST_CASE("write_output leaves no partial file when production fails") {
   std::string path = "/tmp/treefix-test-partial.out";
   std::remove(path.c_str());
-  CHECK_THROWS(write_output(path, [](std::ostream& o) { o << "half"; throw InputError("boom"); }));
+  CHECK_THROWS(write_output(path, [](std::ostream& o) {
+    o << "half";
+    throw InputError("boom");
+  }));
   CHECK_FALSE(std::ifstream(path).good());
   write_output(path, [](std::ostream& o) { o << "whole\n"; });
   std::ifstream in(path);

@@ -27,7 +27,8 @@ const std::vector<Shape>& shapes() {
       {"caterpillar", [](std::size_t n) { return generate::caterpillar(n, n / 4 + 1); }},
       {"binary", [](std::size_t n) { return generate::kary(n, 2); }},
       {"random recursive", [](std::size_t n) { return generate::random_recursive(n, n + 11); }},
-      {"shuffled forest", [](std::size_t n) { return generate::random_forest(n, n / 50 + 1, n + 3); }},
+      {"shuffled forest",
+       [](std::size_t n) { return generate::random_forest(n, n / 50 + 1, n + 3); }},
   };
   return all;
 }
@@ -61,17 +62,17 @@ void check_exact(const ParentArray& parent, Op op, T low, T high, std::uint64_t 
 TEST_CASE("euler treefix is exact for integers on every shape and awkward size") {
   for (const auto& shape : shapes()) {
     for (std::size_t n : test::awkward_sizes()) {
-     for (bool single_pass : {false, true}) {
-      test::ScanStrategy strategy(single_pass);
-      CAPTURE(single_pass);
-      CAPTURE(shape.name);
-      CAPTURE(n);
-      auto parent = shape.make(n);
-      check_exact<std::int32_t>(parent, Op::sum, -1000, 1000, n);
-      check_exact<std::int64_t>(parent, Op::sum, -(1ll << 40), 1ll << 40, n + 1);
-      check_exact<std::int32_t>(parent, Op::bit_xor, INT32_MIN, INT32_MAX, n + 2);
-      check_exact<std::int64_t>(parent, Op::bit_xor, INT64_MIN, INT64_MAX, n + 3);
-     }
+      for (bool single_pass : {false, true}) {
+        test::ScanStrategy strategy(single_pass);
+        CAPTURE(single_pass);
+        CAPTURE(shape.name);
+        CAPTURE(n);
+        auto parent = shape.make(n);
+        check_exact<std::int32_t>(parent, Op::sum, -1000, 1000, n);
+        check_exact<std::int64_t>(parent, Op::sum, -(1ll << 40), 1ll << 40, n + 1);
+        check_exact<std::int32_t>(parent, Op::bit_xor, INT32_MIN, INT32_MAX, n + 2);
+        check_exact<std::int64_t>(parent, Op::bit_xor, INT64_MIN, INT64_MAX, n + 3);
+      }
     }
   }
 }
@@ -92,10 +93,14 @@ TEST_CASE("euler treefix of integer-valued floats is exact (all partial sums bel
         for (EulerKernels form : kBothForms) {
           for (bool accurate : {false, true}) {
             auto options = euler(Op::sum, exclusive, form, accurate);
-            CHECK(rootfix(rt, parent, wf, options) == reference::rootfix(parent, wf, Op::sum, exclusive));
-            CHECK(leaffix(rt, parent, wf, options) == reference::leaffix(parent, wf, Op::sum, exclusive));
-            CHECK(rootfix(rt, parent, wd, options) == reference::rootfix(parent, wd, Op::sum, exclusive));
-            CHECK(leaffix(rt, parent, wd, options) == reference::leaffix(parent, wd, Op::sum, exclusive));
+            CHECK(rootfix(rt, parent, wf, options) ==
+                  reference::rootfix(parent, wf, Op::sum, exclusive));
+            CHECK(leaffix(rt, parent, wf, options) ==
+                  reference::leaffix(parent, wf, Op::sum, exclusive));
+            CHECK(rootfix(rt, parent, wd, options) ==
+                  reference::rootfix(parent, wd, Op::sum, exclusive));
+            CHECK(leaffix(rt, parent, wd, options) ==
+                  reference::leaffix(parent, wd, Op::sum, exclusive));
           }
         }
       }
@@ -133,15 +138,15 @@ TEST_CASE("euler treefix of random floats stays within the summation error bound
       auto root_ref = reference::rootfix(parent, wexact, Op::sum, false);
       auto leaf_ref = reference::leaffix(parent, wexact, Op::sum, false);
       for (EulerKernels form : kBothForms) {
-      auto root = rootfix(rt, parent, wf, euler(Op::sum, false, form));
-      auto leaf = leaffix(rt, parent, wf, euler(Op::sum, false, form));
-      for (std::size_t v = 0; v < n; ++v) {
-        CHECK(std::fabs(root[v] - root_ref[v]) <= bound(tour.open_pos[v]) + 1e-12);
-        double leaf_bound = bound(tour.close_pos[v]) +
-                            (tour.open_pos[v] > 0 ? bound(tour.open_pos[v] - 1) : 0.0) +
-                            u * std::fabs(leaf_ref[v]);
-        CHECK(std::fabs(leaf[v] - leaf_ref[v]) <= leaf_bound + 1e-12);
-      }
+        auto root = rootfix(rt, parent, wf, euler(Op::sum, false, form));
+        auto leaf = leaffix(rt, parent, wf, euler(Op::sum, false, form));
+        for (std::size_t v = 0; v < n; ++v) {
+          CHECK(std::fabs(root[v] - root_ref[v]) <= bound(tour.open_pos[v]) + 1e-12);
+          double leaf_bound = bound(tour.close_pos[v]) +
+                              (tour.open_pos[v] > 0 ? bound(tour.open_pos[v] - 1) : 0.0) +
+                              u * std::fabs(leaf_ref[v]);
+          CHECK(std::fabs(leaf[v] - leaf_ref[v]) <= leaf_bound + 1e-12);
+        }
       }
     }
   }
@@ -177,13 +182,14 @@ TEST_CASE("data stays on the device across repeated calls") {
   options.euler_kernels = EulerKernels::three;
   rootfix(rt, tree, weights, a, options);  // first call uploads the tour
   profile.clear();
-  leaffix(rt, tree, a, b, options);        // leaffix of the rootfix, no transfer at all
+  leaffix(rt, tree, a, b, options);  // leaffix of the rootfix, no transfer at all
   CHECK(profile.launches("upload") == 0);
   CHECK(profile.launches("download") == 0);
   CHECK(profile.launches("write") == 1);
   CHECK(profile.launches("read") == 1);
   CHECK(profile.milliseconds("scan") >= 0.0);
-  auto expected = reference::leaffix(parent, reference::rootfix(parent, w, Op::sum, false), Op::sum, false);
+  auto expected =
+      reference::leaffix(parent, reference::rootfix(parent, w, Op::sum, false), Op::sum, false);
   CHECK(b.download(rt) == expected);
 }
 
@@ -200,7 +206,8 @@ TEST_CASE("sequential algorithm runs the reference, for every operator") {
 
 TEST_CASE("levels and auto through the treefix API match the reference for every operator") {
   auto& rt = test::runtime();
-  for (auto parent : {generate::star(3001), generate::path(2000), generate::random_forest(5003, 4, 2)}) {
+  for (auto parent :
+       {generate::star(3001), generate::path(2000), generate::random_forest(5003, 4, 2)}) {
     auto w = test::random_values<std::int32_t>(parent.size(), 5, -1000, 1000);
     for (Op op : {Op::sum, Op::bit_xor, Op::min, Op::max}) {
       for (Algorithm a : {Algorithm::levels, Algorithm::automatic}) {
@@ -219,11 +226,17 @@ TEST_CASE("levels and auto through the treefix API match the reference for every
 TEST_CASE("bad treefix requests are refused before anything runs") {
   auto& rt = test::runtime();
   ParentArray parent = {-1, 0, 0};
-  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, parent, {1, 2}), doctest::Contains("2 weights for a tree of 3"), InputError);
-  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, ParentArray{-1, 2, 1}, {1, 2, 3}), doctest::Contains("cycle"), InputError);
-  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, ParentArray{-1, 9}, {1, 2}), doctest::Contains("parent 9"), InputError);
-  CHECK_THROWS_WITH_AS(rootfix<float>(rt, parent, {1, 2, 3}, {Op::bit_xor}), doctest::Contains("xor needs an integer"), InputError);
-  CHECK_THROWS_WITH_AS(leaffix<std::int32_t>(rt, parent, {1, 2, 3}, {Op::min, false, Algorithm::euler}), doctest::Contains("no"), InputError);
+  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, parent, {1, 2}),
+                       doctest::Contains("2 weights for a tree of 3"), InputError);
+  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, ParentArray{-1, 2, 1}, {1, 2, 3}),
+                       doctest::Contains("cycle"), InputError);
+  CHECK_THROWS_WITH_AS(rootfix<std::int32_t>(rt, ParentArray{-1, 9}, {1, 2}),
+                       doctest::Contains("parent 9"), InputError);
+  CHECK_THROWS_WITH_AS(rootfix<float>(rt, parent, {1, 2, 3}, {Op::bit_xor}),
+                       doctest::Contains("xor needs an integer"), InputError);
+  CHECK_THROWS_WITH_AS(
+      leaffix<std::int32_t>(rt, parent, {1, 2, 3}, {Op::min, false, Algorithm::euler}),
+      doctest::Contains("no"), InputError);
   CHECK(rootfix<std::int32_t>(rt, ParentArray{}, {}).empty());
 }
 
@@ -259,12 +272,13 @@ void check_accurate(const ParentArray& parent, TreefixOptions::AccurateMethod me
   const std::size_t n = parent.size();
   auto exact_w = ill_conditioned(n, n + 17);
   std::vector<T> w(exact_w.begin(), exact_w.end());
-  for (std::size_t i = 0; i < n; ++i) exact_w[i] = static_cast<std::int64_t>(w[i]);  // integers: exact
+  for (std::size_t i = 0; i < n; ++i)
+    exact_w[i] = static_cast<std::int64_t>(w[i]);  // integers: exact
   auto exact_root = reference::rootfix(parent, exact_w, Op::sum, false);
   auto exact_leaf = reference::leaffix(parent, exact_w, Op::sum, false);
   const double u = std::is_same_v<T, float> ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
-  const bool wide = std::is_same_v<T, float> && method == TreefixOptions::AccurateMethod::automatic &&
-                    rt.description().fp64;
+  const bool wide = std::is_same_v<T, float> &&
+                    method == TreefixOptions::AccurateMethod::automatic && rt.description().fp64;
   const double acc_u = wide ? std::ldexp(1.0, -53) : u;
   auto tour = build_euler_tour(parent);
   std::vector<double> magnitude(2 * n + 1, 0.0);
@@ -295,8 +309,8 @@ void check_accurate(const ParentArray& parent, TreefixOptions::AccurateMethod me
 
 TEST_CASE("accurate euler treefix stays within its bound on ill-conditioned sums") {
   using Method = TreefixOptions::AccurateMethod;
-  for (auto parent : {generate::star(10000), generate::path(10000), generate::random_recursive(4099, 3),
-                      generate::random_forest(3001, 5, 8)}) {
+  for (auto parent : {generate::star(10000), generate::path(10000),
+                      generate::random_recursive(4099, 3), generate::random_forest(3001, 5, 8)}) {
     check_accurate<float>(parent, Method::automatic);
     check_accurate<float>(parent, Method::double_word);
     check_accurate<double>(parent, Method::automatic);

@@ -14,4 +14,10 @@ CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::
   return command->add_option("--output,-o", path, what + " (default: standard output)");
 }
 
+CLI::Option* add_stats_option(CLI::App* command, bool& stats) {
+  return command->add_flag("--stats", stats,
+                           "print the wall time of each phase (read, validate, device setup, "
+                           "upload, prepare, compute, download, write) to standard error");
+}
+
 }  // namespace treefix::cli

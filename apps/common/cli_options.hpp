@@ -18,6 +18,9 @@ CLI::Option* add_device_option(CLI::App* command, std::string& spec);
 // Adds --output,-o FILE ("" or "-": standard output); `what` says what is written.
 CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::string& what);
 
+// Adds --stats: print the wall time of every phase of the command to standard error.
+CLI::Option* add_stats_option(CLI::App* command, bool& stats);
+
 // A subcommand whose options live in `args` and that runs `run(*args)` when chosen.
 template <class Args>
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,

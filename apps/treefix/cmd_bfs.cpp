@@ -6,7 +6,9 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/core/value_format.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/treefix/tree_io.hpp"

@@ -3,7 +3,9 @@
 #include <memory>
 
 #include "traversal_options.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/core/value_format.hpp"
 #include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points_io.hpp"
 

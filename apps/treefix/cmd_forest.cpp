@@ -5,6 +5,7 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/forest/forest.hpp"
 #include "treefix/forest/forest_io.hpp"

@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"

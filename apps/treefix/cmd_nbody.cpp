@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "traversal_options.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/points_io.hpp"

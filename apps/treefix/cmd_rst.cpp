@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/graph_io.hpp"

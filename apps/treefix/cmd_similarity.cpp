@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/forest/generate.hpp"
 #include "treefix/forest/ruleml.hpp"

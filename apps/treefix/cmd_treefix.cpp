@@ -3,7 +3,10 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "treefix/core/output_file.hpp"
+#include "treefix/core/phase_times.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/core/value_format.hpp"
 #include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/tree_io.hpp"
 #include "treefix/treefix/treefix.hpp"
@@ -16,14 +19,17 @@ struct TreefixArgs {
   Op op = Op::sum;
   ValueType type = ValueType::int64;
   Algorithm algorithm = Algorithm::automatic;
-  bool exclusive = false, accurate = false;
+  bool exclusive = false, accurate = false, stats = false;
 };
 
 template <class T>
 void run_typed(const TreefixArgs& args, bool root) {
-  ParentArray parent = read_tree(args.tree);
-  std::vector<T> weights = args.weights.empty() ? std::vector<T>(parent.size(), T(1))
-                                                : read_weights<T>(args.weights, parent.size());
+  PhaseTimes phases;
+  ParentArray parent = phases.measure("read", [&] { return read_tree(args.tree); });
+  std::vector<T> weights = phases.measure("read", [&] {
+    return args.weights.empty() ? std::vector<T>(parent.size(), T(1))
+                                : read_weights<T>(args.weights, parent.size());
+  });
   TreefixOptions options;
   options.op = args.op;
   options.exclusive = args.exclusive;
@@ -31,14 +37,21 @@ void run_typed(const TreefixArgs& args, bool root) {
   options.accurate = args.accurate;
   std::vector<T> result;
   if (options.algorithm == Algorithm::sequential) {
-    result = root ? reference::rootfix(parent, weights, options.op, options.exclusive)
+    result = phases.measure("compute", [&] {
+      return root ? reference::rootfix(parent, weights, options.op, options.exclusive)
                   : reference::leaffix(parent, weights, options.op, options.exclusive);
+    });
   } else {
-    Runtime runtime(args.device);
-    result = root ? rootfix(runtime, parent, weights, options)
+    Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.device); });
+    result = phases.measure("compute", [&] {
+      return root ? rootfix(runtime, parent, weights, options)
                   : leaffix(runtime, parent, weights, options);
+    });
   }
-  write_output(args.output, [&](std::ostream& out) { write_values(out, result); });
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) { write_values(out, result); });
+  });
+  if (args.stats) phases.print(std::cerr, root ? "treefix rootfix" : "treefix leaffix");
 }
 
 void setup(CLI::App& app, const char* name, bool root) {
@@ -58,6 +71,7 @@ void setup(CLI::App& app, const char* name, bool root) {
   add_enum_option(command, "--algorithm", args->algorithm, "algorithm (auto: see README)");
   add_output_option(command, args->output, "output file, one value per line");
   add_device_option(command, args->device);
+  add_stats_option(command, args->stats);
   command->callback([args, root] {
     visit_value_type(args->type, [&](auto value) { run_typed<decltype(value)>(*args, root); });
   });

@@ -1,32 +1,61 @@
-// Tree and weight files of the treefix commands (treefix/treefix/tree_io.hpp).
+// Tree and weight files of the treefix commands (treefix/treefix/tree_io.hpp), parsed on all host
+// cores (core/text_parse.hpp).
 #include "treefix/treefix/tree_io.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/text_io.hpp"
+#include "treefix/core/text_parse.hpp"
 
 namespace treefix {
 
 ParentArray read_tree(const std::string& path) {
-  TokenStream in(path, "#");
-  std::int64_t n = in.next_int("the vertex count");
-  if (n < 0) in.fail("negative vertex count " + std::to_string(n));
-  if (n > INT32_MAX) in.fail("vertex count " + std::to_string(n) + " exceeds 2^31-1");
+  TextFile file(path);
+  // The vertex count: the first token.
+  ChunkTokens head(file.text(), 1, "#");
+  std::string_view token;
+  if (!head.next(token))
+    throw InputError(path + ":1: file ends where the vertex count was expected");
+  std::int64_t n = 0;
+  if (!parse_int(token, n))
+    throw InputError(path + ":" + std::to_string(head.line()) +
+                     ": expected an integer for the vertex count, found '" +
+                     std::string(token.substr(0, 40)) + "'");
+  const std::string at_count = path + ":" + std::to_string(head.line()) + ": ";
+  if (n < 0) throw InputError(at_count + "negative vertex count " + std::to_string(n));
+  if (n > INT32_MAX)
+    throw InputError(at_count + "vertex count " + std::to_string(n) + " exceeds 2^31-1");
+  // The parents, in parallel.
+  TokenChunks chunks(file, static_cast<std::size_t>(head.position() - file.text().data()), "#");
   ParentArray parent(static_cast<std::size_t>(n));
-  for (std::int64_t v = 0; v < n; ++v) {
-    std::string what = "the parent of vertex " + std::to_string(v);
-    std::int64_t p = in.next_int(what.c_str());
-    if (p < -1 || p >= n)
-      in.fail("vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
-              ", outside -1.." + std::to_string(n - 1));
-    parent[v] = static_cast<vertex_t>(p);
-  }
-  std::string_view extra;
-  if (in.next(extra))
-    in.fail("unexpected '" + std::string(extra.substr(0, 40)) + "' after " + std::to_string(n) +
-            " parents");
+  chunks.for_each_chunk([&](std::size_t, ChunkTokens& tokens, std::size_t v) {
+    std::string_view t;
+    for (; tokens.next(t); ++v) {
+      if (v >= parent.size())
+        chunks.fail(v, tokens.line(),
+                    "unexpected '" + std::string(t.substr(0, 40)) + "' after " + std::to_string(n) +
+                        " parents");
+      std::int64_t p = 0;
+      if (t.find('\0') != std::string_view::npos)
+        chunks.fail(v, tokens.line(), "binary data (a NUL byte) in a text file");
+      if (!parse_int(t, p))
+        chunks.fail(v, tokens.line(),
+                    "expected an integer for the parent of vertex " + std::to_string(v) +
+                        ", found '" + std::string(t.substr(0, 40)) + "'");
+      if (p < -1 || p >= n)
+        chunks.fail(v, tokens.line(),
+                    "vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
+                        ", outside -1.." + std::to_string(n - 1));
+      parent[v] = static_cast<vertex_t>(p);
+    }
+  });
+  if (chunks.tokens() < parent.size())
+    throw InputError(path + ":" + std::to_string(chunks.last_token_line()) +
+                     ": file ends where the parent of vertex " + std::to_string(chunks.tokens()) +
+                     " was expected");
   try {
     validate_parent_array(parent);
   } catch (const InputError& e) {
@@ -37,31 +66,38 @@ ParentArray read_tree(const std::string& path) {
 
 template <class T>
 std::vector<T> read_weights(const std::string& path, std::size_t n) {
-  TokenStream in(path, "#");
+  TextFile file(path);
+  TokenChunks chunks(file, 0, "#");
+  if (chunks.tokens() < n)
+    throw InputError(path + ":" + std::to_string(chunks.last_token_line()) + ": " +
+                     std::to_string(chunks.tokens()) + " weights for " + std::to_string(n) +
+                     " vertices");
   std::vector<T> weights(n);
-  std::string_view token;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!in.next(token))
-      throw InputError(in.where() + ": " + std::to_string(i) + " weights for " + std::to_string(n) +
-                       " vertices");
-    if constexpr (std::is_integral_v<T>) {
-      std::int64_t v;
-      if (!parse_int(token, v) || v < std::numeric_limits<T>::min() ||
-          v > std::numeric_limits<T>::max())
-        in.fail("weight " + std::to_string(i) + " '" + std::string(token.substr(0, 40)) +
-                "' is not a " + (sizeof(T) == 4 ? "32" : "64") + "-bit integer");
-      weights[i] = static_cast<T>(v);
-    } else {
-      double v;
-      if (!parse_double(token, v))
-        in.fail("weight " + std::to_string(i) + " '" + std::string(token.substr(0, 40)) +
-                "' is not a number");
-      weights[i] = static_cast<T>(v);
+  chunks.for_each_chunk([&](std::size_t, ChunkTokens& tokens, std::size_t i) {
+    std::string_view t;
+    for (; tokens.next(t); ++i) {
+      if (i >= n)
+        chunks.fail(i, tokens.line(),
+                    "more than " + std::to_string(n) + " weights (the tree has " +
+                        std::to_string(n) + " vertices)");
+      const std::string at =
+          "weight " + std::to_string(i) + " '" + std::string(t.substr(0, 40)) + "'";
+      if (t.find('\0') != std::string_view::npos)
+        chunks.fail(i, tokens.line(), "binary data (a NUL byte) in a text file");
+      if constexpr (std::is_integral_v<T>) {
+        std::int64_t v = 0;
+        if (!parse_int(t, v) || v < std::numeric_limits<T>::min() ||
+            v > std::numeric_limits<T>::max())
+          chunks.fail(i, tokens.line(),
+                      at + " is not a " + (sizeof(T) == 4 ? "32" : "64") + "-bit integer");
+        weights[i] = static_cast<T>(v);
+      } else {
+        double v = 0;
+        if (!parse_double(t, v)) chunks.fail(i, tokens.line(), at + " is not a number");
+        weights[i] = static_cast<T>(v);
+      }
     }
-  }
-  if (in.next(token))
-    in.fail("more than " + std::to_string(n) + " weights (the tree has " + std::to_string(n) +
-            " vertices)");
+  });
   return weights;
 }
 

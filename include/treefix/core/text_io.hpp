@@ -1,12 +1,10 @@
 #pragma once
-// Text I/O shared by every reader and writer: a tokenizer with line numbers, number parsing,
-// value output, and atomic output files. Formats live with their modules (treefix/tree_io.hpp,
-// graph/graph_io.hpp, spatial/points_io.hpp, forest/forest_io.hpp).
-//   values out:   one value per line; integers as integers, float with %.9g, double with %.17g
-// Readers stream the file in chunks and report problems as InputError "file:line: message".
+// Reading text: a streaming tokenizer with line numbers, and number parsing. Formats live with
+// their modules (treefix/tree_io.hpp, graph/graph_io.hpp, spatial/points_io.hpp,
+// forest/forest_io.hpp); large files are parsed on all host cores (core/text_parse.hpp).
+// Readers report problems as InputError "file:line: message".
 #include <cstddef>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -50,13 +48,5 @@ class TokenStream {
 // Parses a number token completely ("12x" and "" fail); false when malformed or out of range.
 bool parse_int(std::string_view token, std::int64_t& value);
 bool parse_double(std::string_view token, double& value);
-
-template <class T>
-void write_values(std::ostream& out, const std::vector<T>& values);
-
-// Writes a file all at once: the text goes to "path.tmp-<pid>" and is renamed over `path` only
-// when `produce` returns normally, so a failure never leaves a partial output file. An empty path
-// or "-" writes to standard output.
-void write_output(const std::string& path, const std::function<void(std::ostream&)>& produce);
 
 }  // namespace treefix

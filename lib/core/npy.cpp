@@ -1,0 +1,264 @@
+// NumPy .npy reader and writer (treefix/core/npy.hpp).
+#include "treefix/core/npy.hpp"
+
+#include <cstring>
+#include <type_traits>
+
+#include "treefix/core/text_parse.hpp"
+
+namespace treefix {
+namespace {
+
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr std::size_t kMagicBytes = 6;
+
+std::uint32_t little_endian(const unsigned char* p, int bytes) {
+  std::uint32_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// A strict reader of the header dict: {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+class HeaderParser {
+ public:
+  HeaderParser(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+
+  void parse(NpyArray& array, bool& fortran) {
+    bool have_descr = false, have_order = false, have_shape = false;
+    expect('{');
+    for (;;) {
+      skip();
+      if (peek() == '}') break;
+      const std::string key = string_literal();
+      expect(':');
+      if (key == "descr") {
+        array.descr = string_literal();
+        have_descr = true;
+      } else if (key == "fortran_order") {
+        fortran = boolean();
+        have_order = true;
+      } else if (key == "shape") {
+        array.shape = tuple();
+        have_shape = true;
+      } else {
+        fail("unknown header key '" + key + "'");
+      }
+      skip();
+      if (peek() == ',') ++at_;
+    }
+    if (!have_descr || !have_order || !have_shape)
+      fail("the header lacks 'descr', 'fortran_order' or 'shape'");
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(name_ + ": malformed .npy header: " + what);
+  }
+  void skip() {
+    while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\n' || text_[at_] == '\t'))
+      ++at_;
+  }
+  char peek() {
+    skip();
+    if (at_ >= text_.size()) fail("it ends early");
+    return text_[at_];
+  }
+  void expect(char c) {
+    if (peek() != c) fail(std::string("expected '") + c + "'");
+    ++at_;
+  }
+  std::string string_literal() {
+    const char quote = peek();
+    if (quote != '\'' && quote != '"') fail("expected a quoted string");
+    const auto end = text_.find(quote, at_ + 1);
+    if (end == std::string_view::npos) fail("unterminated string");
+    std::string s(text_.substr(at_ + 1, end - at_ - 1));
+    at_ = end + 1;
+    return s;
+  }
+  bool boolean() {
+    skip();
+    if (text_.substr(at_, 4) == "True") return at_ += 4, true;
+    if (text_.substr(at_, 5) == "False") return at_ += 5, false;
+    fail("expected True or False");
+  }
+  std::vector<std::size_t> tuple() {
+    expect('(');
+    std::vector<std::size_t> dims;
+    for (;;) {
+      if (peek() == ')') break;
+      std::size_t v = 0;
+      bool digits = false;
+      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') {
+        if (v > (std::size_t(1) << 60)) fail("a dimension is too large");
+        v = v * 10 + static_cast<std::size_t>(text_[at_++] - '0');
+        digits = true;
+      }
+      if (!digits) fail("expected a non-negative dimension");
+      dims.push_back(v);
+      if (peek() == ',') ++at_;
+    }
+    ++at_;
+    return dims;
+  }
+
+  std::string_view text_;
+  const std::string& name_;
+  std::size_t at_ = 0;
+};
+
+std::size_t item_bytes_of(const std::string& descr, const std::string& name) {
+  if (descr.size() < 3) throw InputError(name + ": unsupported .npy dtype '" + descr + "'");
+  const char order = descr[0], kind = descr[1];
+  if (order == '>')
+    throw InputError(
+        name + ": big-endian .npy data ('" + descr +
+        "') is not accepted; save it little-endian (arr.astype(arr.dtype.newbyteorder('<')))");
+  if (order != '<' && order != '|' && order != '=')
+    throw InputError(name + ": unsupported .npy dtype '" + descr + "'");
+  std::size_t count = 0;
+  for (std::size_t i = 2; i < descr.size(); ++i) {
+    if (descr[i] < '0' || descr[i] > '9' || count > 4096)
+      throw InputError(name + ": unsupported .npy dtype '" + descr + "'");
+    count = count * 10 + static_cast<std::size_t>(descr[i] - '0');
+  }
+  const std::size_t width = kind == 'U' ? 4 * count : count;  // 'U': UCS-4 characters
+  if (width == 0 || std::string("biufcSU").find(kind) == std::string::npos)
+    throw InputError(name + ": unsupported .npy dtype '" + descr + "'");
+  return width;
+}
+
+template <class T>
+ValueType type_of() {
+  return value_type_of<T>();
+}
+
+}  // namespace
+
+std::size_t NpyArray::size() const {
+  std::size_t n = 1;
+  for (std::size_t d : shape) n *= d;
+  return n;
+}
+
+std::optional<ValueType> NpyArray::value_type() const {
+  const std::string body = descr.size() > 1 ? descr.substr(1) : std::string();
+  if (descr.empty() || (descr[0] != '<' && descr[0] != '=' && descr[0] != '|')) return std::nullopt;
+  if (body == "i4") return ValueType::int32;
+  if (body == "i8") return ValueType::int64;
+  if (body == "f4") return ValueType::float32;
+  if (body == "f8") return ValueType::float64;
+  return std::nullopt;
+}
+
+const char* npy_descr(ValueType type) {
+  switch (type) {
+    case ValueType::int32:
+      return "<i4";
+    case ValueType::int64:
+      return "<i8";
+    case ValueType::float32:
+      return "<f4";
+    default:
+      return "<f8";
+  }
+}
+
+template <class T>
+std::vector<T> NpyArray::values(const std::string& name, std::size_t dimensions) const {
+  const auto type = value_type();
+  if (!type || *type != type_of<T>())
+    throw InputError(name + ": .npy dtype '" + descr + "', expected '" + npy_descr(type_of<T>()) +
+                     "' (" + to_string(type_of<T>()) + ")");
+  if (dimensions && shape.size() != dimensions)
+    throw InputError(name + ": a .npy array of " + std::to_string(shape.size()) +
+                     " dimensions, expected " + std::to_string(dimensions));
+  std::vector<T> out(size());
+  if (!out.empty()) std::memcpy(out.data(), data.data(), out.size() * sizeof(T));
+  return out;
+}
+
+template std::vector<std::int32_t> NpyArray::values(const std::string&, std::size_t) const;
+template std::vector<std::int64_t> NpyArray::values(const std::string&, std::size_t) const;
+template std::vector<float> NpyArray::values(const std::string&, std::size_t) const;
+template std::vector<double> NpyArray::values(const std::string&, std::size_t) const;
+
+NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+  if (bytes.size() < kMagicBytes + 4 || std::memcmp(bytes.data(), kMagic, kMagicBytes) != 0)
+    throw InputError(name + ": not a .npy file (no \\x93NUMPY magic)");
+  const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
+  const int major = raw[6];
+  if (major < 1 || major > 3)
+    throw InputError(name + ": .npy format version " + std::to_string(major) + " is not supported");
+  const int length_bytes = major == 1 ? 2 : 4;
+  const std::size_t header_start = 8 + static_cast<std::size_t>(length_bytes);
+  if (bytes.size() < header_start) throw InputError(name + ": truncated .npy header");
+  const std::size_t header_length = little_endian(raw + 8, length_bytes);
+  if (bytes.size() < header_start + header_length)
+    throw InputError(name + ": truncated .npy header (" + std::to_string(header_length) +
+                     " header bytes promised, the file has " +
+                     std::to_string(bytes.size() - header_start) + ")");
+  NpyArray array;
+  bool fortran = false;
+  HeaderParser(bytes.substr(header_start, header_length), name).parse(array, fortran);
+  array.item_bytes = item_bytes_of(array.descr, name);
+  if (fortran && array.shape.size() > 1)
+    throw InputError(name +
+                     ": Fortran-ordered .npy data is not accepted; save a C-ordered array "
+                     "(np.ascontiguousarray)");
+  const std::size_t offset = header_start + header_length;
+  const std::size_t elements = array.size();
+  if (array.item_bytes && elements > (std::size_t(1) << 62) / array.item_bytes)
+    throw InputError(name + ": the .npy shape is too large");
+  const std::size_t need = elements * array.item_bytes, have = bytes.size() - offset;
+  if (have < need)
+    throw InputError(name + ": truncated .npy data: the header promises " + std::to_string(need) +
+                     " bytes (" + std::to_string(elements) + " elements of " + array.descr +
+                     "), the file holds " + std::to_string(have));
+  if (have > need)
+    throw InputError(name + ": " + std::to_string(have - need) +
+                     " bytes after the .npy data that its header describes");
+  array.data.assign(bytes.data() + offset, bytes.data() + offset + need);
+  return array;
+}
+
+NpyArray read_npy(const std::string& path) {
+  TextFile file(path);
+  return parse_npy(file.text(), path);
+}
+
+template <class T>
+void write_npy(std::ostream& out, const T* values, const std::vector<std::size_t>& shape) {
+  std::string dims;
+  std::size_t count = 1;
+  for (std::size_t d : shape) {
+    dims += std::to_string(d) + ", ";
+    count *= d;
+  }
+  if (shape.size() > 1) dims.erase(dims.size() - 1);  // "(3, 4)" but "(3,)"
+  std::string header = std::string("{'descr': '") + npy_descr(value_type_of<T>()) +
+                       "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  // Pad with spaces so that magic + version + length + header + '\n' is a multiple of 64.
+  const std::size_t unpadded = kMagicBytes + 2 + 2 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  out.write(kMagic, kMagicBytes);
+  const char version[2] = {1, 0};
+  out.write(version, 2);
+  const char length[2] = {static_cast<char>(header.size() & 0xff),
+                          static_cast<char>(header.size() >> 8)};
+  out.write(length, 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(reinterpret_cast<const char*>(values), static_cast<std::streamsize>(count * sizeof(T)));
+}
+
+template void write_npy(std::ostream&, const std::int32_t*, const std::vector<std::size_t>&);
+template void write_npy(std::ostream&, const std::int64_t*, const std::vector<std::size_t>&);
+template void write_npy(std::ostream&, const float*, const std::vector<std::size_t>&);
+template void write_npy(std::ostream&, const double*, const std::vector<std::size_t>&);
+
+bool is_npy_path(const std::string& path) {
+  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
+}
+
+}  // namespace treefix

@@ -1,0 +1,180 @@
+// Parallel text parsing: mapped files, chunks at line starts, per-chunk tokenizers
+// (treefix/core/text_parse.hpp).
+#include "treefix/core/text_parse.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "treefix/core/parallel.hpp"
+
+namespace treefix {
+
+namespace {
+bool is_space(char c) {
+  return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+[[noreturn]] void cannot_open(const std::string& path, const std::string& why) {
+  throw InputError(path + ": cannot open: " + why);
+}
+}  // namespace
+
+TextFile::TextFile(const std::string& path) : path_(path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) cannot_open(path, std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    const int err = errno;
+    ::close(fd);
+    cannot_open(path, std::strerror(err));
+  }
+  if (S_ISDIR(info.st_mode)) {
+    ::close(fd);
+    cannot_open(path, "it is a directory, not a file");
+  }
+  if (S_ISREG(info.st_mode) && info.st_size > 0) {
+    void* mapped =
+        ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped != MAP_FAILED) {
+      mapping_ = mapped;
+      data_ = static_cast<const char*>(mapped);
+      size_ = static_cast<std::size_t>(info.st_size);
+      ::madvise(mapped, size_, MADV_WILLNEED);  // the chunks are read in parallel, each in order
+      ::close(fd);
+      return;
+    }
+  }
+  // A pipe, a device, an empty file, or a file mmap refused: read it whole.
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      throw InputError(path + ": read error: " + std::strerror(err));
+    }
+    copy_.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  data_ = copy_.data();
+  size_ = copy_.size();
+}
+
+TextFile::~TextFile() {
+  if (mapping_) ::munmap(mapping_, size_);
+}
+
+std::size_t TextFile::line_of(std::size_t offset) const {
+  const char* end = data_ + std::min(offset, size_);
+  return 1 + static_cast<std::size_t>(std::count(data_, end, '\n'));
+}
+
+void ChunkTokens::skip_space_and_comments() {
+  while (at_ < end_) {
+    const char c = *at_;
+    if (c == '\n') {
+      ++line_;
+      ++at_;
+    } else if (is_space(c)) {
+      ++at_;
+    } else if (comments_ && *comments_ && std::strchr(comments_, c)) {
+      const void* newline = std::memchr(at_, '\n', static_cast<std::size_t>(end_ - at_));
+      at_ = newline ? static_cast<const char*>(newline) : end_;
+    } else {
+      return;
+    }
+  }
+}
+
+bool ChunkTokens::next(std::string_view& token) {
+  skip_space_and_comments();
+  if (at_ == end_) return false;
+  const char* start = at_;
+  while (at_ < end_ && !is_space(*at_)) ++at_;
+  token = std::string_view(start, static_cast<std::size_t>(at_ - start));
+  token_line_ = line_;
+  return true;
+}
+
+std::size_t ChunkTokens::peek_line() {
+  skip_space_and_comments();
+  return at_ == end_ ? 0 : line_;
+}
+
+TokenChunks::TokenChunks(const TextFile& file, std::size_t from, const char* comments)
+    : file_(file), comments_(comments) {
+  const std::string_view text = file.text();
+  from = std::min(from, text.size());
+  const std::size_t span = text.size() - from;
+  const Ranges ranges(span, 4 * std::size_t(host_threads()), std::size_t(1) << 20);
+  std::size_t previous = from;
+  for (std::size_t i = 1; i <= ranges.count; ++i) {
+    std::size_t cut = i == ranges.count ? text.size() : from + ranges.begin(i);
+    if (cut < text.size()) {  // move to the start of the next line
+      const void* newline = std::memchr(text.data() + cut, '\n', text.size() - cut);
+      cut = newline ? static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) + 1
+                    : text.size();
+    }
+    if (cut <= previous && i != ranges.count) continue;
+    begin_.push_back(previous);
+    end_.push_back(std::max(cut, previous));
+    previous = std::max(cut, previous);
+  }
+  // Pass 1: tokens and newlines per chunk.
+  std::vector<std::size_t> tokens(begin_.size()), newlines(begin_.size()), last_line(begin_.size());
+  parallel_for(begin_.size(), [&](std::size_t c) {
+    ChunkTokens scan(text.substr(begin_[c], end_[c] - begin_[c]), 0, comments_);
+    std::string_view token;
+    std::size_t count = 0;
+    while (scan.next(token)) ++count;
+    tokens[c] = count;
+    last_line[c] = scan.line();  // relative to the chunk's first line, 0-based
+    // Newlines: the tokenizer counts those it walked over; a comment's own end of line too.
+    newlines[c] =
+        static_cast<std::size_t>(std::count(text.data() + begin_[c], text.data() + end_[c], '\n'));
+  });
+  token_offset_.assign(begin_.size() + 1, 0);
+  first_line_.assign(begin_.size(), 0);
+  std::size_t line = file.line_of(from);
+  last_token_line_ = line;
+  for (std::size_t c = 0; c < begin_.size(); ++c) {
+    token_offset_[c + 1] = token_offset_[c] + tokens[c];
+    first_line_[c] = line;
+    if (tokens[c]) last_token_line_ = line + last_line[c];
+    line += newlines[c];
+  }
+}
+
+void TokenChunks::fail(std::size_t token_index, std::size_t line,
+                       const std::string& message) const {
+  std::string clean = message;
+  for (char& c : clean)
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t') c = '?';  // NUL bytes, control codes
+  throw ChunkError(token_index, file_.path() + ":" + std::to_string(line) + ": " + clean);
+}
+
+void TokenChunks::for_each_chunk(
+    const std::function<void(std::size_t, ChunkTokens&, std::size_t)>& body) const {
+  const std::string_view text = file_.text();
+  std::vector<std::optional<ChunkError>> errors(begin_.size());
+  parallel_for(begin_.size(), [&](std::size_t c) {
+    ChunkTokens tokens(text.substr(begin_[c], end_[c] - begin_[c]), first_line_[c], comments_);
+    try {
+      body(c, tokens, token_offset_[c]);
+    } catch (const ChunkError& e) {
+      errors[c] = e;
+    }
+  });
+  for (auto& e : errors)  // chunks are in file order: the first error is the earliest
+    if (e) throw InputError(e->what());
+}
+
+}  // namespace treefix

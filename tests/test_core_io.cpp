@@ -1,0 +1,156 @@
+// Core I/O: the parallel tokenizer (errors at exact lines wherever chunks fall) and .npy files.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "treefix/core/error.hpp"
+#include "treefix/core/npy.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/core/text_parse.hpp"
+
+using namespace treefix;
+
+namespace {
+std::string write_file(const std::string& name, const std::string& bytes) {
+  std::ofstream(name, std::ios::binary) << bytes;
+  return name;
+}
+
+template <class T>
+std::string npy_bytes(const std::vector<T>& values, const std::vector<std::size_t>& shape) {
+  std::ostringstream out;
+  write_npy(out, values.data(), shape);
+  return out.str();
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("parallel tokenizer: every token in order, lines exact across chunks") {
+  // 3 MiB of "i\n" lines with comments: several chunks of at least 1 MiB each.
+  std::string text = "# header comment\n";
+  const std::size_t lines = 400000;
+  for (std::size_t i = 0; i < lines; ++i) {
+    text += std::to_string(i);
+    text += i % 1000 == 0 ? "  # a comment\n" : "\n";
+  }
+  auto path = write_file("tokenizer_lines.txt", text);
+  TextFile file(path);
+  TokenChunks chunks(file, 0, "#");
+  CHECK(chunks.tokens() == lines);
+  std::vector<std::int64_t> values(chunks.tokens());
+  chunks.parse(values.data(), [](std::string_view t, std::int64_t& v) {
+    return parse_int(t, v) ? "" : "is not an integer";
+  });
+  bool in_order = true;
+  for (std::size_t i = 0; i < lines; ++i) in_order &= values[i] == static_cast<std::int64_t>(i);
+  CHECK(in_order);
+  CHECK(chunks.last_token_line() == lines + 1);
+  // A bad token on every line in turn near chunk starts and ends is reported at its own line.
+  for (std::size_t bad : {std::size_t(0), lines / 3, lines / 3 + 1, lines / 2, lines - 1}) {
+    std::string broken = text;
+    const std::string needle = "\n" + std::to_string(bad) + (bad % 1000 == 0 ? "  #" : "\n");
+    const auto at = broken.find(needle);
+    REQUIRE(at != std::string::npos);
+    broken.replace(at + 1, std::to_string(bad).size(), "x" + std::to_string(bad));
+    auto bad_path = write_file("tokenizer_bad.txt", broken);
+    TextFile bad_file(bad_path);
+    TokenChunks bad_chunks(bad_file, 0, "#");
+    std::vector<std::int64_t> out(bad_chunks.tokens());
+    const std::string what = message_of([&] {
+      bad_chunks.parse(out.data(), [](std::string_view t, std::int64_t& v) {
+        return parse_int(t, v) ? "" : "is not an integer";
+      });
+    });
+    CHECK(what == bad_path + ":" + std::to_string(bad + 2) + ": token " + std::to_string(bad) +
+                      " ('x" + std::to_string(bad) + "') is not an integer");
+  }
+  // Two bad tokens in different chunks: the first in the file wins.
+  std::string two = text;
+  two.replace(two.find("\n399990\n") + 1, 6, "bad999");
+  two.replace(two.find("\n17\n") + 1, 2, "zz");
+  auto two_path = write_file("tokenizer_two.txt", two);
+  TextFile two_file(two_path);
+  TokenChunks two_chunks(two_file, 0, "#");
+  std::vector<std::int64_t> out(two_chunks.tokens());
+  CHECK(message_of([&] {
+          two_chunks.parse(out.data(), [](std::string_view t, std::int64_t& v) {
+            return parse_int(t, v) ? "" : "is not an integer";
+          });
+        }).find(two_path + ":19:") == 0);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("parallel tokenizer: empty files, directories, missing files") {
+  auto empty = write_file("tokenizer_empty.txt", "");
+  TextFile file(empty);
+  TokenChunks chunks(file, 0, "#");
+  CHECK(chunks.tokens() == 0);
+  CHECK(message_of([] { TextFile f("."); }).find("directory") != std::string::npos);
+  CHECK(message_of([] { TextFile f("no/such/file"); }).find("cannot open") != std::string::npos);
+}
+
+TEST_CASE(".npy: every value type and a 2-D array round-trip") {
+  const std::vector<std::int32_t> i32 = {-1, 0, 7, 2147483647};
+  const std::vector<std::int64_t> i64 = {-1, 5, 1ll << 40};
+  const std::vector<float> f32 = {0.5f, -2.25f, 1e-30f};
+  const std::vector<double> f64 = {0.1, -3.0, 1e300};
+  CHECK(parse_npy(npy_bytes(i32, {4}), "a").values<std::int32_t>("a", 1) == i32);
+  CHECK(parse_npy(npy_bytes(i64, {3}), "b").values<std::int64_t>("b", 1) == i64);
+  CHECK(parse_npy(npy_bytes(f32, {3}), "c").values<float>("c", 1) == f32);
+  CHECK(parse_npy(npy_bytes(f64, {3}), "d").values<double>("d", 1) == f64);
+  const std::vector<float> grid = {1, 2, 3, 4, 5, 6};
+  NpyArray two = parse_npy(npy_bytes(grid, {2, 3}), "grid.npy");
+  CHECK(two.shape == std::vector<std::size_t>{2, 3});
+  CHECK(two.values<float>("grid.npy", 2) == grid);
+  const std::vector<double> none;
+  CHECK(parse_npy(npy_bytes(none, {0}), "e").values<double>("e", 1).empty());
+  // the header is padded to a multiple of 64 bytes, as NumPy writes it
+  CHECK((npy_bytes(i32, {4}).size() - i32.size() * 4) % 64 == 0);
+}
+
+TEST_CASE(".npy: other dtypes, byte orders, orders, shapes and truncation are refused") {
+  auto with_header = [](const std::string& dict, const std::string& data) {
+    std::string header = dict;
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
+    bytes += static_cast<char>(header.size() & 0xff);
+    bytes += static_cast<char>(header.size() >> 8);
+    return bytes + header + data;
+  };
+  const std::string eight(8, '\0');
+  CHECK(message_of([&] {
+          parse_npy(with_header("{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }", eight), "x.npy");
+        }).find("big-endian") != std::string::npos);
+  CHECK(message_of([&] {
+          parse_npy(with_header("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 1), }", eight), "x.npy");
+        }).find("Fortran") != std::string::npos);
+  CHECK(message_of([&] {
+          parse_npy(with_header("{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", eight), "x.npy");
+        }).find("truncated") != std::string::npos);
+  CHECK(message_of([&] {
+          parse_npy(with_header("{'descr': '<u2', 'fortran_order': False, 'shape': (4,), }", eight), "x.npy")
+              .values<std::int32_t>("x.npy", 1);
+        }).find("dtype '<u2'") != std::string::npos);
+  CHECK(message_of([&] {
+          parse_npy(with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", eight), "x.npy")
+              .values<float>("x.npy", 1);
+        }).find("2 dimensions") != std::string::npos);
+  CHECK(message_of([] { parse_npy("hello", "x.npy"); }).find("not a .npy") != std::string::npos);
+  CHECK(message_of([&] {
+          parse_npy(with_header("{'descr': '<i4', 'shape': (2,), }", eight), "x.npy");
+        }).find("lacks") != std::string::npos);
+}
