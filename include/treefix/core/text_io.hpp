@@ -4,6 +4,7 @@
 // forest/forest_io.hpp); large files are parsed on all host cores (core/text_parse.hpp).
 // Readers report problems as InputError "file:line: message".
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <ostream>
