@@ -5,9 +5,13 @@
 #include <cerrno>
 #include <charconv>
 #include <cinttypes>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
+#include <type_traits>
 
 #include "treefix/core/error.hpp"
 
@@ -139,5 +143,40 @@ bool parse_double(std::string_view token, double& value) {
   auto [ptr, ec] = std::from_chars(b, e, value);
   return ec == std::errc() && ptr == e && b != e;
 }
+
+template <class T>
+const char* parse_value(std::string_view token, T& value) {
+  if constexpr (std::is_integral_v<T>) {
+    std::int64_t v = 0;
+    if (!parse_int(token, v) || v < std::numeric_limits<T>::min() ||
+        v > std::numeric_limits<T>::max())
+      return sizeof(T) == 4 ? "is not a 32-bit integer" : "is not a 64-bit integer";
+    value = static_cast<T>(v);
+  } else {
+    double v = 0;
+    const char* b = token.data();
+    const char* e = b + token.size();
+    if (b != e && *b == '+') ++b;
+    auto [ptr, ec] = std::from_chars(b, e, v);
+    if (ptr != e || b == e || (ec != std::errc() && ec != std::errc::result_out_of_range))
+      return "is not a number";
+    if (ec == std::errc::result_out_of_range) {
+      // Beyond double's range: an overflow is refused; an underflow rounds to zero (or a
+      // subnormal), which represents it as well as the type can.
+      const std::string copy(b, e);
+      v = std::strtod(copy.c_str(), nullptr);
+      if (std::isinf(v)) return sizeof(T) == 4 ? "overflows float" : "overflows double";
+    }
+    if (!std::isfinite(v)) return "is not finite";
+    if (std::fabs(v) > static_cast<double>(std::numeric_limits<T>::max())) return "overflows float";
+    value = static_cast<T>(v);
+  }
+  return "";
+}
+
+template const char* parse_value<std::int32_t>(std::string_view, std::int32_t&);
+template const char* parse_value<std::int64_t>(std::string_view, std::int64_t&);
+template const char* parse_value<float>(std::string_view, float&);
+template const char* parse_value<double>(std::string_view, double&);
 
 }  // namespace treefix

@@ -84,18 +84,8 @@ std::vector<T> read_weights(const std::string& path, std::size_t n) {
           "weight " + std::to_string(i) + " '" + std::string(t.substr(0, 40)) + "'";
       if (t.find('\0') != std::string_view::npos)
         chunks.fail(i, tokens.line(), "binary data (a NUL byte) in a text file");
-      if constexpr (std::is_integral_v<T>) {
-        std::int64_t v = 0;
-        if (!parse_int(t, v) || v < std::numeric_limits<T>::min() ||
-            v > std::numeric_limits<T>::max())
-          chunks.fail(i, tokens.line(),
-                      at + " is not a " + (sizeof(T) == 4 ? "32" : "64") + "-bit integer");
-        weights[i] = static_cast<T>(v);
-      } else {
-        double v = 0;
-        if (!parse_double(t, v)) chunks.fail(i, tokens.line(), at + " is not a number");
-        weights[i] = static_cast<T>(v);
-      }
+      if (const char* problem = parse_value(t, weights[i]); *problem)
+        chunks.fail(i, tokens.line(), at + " " + problem);
     }
   });
   return weights;

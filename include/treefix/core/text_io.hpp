@@ -50,4 +50,12 @@ class TokenStream {
 bool parse_int(std::string_view token, std::int64_t& value);
 bool parse_double(std::string_view token, double& value);
 
+// The number policy of every reader of values (weights, coordinates, masses, similarity
+// weights): the token parses completely, is finite, and is representable in T (an integer in
+// T's range; a float within +-FLT_MAX, whatever rounding to float does to its digits). Returns ""
+// when the value is good, else what is wrong ("is not a number", "is not finite", "overflows
+// float", "is not a 32-bit integer"), for a message "file:line: weight 7 ('1e39') overflows float".
+template <class T>
+const char* parse_value(std::string_view token, T& value);
+
 }  // namespace treefix
