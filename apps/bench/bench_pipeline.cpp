@@ -236,14 +236,14 @@ void run(const Args& args) {
   Table host_call({"shape", "n", "upload_ms", "validate_ms", "prepare_ms", "compute_ms",
                    "download_ms", "wall_ms", "runs"});
   Table transfers({"bytes", "staging", "up_ms", "up_GBps", "down_ms", "down_GBps", "default"});
-  pipeline.stream_csv(args.common.csv, info);
-  kernels.stream_csv(suffixed(args.common.csv, "kernels"), info);
-  host_call.stream_csv(suffixed(args.common.csv, "host-call"), info);
-  transfers.stream_csv(suffixed(args.common.csv, "transfers"), info);
   const auto tables = split(args.tables);
   auto wanted = [&](const char* t) {
     return std::find(tables.begin(), tables.end(), t) != tables.end();
   };
+  if (wanted("pipeline")) pipeline.stream_csv(args.common.csv, info);
+  if (wanted("kernels")) kernels.stream_csv(suffixed(args.common.csv, "kernels"), info);
+  if (wanted("host-call")) host_call.stream_csv(suffixed(args.common.csv, "host-call"), info);
+  if (wanted("transfers")) transfers.stream_csv(suffixed(args.common.csv, "transfers"), info);
   if (wanted("transfers")) transfer_rows(rt, args, transfers);
   for (int lg = args.min_log; lg <= args.max_log; lg += std::max(1, args.log_step)) {
     const std::size_t n = std::size_t(1) << lg;

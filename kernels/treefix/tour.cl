@@ -3,8 +3,8 @@
 //   tour_keys:      sort keys (the parent; n for a root, a child of a virtual vertex n), and the
 //                   smallest vertex whose parent is out of range (atomic_min into `bad`).
 //   (host: stable radix sort of the keys; the children come out grouped by parent, in id order)
-//   tour_links:     first child and next sibling of every vertex, and the end of every
-//                   parent's run of children (a max-scan of those makes the CSR offsets).
+//   tour_links:     first child and next sibling of every vertex, and the number of children
+//                   of every parent (an exclusive scan of those makes the CSR offsets).
 //   tour_successor: vertex v contributes the events open(v) = 2v and close(v) = 2v+1;
 //                   succ(open v) = open(first child) or close(v), succ(close v) = open(next
 //                   sibling) or close(parent); the last root's close ends the single list.
@@ -47,16 +47,20 @@ kernel void tour_keys(global const int* parent, global uint* key, const int n,
   }
 }
 
-// child_end[p + 1] = one past the last child of p (left 0 where p has none; a max-scan fills it).
+// child_count[p] = the length of p's run of children: its first and its last child each add
+// their end of the run (two atomics per parent; integer sums, so the result is deterministic).
 kernel void tour_links(global const uint* key, global const int* child, global int* first_child,
-                       global int* next_sibling, global int* child_end, const int n) {
+                       global int* next_sibling, volatile global int* child_count, const int n) {
   const int i = get_global_id(0);
   if (i >= n) return;
   const uint p = key[i];
   const bool last = i + 1 == n || key[i + 1] != p;
   next_sibling[child[i]] = last ? -1 : child[i + 1];
-  if (i == 0 || key[i - 1] != p) first_child[p] = child[i];
-  if (last) child_end[p + 1] = i + 1;
+  if (i == 0 || key[i - 1] != p) {
+    first_child[p] = child[i];
+    atomic_sub(&child_count[p], i);
+  }
+  if (last) atomic_add(&child_count[p], i + 1);
 }
 
 kernel void tour_successor(global const int* parent, global const int* first_child,

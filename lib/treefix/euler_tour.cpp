@@ -156,7 +156,7 @@ DeviceEulerTour device_euler_tour(Runtime& runtime, const cl::Buffer& parent, st
       if (options.children) *options.children = children;
       return DeviceEulerTour(runtime, 0, open_pos, close_pos, false, profile, options.layout);
     }
-    Kernels tour(runtime, "treefix/tour.cl", "", phase);
+    Kernels tour(runtime, "treefix/tour.cl", "-DPOS_T=int", phase);  // the map's program too
     // 1. range check and sort keys
     cl::Buffer key = runtime.allocate(n * sizeof(cl_uint), "sibling keys");
     cl::Buffer& bad = runtime.scratch("tour.bad", sizeof(cl_int));
@@ -178,7 +178,8 @@ DeviceEulerTour device_euler_tour(Runtime& runtime, const cl::Buffer& parent, st
     fill(runtime, child_offset, cl_int(0), n + 2, phase);
     tour.run("tour_links", tour.items(n), key, child, first_child, next_sibling, child_offset,
              count);
-    scan(runtime, ValueType::int32, Op::max, ScanKind::inclusive, child_offset, child_offset, n + 2,
+    // Counts to offsets: the sum scan is the program the radix sort uses too.
+    scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, child_offset, child_offset, n + 2,
          profile, "tour");
     // 3. successors, ranks, and the check that the list from the first root is whole
     cl::Buffer succ = runtime.allocate(2 * n * sizeof(cl_int), "tour successors");
