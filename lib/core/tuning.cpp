@@ -29,10 +29,10 @@ Tuning default_tuning(const DeviceDescription& d) {
     // Look-back needs running work-groups to make progress: NVIDIA's do (known); others unknown.
     t.single_pass_scan = is_nvidia(d);
     if (is_nvidia(d)) {
-      // `treefix-bench tune` on the H100: 2^24 floats scanned in 0.083 ms at 24 items per
-      // work-item against 0.107 ms at 12.
-      t.scan_items_4 = 24;
-      // Pinned staging: measured by `treefix-bench pipeline` (bench/README.md, "Transfers").
+      // Scan tile: the plain scan of 2^24 floats prefers 24 items (0.083 against 0.107 ms, the
+      // tuner), but the fused Euler-tour scan, the product, prefers 12 on every shape (0.295
+      // against 0.349 ms at 2^24, `treefix-bench pipeline` kernels table): 12 stays.
+      // Pinned staging: 32-35 GB/s against 8-11 GB/s pageable (the pipeline's transfers table).
       t.pinned_transfers = true;
     }
   } else {

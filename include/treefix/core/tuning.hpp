@@ -9,7 +9,7 @@
 // | field                    | NVIDIA GPU | other GPU | CPU (PoCL) | environment              |
 // |--------------------------|------------|-----------|------------|--------------------------|
 // | work_group_size          | 256        | 256       | 256        | TREEFIX_WG_SIZE          |
-// | scan_items_4/_8/_16      | 24/6/3     | 12/6/3    | 16/16/16   |                          |
+// | scan_items_4/_8/_16      | 12/6/3     | 12/6/3    | 16/16/16   |                          |
 // | single_pass_scan         | on         | off       | off        | TREEFIX_SCAN             |
 // | list_rank_stride         | 32         | 32        | 256        | TREEFIX_LIST_RANK_STRIDE |
 // | lockstep_width           | 32         | 32        | 32         | TREEFIX_LOCKSTEP_WIDTH   |
