@@ -1,9 +1,11 @@
 // Core I/O: the parallel tokenizer (errors at exact lines wherever chunks fall) and .npy files.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "treefix/core/npy.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/core/text_parse.hpp"
+#include "treefix/core/value_format.hpp"
 
 using namespace treefix;
 
@@ -133,24 +136,120 @@ TEST_CASE(".npy: other dtypes, byte orders, orders, shapes and truncation are re
   };
   const std::string eight(8, '\0');
   CHECK(message_of([&] {
-          parse_npy(with_header("{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }", eight), "x.npy");
+          parse_npy(with_header("{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }", eight),
+                    "x.npy");
         }).find("big-endian") != std::string::npos);
   CHECK(message_of([&] {
-          parse_npy(with_header("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 1), }", eight), "x.npy");
+          parse_npy(
+              with_header("{'descr': '<f8', 'fortran_order': True, 'shape': (1, 1), }", eight),
+              "x.npy");
         }).find("Fortran") != std::string::npos);
   CHECK(message_of([&] {
-          parse_npy(with_header("{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", eight), "x.npy");
+          parse_npy(with_header("{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", eight),
+                    "x.npy");
         }).find("truncated") != std::string::npos);
   CHECK(message_of([&] {
-          parse_npy(with_header("{'descr': '<u2', 'fortran_order': False, 'shape': (4,), }", eight), "x.npy")
+          parse_npy(with_header("{'descr': '<u2', 'fortran_order': False, 'shape': (4,), }", eight),
+                    "x.npy")
               .values<std::int32_t>("x.npy", 1);
         }).find("dtype '<u2'") != std::string::npos);
   CHECK(message_of([&] {
-          parse_npy(with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", eight), "x.npy")
+          parse_npy(
+              with_header("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", eight),
+              "x.npy")
               .values<float>("x.npy", 1);
         }).find("2 dimensions") != std::string::npos);
   CHECK(message_of([] { parse_npy("hello", "x.npy"); }).find("not a .npy") != std::string::npos);
   CHECK(message_of([&] {
           parse_npy(with_header("{'descr': '<i4', 'shape': (2,), }", eight), "x.npy");
         }).find("lacks") != std::string::npos);
+}
+
+TEST_CASE(".npy files to every value type: exact conversions only, finite values, sizes first") {
+  auto file_of = [](const std::string& name, const std::string& bytes) {
+    return write_file("/tmp/treefix-test-" + name, bytes);
+  };
+  const std::vector<std::int32_t> small = {-3, 0, 16777216};
+  const std::vector<std::int64_t> big = {1, (std::int64_t(1) << 40) + 1};
+  const std::vector<float> halves = {0.5f, -1.25f};
+  const std::vector<double> tenth = {0.1};
+  const std::string i4 = file_of("i4.npy", npy_bytes(small, {3}));
+  const std::string i8 = file_of("i8.npy", npy_bytes(big, {2}));
+  const std::string f4 = file_of("f4.npy", npy_bytes(halves, {2}));
+  const std::string f8 = file_of("f8.npy", npy_bytes(tenth, {1}));
+  // same type, and every exact conversion
+  CHECK(read_npy_values<std::int32_t>(i4) == small);
+  CHECK(read_npy_values<std::int64_t>(i4) == std::vector<std::int64_t>{-3, 0, 16777216});
+  CHECK(read_npy_values<float>(i4) == std::vector<float>{-3, 0, 16777216});
+  CHECK(read_npy_values<double>(i8) == std::vector<double>{1, 1099511627777.0});
+  CHECK(read_npy_values<double>(f4) == std::vector<double>{0.5, -1.25});
+  // inexact ones are refused, naming the element and the file's dtype
+  CHECK(message_of([&] { read_npy_values<float>(f8, "weight"); }) ==
+        f8 + ": weight 0 (0.1) is not exactly a float (the file holds <f8)");
+  CHECK(message_of([&] {
+          read_npy_values<std::int32_t>(i8);
+        }).find("element 1 (1099511627777) is not exactly a 32-bit integer") != std::string::npos);
+  CHECK(message_of([&] { read_npy_values<float>(i8); }).find("element 1") != std::string::npos);
+  CHECK(message_of([&] {
+          read_npy_values<std::int64_t>(f4);
+        }).find("element 0 (0.5) is not exactly a 64-bit integer") != std::string::npos);
+  // the number policy of parse_value: floating values must be finite
+  const std::vector<double> infinite = {1, INFINITY};
+  CHECK(message_of([&] {
+          read_npy_values<double>(file_of("inf.npy", npy_bytes(infinite, {2})));
+        }).find("element 1 (inf) is not finite") != std::string::npos);
+  const std::vector<float> nan = {NAN};
+  CHECK(message_of([&] {
+          read_npy_values<float>(file_of("nan.npy", npy_bytes(nan, {1})));
+        }).find("is not finite") != std::string::npos);
+  // 1-D only; a header promising more than the file holds is refused before allocating
+  const std::vector<float> grid = {1, 2, 3, 4};
+  CHECK(message_of([&] {
+          read_npy_values<float>(file_of("grid.npy", npy_bytes(grid, {2, 2})));
+        }).find("2 dimensions, expected 1") != std::string::npos);
+  std::string huge = npy_bytes(grid, {4});
+  const auto shape = huge.find("'shape': (") + 10;
+  huge.replace(shape, huge.find(')', shape) - shape, "4000000000000,");
+  huge.erase(huge.find('\n') - 12, 12);  // the header keeps its length: padding absorbs it
+  CHECK(message_of([&] { read_npy_values<float>(file_of("huge.npy", huge)); }).find("truncated") !=
+        std::string::npos);
+  // a large array crosses the parallel pieces in order
+  std::vector<std::int32_t> many(300007);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<std::int32_t>(i * 7 - 5);
+  CHECK(read_npy_values<double>(file_of("many.npy", npy_bytes(many, {many.size()})))[300006] ==
+        300006.0 * 7 - 5);
+  CHECK(npy_value_type(i8) == ValueType::int64);
+}
+
+TEST_CASE("values are written in the shortest form that reads back exactly, on every core") {
+  std::vector<double> doubles(200003);
+  std::vector<float> floats(doubles.size());
+  std::uint64_t x = 88172645463325252ull;
+  for (std::size_t i = 0; i < doubles.size(); ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    doubles[i] = std::ldexp(static_cast<double>(x >> 11), static_cast<int>(x % 200) - 150) *
+                 (x & 1 ? -1 : 1);
+    floats[i] = static_cast<float>(doubles[i]);
+  }
+  std::ostringstream d, f;
+  write_values(d, doubles);
+  write_values(f, floats);
+  std::istringstream dr(d.str()), fr(f.str());
+  std::string line;
+  std::size_t i = 0;
+  for (; std::getline(dr, line); ++i) {
+    double back = 0;
+    REQUIRE(*parse_value(line, back) == '\0');
+    REQUIRE(back == doubles[i]);
+  }
+  CHECK(i == doubles.size());
+  for (i = 0; std::getline(fr, line); ++i) {
+    float back = 0;
+    REQUIRE(*parse_value(line, back) == '\0');
+    REQUIRE(back == floats[i]);
+  }
+  CHECK(i == floats.size());
+  std::ostringstream ints;
+  write_values<std::int64_t>(ints, {INT64_MIN, -1, 0, INT64_MAX});
+  CHECK(ints.str() == "-9223372036854775808\n-1\n0\n9223372036854775807\n");
 }

@@ -1,56 +1,79 @@
-// treefix rootfix|leaffix --tree T [--weights W] [--op ...] [--type ...] [--exclusive]
-//                        [--algorithm ...] [--device SPEC] [--output FILE]
+// treefix rootfix|leaffix --tree T [--tree-format F] [--weights W] [--op ...] [--type ...]
+//                        [--exclusive] [--accurate] [--algorithm ...] [--device SPEC]
+//                        [--output FILE] [--stats]
+// Trees: text parent array, .npy or Newick; weights: text or .npy; output: text or .npy (by
+// extension). On the device path the OpenCL setup (context, programs, a first launch) runs on a
+// second thread while the files are read, and the tree is validated once, on the device.
+#include <future>
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
-#include "treefix/core/output_file.hpp"
+#include "treefix/core/npy.hpp"
 #include "treefix/core/phase_times.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/value_format.hpp"
-#include "treefix/treefix/reference.hpp"
-#include "treefix/treefix/tree_io.hpp"
-#include "treefix/treefix/treefix.hpp"
+#include "treefix/treefix/pipeline.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct TreefixArgs {
   std::string tree, weights, device, output;
+  TreeFormat tree_format = TreeFormat::automatic;
   Op op = Op::sum;
   ValueType type = ValueType::int64;
+  bool type_given = false;
   Algorithm algorithm = Algorithm::automatic;
+  TourLayout layout = TourLayout::automatic;
   bool exclusive = false, accurate = false, stats = false;
 };
 
-template <class T>
-void run_typed(const TreefixArgs& args, bool root) {
-  PhaseTimes phases;
-  ParentArray parent = phases.measure("read", [&] { return read_tree(args.tree); });
-  std::vector<T> weights = phases.measure("read", [&] {
-    return args.weights.empty() ? std::vector<T>(parent.size(), T(1))
-                                : read_weights<T>(args.weights, parent.size());
-  });
+// --type, else the dtype of .npy weights, else double for a Newick tree's branch lengths, else
+// int64.
+ValueType chosen_type(const TreefixArgs& args) {
+  if (args.type_given) return args.type;
+  if (!args.weights.empty() && is_npy_path(args.weights)) {
+    const auto stored = npy_value_type(args.weights);
+    if (!stored)
+      throw InputError(args.weights +
+                       ": weights must be a .npy array of int32, int64, float32 or float64");
+    return *stored;
+  }
+  if (args.weights.empty() && tree_format_of(args.tree, args.tree_format) == TreeFormat::newick)
+    return ValueType::float64;
+  return args.type;
+}
+
+TreefixOptions options_of(const TreefixArgs& args) {
   TreefixOptions options;
   options.op = args.op;
   options.exclusive = args.exclusive;
   options.algorithm = args.algorithm;
   options.accurate = args.accurate;
-  std::vector<T> result;
-  if (options.algorithm == Algorithm::sequential) {
-    result = phases.measure("compute", [&] {
-      return root ? reference::rootfix(parent, weights, options.op, options.exclusive)
-                  : reference::leaffix(parent, weights, options.op, options.exclusive);
+  options.layout = args.layout;
+  return options;
+}
+
+template <class T>
+void run_typed(const TreefixArgs& args, bool root) {
+  PhaseTimes phases;
+  FileTreefix request;
+  request.tree = args.tree;
+  request.weights = args.weights;
+  request.output = args.output;
+  request.tree_format = args.tree_format;
+  request.leaffix = !root;
+  request.options = options_of(args);
+  // The device's setup overlaps the reading: context, programs, a first tiny call.
+  std::future<std::unique_ptr<Runtime>> setup;
+  if (request.options.algorithm != Algorithm::sequential)
+    setup = std::async(std::launch::async, [&args, options = request.options] {
+      auto runtime = std::make_unique<Runtime>(args.device);
+      warm_up(*runtime, value_type_of<T>(), options);
+      return runtime;
     });
-  } else {
-    Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.device); });
-    result = phases.measure("compute", [&] {
-      return root ? rootfix(runtime, parent, weights, options)
-                  : leaffix(runtime, parent, weights, options);
-    });
-  }
-  phases.measure("write", [&] {
-    write_output(args.output, [&](std::ostream& out) { write_values(out, result); });
-  });
+  std::unique_ptr<Runtime> runtime;
+  treefix_files<T>(
+      request, [&]() -> Runtime& { return *(runtime = setup.get()); }, phases);
   if (args.stats) phases.print(std::cerr, root ? "treefix rootfix" : "treefix leaffix");
 }
 
@@ -59,21 +82,34 @@ void setup(CLI::App& app, const char* name, bool root) {
   auto* command = app.add_subcommand(
       name, root ? "Rootfix: combine each vertex's weight with its ancestors'"
                  : "Leaffix: combine each vertex's weight with its descendants'");
-  command->add_option("--tree", args->tree, "tree file: n, then n parent indices (-1 = root)")
+  command
+      ->add_option("--tree", args->tree,
+                   "tree file: text parent array (n, then n parents, -1 = root), .npy (int32 or "
+                   "int64 parents) or Newick (.nwk, .newick)")
       ->required();
-  command->add_option("--weights", args->weights, "weights file: n numbers (default: all 1)");
+  add_enum_option(command, "--tree-format", args->tree_format,
+                  "tree file format (auto: by extension)");
+  command->add_option("--weights", args->weights,
+                      "weights: n numbers as text, or a 1-D .npy array (default: a Newick tree's "
+                      "branch lengths, else all 1)");
   add_enum_option(command, "--op", args->op, "operator");
-  add_enum_option(command, "--type", args->type, "value type");
+  add_enum_option(command, "--type", args->type,
+                  "value type (default: the dtype of .npy weights; double for a Newick tree's "
+                  "lengths; else int64)")
+      ->each([args](const std::string&) { args->type_given = true; });
   command->add_flag("--exclusive", args->exclusive, "leave the vertex itself out");
   command->add_flag("--accurate", args->accurate,
                     "floating-point sums: carry a wider or compensated sum through the Euler-tour "
                     "scan (about twice the precision; see README)");
   add_enum_option(command, "--algorithm", args->algorithm, "algorithm (auto: see README)");
-  add_output_option(command, args->output, "output file, one value per line");
+  add_enum_option(command, "--tour-layout", args->layout,
+                  "Euler-tour numbering (auto: pre-order when the ids are scattered)");
+  add_output_option(command, args->output, "output file: one value per line, or .npy");
   add_device_option(command, args->device);
   add_stats_option(command, args->stats);
   command->callback([args, root] {
-    visit_value_type(args->type, [&](auto value) { run_typed<decltype(value)>(*args, root); });
+    visit_value_type(chosen_type(*args),
+                     [&](auto value) { run_typed<decltype(value)>(*args, root); });
   });
 }
 

@@ -14,6 +14,9 @@
 //    result straight from the scan, so the 2n-value tour never exists in memory. Leaffix needs two
 //    prefixes of one vertex, which may land in different work-groups: the scan stores both and
 //    treefix_leaf_finish subtracts them.
+//  * preorder layout (euler_tour.hpp): the map holds pre-order ranks; treefix_gather permutes the
+//    weights into pre-order before the scan and the results back after it (the leaffix finish
+//    gathers through the ranks itself), so that the scan's gathers are nearly contiguous.
 // Weights and results are weight_t; the scan combines value_t (wider or double-word for the
 // accurate variant, see common.clh). POS_T (int or long) is the position type.
 #include "core/common.clh"
@@ -86,10 +89,22 @@ inline void tour_store(global const int* tour_vertex, const idx_t p, const value
   tour_store(tour_vertex, p, inc, exc, rootfix, exclusive, result, open_prefix, close_prefix)
 #include "primitives/scan_pass.clh"
 
+// ranked: the prefixes are stored by pre-order rank, rank[v] says where.
 kernel void treefix_leaf_finish(global const value_t* open_prefix,
                                 global const value_t* close_prefix, const idx_t n,
+                                global const int* rank, const int ranked,
                                 global weight_t* result) {
   const idx_t v = get_global_id(0);
   if (v >= n) return;
-  result[v] = FROM_VALUE(UNOP(close_prefix[v], open_prefix[v]));
+  const idx_t at = ranked ? (idx_t)rank[v] : v;
+  result[v] = FROM_VALUE(UNOP(close_prefix[at], open_prefix[at]));
+}
+
+// to[i] = from[index[i]]: the weights into pre-order (index = pre_order), the results back to
+// vertex order (index = pre_rank). Reads of `from` are random, everything else is in order.
+kernel void treefix_gather(global const weight_t* from, global const int* index, const idx_t n,
+                           global weight_t* to) {
+  const idx_t i = get_global_id(0);
+  if (i >= n) return;
+  to[i] = from[index[i]];
 }

@@ -52,6 +52,13 @@ Environment Environment::read() {
     e.single_pass_scan = false;
   else if (!scan.empty())
     refuse("TREEFIX_SCAN", scan, "single-pass or reduce-then-scan");
+  std::string transfers = detail::trim(text("TREEFIX_TRANSFERS"));
+  if (transfers == "pinned")
+    e.pinned_transfers = true;
+  else if (transfers == "pageable")
+    e.pinned_transfers = false;
+  else if (!transfers.empty())
+    refuse("TREEFIX_TRANSFERS", transfers, "pinned or pageable");
   return e;
 }
 

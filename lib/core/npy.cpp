@@ -1,9 +1,14 @@
 // NumPy .npy reader and writer (treefix/core/npy.hpp).
 #include "treefix/core/npy.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
+#include "treefix/core/host_memory.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/core/text_parse.hpp"
 
 namespace treefix {
@@ -183,7 +188,19 @@ template std::vector<std::int64_t> NpyArray::values(const std::string&, std::siz
 template std::vector<float> NpyArray::values(const std::string&, std::size_t) const;
 template std::vector<double> NpyArray::values(const std::string&, std::size_t) const;
 
-NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+std::size_t NpyHeader::size() const {
+  std::size_t n = 1;
+  for (std::size_t d : shape) n *= d;
+  return n;
+}
+
+std::optional<ValueType> NpyHeader::value_type() const {
+  NpyArray view;
+  view.descr = descr;
+  return view.value_type();
+}
+
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& name) {
   if (bytes.size() < kMagicBytes + 4 || std::memcmp(bytes.data(), kMagic, kMagicBytes) != 0)
     throw InputError(name + ": not a .npy file (no \\x93NUMPY magic)");
   const auto* raw = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -201,24 +218,43 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name) {
   NpyArray array;
   bool fortran = false;
   HeaderParser(bytes.substr(header_start, header_length), name).parse(array, fortran);
-  array.item_bytes = item_bytes_of(array.descr, name);
-  if (fortran && array.shape.size() > 1)
+  NpyHeader header;
+  header.descr = array.descr;
+  header.shape = array.shape;
+  header.item_bytes = item_bytes_of(header.descr, name);
+  if (fortran && header.shape.size() > 1)
     throw InputError(name +
                      ": Fortran-ordered .npy data is not accepted; save a C-ordered array "
                      "(np.ascontiguousarray)");
-  const std::size_t offset = header_start + header_length;
-  const std::size_t elements = array.size();
-  if (array.item_bytes && elements > (std::size_t(1) << 62) / array.item_bytes)
-    throw InputError(name + ": the .npy shape is too large");
-  const std::size_t need = elements * array.item_bytes, have = bytes.size() - offset;
+  header.data_offset = header_start + header_length;
+  // The product of the dimensions, refused before it can overflow.
+  std::size_t elements = 1;
+  for (std::size_t d : header.shape) {
+    if (d && elements > (std::size_t(1) << 62) / header.item_bytes / d)
+      throw InputError(name + ": the .npy shape is too large");
+    elements *= d;
+  }
+  const std::size_t need = elements * header.item_bytes, have = bytes.size() - header.data_offset;
   if (have < need)
     throw InputError(name + ": truncated .npy data: the header promises " + std::to_string(need) +
-                     " bytes (" + std::to_string(elements) + " elements of " + array.descr +
+                     " bytes (" + std::to_string(elements) + " elements of " + header.descr +
                      "), the file holds " + std::to_string(have));
   if (have > need)
     throw InputError(name + ": " + std::to_string(have - need) +
                      " bytes after the .npy data that its header describes");
-  array.data.assign(bytes.data() + offset, bytes.data() + offset + need);
+  return header;
+}
+
+NpyArray parse_npy(std::string_view bytes, const std::string& name) {
+  const NpyHeader header = parse_npy_header(bytes, name);
+  const std::size_t need = header.size() * header.item_bytes;
+  require_host_memory(need,
+                      name + ": a .npy array of " + std::to_string(header.size()) + " elements");
+  NpyArray array;
+  array.descr = header.descr;
+  array.item_bytes = header.item_bytes;
+  array.shape = header.shape;
+  array.data.assign(bytes.data() + header.data_offset, bytes.data() + header.data_offset + need);
   return array;
 }
 
@@ -226,6 +262,115 @@ NpyArray read_npy(const std::string& path) {
   TextFile file(path);
   return parse_npy(file.text(), path);
 }
+
+std::optional<ValueType> npy_value_type(const std::string& path) {
+  TextFile file(path);
+  return parse_npy_header(file.text(), path).value_type();
+}
+
+namespace {
+
+// "0.1", "-3", "1e+300": a value for a message.
+template <class S>
+std::string shown(S value) {
+  char text[64];
+  auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  return std::string(text, end);
+}
+
+// The value of `from` as T when the conversion is exact and a floating value is finite; else the
+// reason ("is not finite", "is not exactly a float").
+template <class T, class S>
+const char* convert_exactly(S from, T& to) {
+  if constexpr (std::is_floating_point_v<S>)
+    if (!std::isfinite(from)) return "is not finite";
+  if constexpr (std::is_same_v<S, T>) {
+    to = from;
+    return "";
+  } else if constexpr (std::is_integral_v<T>) {
+    // An integer from a wider integer or from a floating value: in range and integral.
+    const long double wide = static_cast<long double>(from);
+    if (wide < static_cast<long double>(std::numeric_limits<T>::min()) ||
+        wide > static_cast<long double>(std::numeric_limits<T>::max()) || std::trunc(wide) != wide)
+      return sizeof(T) == 4 ? "is not exactly a 32-bit integer" : "is not exactly a 64-bit integer";
+    to = static_cast<T>(from);
+    return "";
+  } else {
+    // A floating value from an integer or another floating type: the round trip is exact
+    // (long double holds every int64 and every double).
+    const T converted = static_cast<T>(from);
+    if (!std::isfinite(converted) ||
+        static_cast<long double>(converted) != static_cast<long double>(from))
+      return std::is_same_v<T, float> ? "is not exactly a float" : "is not exactly a double";
+    to = converted;
+    return "";
+  }
+}
+
+template <class T, class S>
+void convert_all(const char* data, std::size_t n, T* out, const std::string& name, const char* what,
+                 const std::string& descr) {
+  const Ranges pieces(n, 4 * std::size_t(host_threads()), std::size_t(1) << 16);
+  std::vector<std::size_t> first_bad(pieces.count, n);
+  std::vector<const char*> reason(pieces.count, "");
+  parallel_for(pieces.count, [&](std::size_t p) {
+    for (std::size_t i = pieces.begin(p); i < pieces.end(p); ++i) {
+      S value;
+      std::memcpy(&value, data + i * sizeof(S), sizeof(S));  // the mapping may be unaligned
+      if (const char* problem = convert_exactly(value, out[i]); *problem) {
+        first_bad[p] = i;
+        reason[p] = problem;
+        return;
+      }
+    }
+  });
+  for (std::size_t p = 0; p < pieces.count; ++p)
+    if (first_bad[p] < n) {
+      S value;
+      std::memcpy(&value, data + first_bad[p] * sizeof(S), sizeof(S));
+      throw InputError(name + ": " + what + " " + std::to_string(first_bad[p]) + " (" +
+                       shown(value) + ") " + reason[p] + " (the file holds " + descr + ")");
+    }
+}
+
+}  // namespace
+
+template <class T>
+std::vector<T> read_npy_values(const std::string& path, const char* what) {
+  TextFile file(path);
+  const NpyHeader header = parse_npy_header(file.text(), path);
+  const auto type = header.value_type();
+  if (!type)
+    throw InputError(path + ": .npy dtype '" + header.descr +
+                     "', expected int32, int64, float32 or float64 ('<i4' '<i8' '<f4' '<f8')");
+  if (header.shape.size() != 1)
+    throw InputError(path + ": a .npy array of " + std::to_string(header.shape.size()) +
+                     " dimensions, expected 1");
+  const std::size_t n = header.size();
+  require_host_memory(bytes_for(n, sizeof(T)),
+                      path + ": " + std::to_string(n) + " values of " + to_string(type_of<T>()));
+  std::vector<T> out(n);
+  const char* data = file.text().data() + header.data_offset;
+  visit_value_type(*type, [&](auto stored) {
+    using S = decltype(stored);
+    if constexpr (std::is_same_v<S, T> && std::is_integral_v<T>) {
+      // Same integer type: every value is fine, copy the bytes on all cores.
+      const Ranges pieces(n * sizeof(T), host_threads(), std::size_t(1) << 18);
+      parallel_for(pieces.count, [&](std::size_t i) {
+        std::memcpy(reinterpret_cast<char*>(out.data()) + pieces.begin(i), data + pieces.begin(i),
+                    pieces.end(i) - pieces.begin(i));
+      });
+    } else {
+      convert_all<T, S>(data, n, out.data(), path, what, header.descr);
+    }
+  });
+  return out;
+}
+
+template std::vector<std::int32_t> read_npy_values<std::int32_t>(const std::string&, const char*);
+template std::vector<std::int64_t> read_npy_values<std::int64_t>(const std::string&, const char*);
+template std::vector<float> read_npy_values<float>(const std::string&, const char*);
+template std::vector<double> read_npy_values<double>(const std::string&, const char*);
 
 template <class T>
 void write_npy(std::ostream& out, const T* values, const std::vector<std::size_t>& shape) {

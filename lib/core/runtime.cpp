@@ -20,6 +20,20 @@ std::string mib(std::uint64_t bytes) {
 }  // namespace
 
 struct Runtime::Impl {
+  // A mapped page-locked buffer; unmapped before it is released.
+  struct Staging {
+    cl::Buffer buffer;
+    void* host = nullptr;
+    std::size_t bytes = 0;
+  };
+  ~Impl() {
+    try {
+      for (auto& [slot, staging] : staging)
+        if (staging.host) queue.enqueueUnmapMemObject(staging.buffer, staging.host);
+      if (!staging.empty()) queue.finish();
+    } catch (...) {  // a destructor does not throw; the context goes away anyway
+    }
+  }
   DeviceDescription description;
   cl::Device device;
   cl::Context context;
@@ -28,6 +42,7 @@ struct Runtime::Impl {
   std::unique_ptr<detail::ProgramCache> programs;
   std::map<std::string, cl::Buffer> scratch;
   std::map<std::string, std::size_t> scratch_bytes;
+  std::map<std::size_t, Staging> staging;
 };
 
 Runtime::Runtime(const std::string& device_spec) : impl_(std::make_unique<Impl>()) {
@@ -119,6 +134,21 @@ cl::Buffer& Runtime::scratch(const std::string& slot, std::size_t bytes) {
     have = std::max<std::size_t>(bytes, 16);
   }
   return buffer;
+}
+
+void* Runtime::pinned_staging(std::size_t slot, std::size_t bytes) {
+  auto& staging = impl_->staging[slot];
+  if (staging.host && staging.bytes >= bytes) return staging.host;
+  return translate_device_errors("page-locked staging memory", [&] {
+    if (staging.host) impl_->queue.enqueueUnmapMemObject(staging.buffer, staging.host);
+    impl_->queue.finish();
+    staging = {};
+    staging.buffer = cl::Buffer(impl_->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes);
+    staging.host = impl_->queue.enqueueMapBuffer(staging.buffer, CL_TRUE,
+                                                 CL_MAP_READ | CL_MAP_WRITE, 0, bytes);
+    staging.bytes = bytes;
+    return staging.host;
+  });
 }
 
 Runtime& shared_runtime() {

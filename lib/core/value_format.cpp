@@ -1,37 +1,58 @@
-// Values as text (treefix/core/value_format.hpp).
+// Values as text, formatted with std::to_chars on all host cores (treefix/core/value_format.hpp).
 #include "treefix/core/value_format.hpp"
 
-#include <cinttypes>
-#include <cstdio>
-#include <string>
-#include <type_traits>
+#include <charconv>
+#include <cstdint>
+
+#include "treefix/core/parallel.hpp"
 
 namespace treefix {
 
+namespace {
+// Longest line of a value: "-1.7976931348623157e+308" and a newline; int64 is shorter.
+constexpr std::size_t kMaxLine = 26;
+// Values per slice: big enough to amortise a fork-join, small enough that a batch of slices (one
+// per thread, twice over) stays a few tens of MB of text.
+constexpr std::size_t kSlice = std::size_t(1) << 16;
+}  // namespace
+
 template <class T>
-void write_values(std::ostream& out, const std::vector<T>& values) {
-  std::string text;
-  char buf[40];
-  for (const T& v : values) {
-    int len;
-    if constexpr (std::is_same_v<T, float>)
-      len = std::snprintf(buf, sizeof buf, "%.9g\n", v);
-    else if constexpr (std::is_same_v<T, double>)
-      len = std::snprintf(buf, sizeof buf, "%.17g\n", v);
-    else
-      len = std::snprintf(buf, sizeof buf, "%" PRId64 "\n", static_cast<std::int64_t>(v));
-    text.append(buf, len);
-    if (text.size() > (1 << 20)) {
-      out << text;
-      text.clear();
-    }
+void format_values(std::string& text, const T* values, std::size_t count) {
+  const std::size_t start = text.size();
+  text.resize(start + count * kMaxLine);
+  char* at = text.data() + start;
+  char* const end = text.data() + text.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    at = std::to_chars(at, end, values[i]).ptr;
+    *at++ = '\n';
   }
-  out << text;
+  text.resize(static_cast<std::size_t>(at - text.data()));
 }
 
-template void write_values<std::int32_t>(std::ostream&, const std::vector<std::int32_t>&);
-template void write_values<std::int64_t>(std::ostream&, const std::vector<std::int64_t>&);
-template void write_values<float>(std::ostream&, const std::vector<float>&);
-template void write_values<double>(std::ostream&, const std::vector<double>&);
+template <class T>
+void write_values(std::ostream& out, const T* values, std::size_t count) {
+  const std::size_t slices = (count + kSlice - 1) / kSlice;
+  const std::size_t batch = 2 * std::size_t(host_threads());
+  std::vector<std::string> text(std::min(slices, batch));
+  for (std::size_t first = 0; first < slices; first += batch) {
+    const std::size_t in_batch = std::min(batch, slices - first);
+    parallel_for(in_batch, [&](std::size_t s) {
+      const std::size_t begin = (first + s) * kSlice;
+      text[s].clear();
+      format_values(text[s], values + begin, std::min(kSlice, count - begin));
+    });
+    for (std::size_t s = 0; s < in_batch; ++s)
+      out.write(text[s].data(), static_cast<std::streamsize>(text[s].size()));
+  }
+}
+
+#define TREEFIX_VALUE_FORMAT(T)                                        \
+  template void write_values<T>(std::ostream&, const T*, std::size_t); \
+  template void format_values<T>(std::string&, const T*, std::size_t);
+TREEFIX_VALUE_FORMAT(std::int32_t)
+TREEFIX_VALUE_FORMAT(std::int64_t)
+TREEFIX_VALUE_FORMAT(float)
+TREEFIX_VALUE_FORMAT(double)
+#undef TREEFIX_VALUE_FORMAT
 
 }  // namespace treefix

@@ -64,21 +64,35 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
   const cl_int exclusive = options.exclusive;
 
   if (fused) {
-    cl::Buffer* open_prefix = &result.buffer();  // unused by rootfix: any valid buffer
-    cl::Buffer* close_prefix = &result.buffer();
+    // Preorder layout: weights permuted into pre-order, the scan over contiguous data, results
+    // permuted back (the leaffix finish gathers through the ranks itself).
+    const bool permuted = tour.preorder_layout();
+    const cl::Buffer* scan_weights = &weights.buffer();
+    cl::Buffer* scan_result = &result.buffer();
+    if (permuted) {
+      scan_weights = &runtime.scratch("treefix.weights_pre", n * sizeof(T));
+      euler.in("permute").run("treefix_gather", euler.items(n), weights, tour.pre_order(),
+                              plan.index(n), *scan_weights);
+      if (root) scan_result = &runtime.scratch("treefix.result_pre", n * sizeof(T));
+    }
+    cl::Buffer* open_prefix = scan_result;  // unused by rootfix: any valid buffer
+    cl::Buffer* close_prefix = scan_result;
     if (!root) {
       open_prefix = &runtime.scratch("treefix.open_prefix", n * value.bytes);
       close_prefix = &runtime.scratch("treefix.close_prefix", n * value.bytes);
     }
     run_scan(runtime, plan, tour_length,
              [&](KernelArgs& args) {
-               args(tour.tour_vertex(), weights, static_cast<cl_int>(root), exclusive, result,
-                    *open_prefix, *close_prefix);
+               args(tour.tour_vertex(), *scan_weights, static_cast<cl_int>(root), exclusive,
+                    *scan_result, *open_prefix, *close_prefix);
              },
              {options.profile, "scan"});
     if (!root)
       euler.run("treefix_leaf_finish", euler.items(n), *open_prefix, *close_prefix, plan.index(n),
-                result);
+                tour.pre_rank(), static_cast<cl_int>(permuted), result);
+    else if (permuted)
+      euler.in("permute").run("treefix_gather", euler.items(n), *scan_result, tour.pre_rank(),
+                              plan.index(n), result);
     return;
   }
 

@@ -1,70 +1,165 @@
-// Level-synchronous treefix: the forest's vertices grouped by depth (device BFS or host pass),
-// then one launch per level (kernels/treefix/levels.cl).
+// Level-synchronous treefix: the forest's vertices grouped by depth (from the Euler tour on the
+// device, kernels/treefix/level_structure.cl; or by the host reference), then one launch per level
+// (kernels/treefix/levels.cl).
 #include "treefix/treefix/levels.hpp"
 
 #include <algorithm>
 
+#include <climits>
+#include <utility>
+
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
-#include "treefix/graph/csr.hpp"
+#include "treefix/primitives/detail/scan_plan.hpp"
+#include "treefix/primitives/radix_sort.hpp"
 
 namespace treefix {
 
 LevelStructure::LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile,
                                Build build)
     : vertices_(parent.size()) {
-  validate_parent_array(parent);
-  Csr children = child_graph(parent);
-  children_ = DeviceGraph(runtime, children, profile);
-  if (build == Build::device_bfs) {
-    std::vector<vertex_t> roots;
-    for (std::size_t v = 0; v < parent.size(); ++v)
-      if (parent[v] == -1) roots.push_back(static_cast<vertex_t>(v));
-    BfsOptions options;
-    options.profile = profile;
-    DeviceBfs searched = bfs(runtime, children_, roots, options);
-    if (searched.reached() != vertices_)  // cannot happen for a validated forest
-      throw Error("level structure: the BFS reached " + std::to_string(searched.reached()) +
-                  " of " + std::to_string(vertices_) + " vertices");
-    // In a forest the only arc into v comes from its parent, so the BFS parents are the parents.
-    parent_ = std::move(searched.parent);
-    order_ = std::move(searched.order);
-    huge_ = std::move(searched.huge);
-    level_offset_ = std::move(searched.level_offset);
-    huge_offset_ = std::move(searched.huge_offset);
-    huge_degree_ = searched.huge_degree;
-    build_launches_ = searched.kernel_launches;
+  if (build == Build::host) {
+    build_on_host(runtime, parent, profile);
   } else {
-    // the same structure from the host: vertices by depth, high-degree vertices by depth
-    const std::size_t wg = runtime.sized_program("graph/bfs.cl", children_.offset_option()).wg_size;
-    huge_degree_ = 64 * wg;  // as bfs() chooses by default
-    std::vector<vertex_t> depth = depths(parent);
-    std::size_t levels = 0;
-    for (vertex_t d : depth) levels = std::max(levels, static_cast<std::size_t>(d) + 1);
-    level_offset_.assign(levels + 1, 0);
-    huge_offset_.assign(levels + 1, 0);
-    for (std::size_t v = 0; v < vertices_; ++v) {
-      ++level_offset_[depth[v] + 1];
-      if (children.degree(static_cast<vertex_t>(v)) >= huge_degree_) ++huge_offset_[depth[v] + 1];
-    }
-    for (std::size_t l = 0; l < levels; ++l) {
-      level_offset_[l + 1] += level_offset_[l];
-      huge_offset_[l + 1] += huge_offset_[l];
-    }
-    std::vector<vertex_t> order(vertices_), huge(huge_offset_[levels] + 1);
-    std::vector<std::size_t> next(level_offset_.begin(), level_offset_.end() - 1);
-    std::vector<std::size_t> next_huge(huge_offset_.begin(), huge_offset_.end() - 1);
-    for (std::size_t v = 0; v < vertices_; ++v) {
-      order[next[depth[v]]++] = static_cast<vertex_t>(v);
-      if (children.degree(static_cast<vertex_t>(v)) >= huge_degree_)
-        huge[next_huge[depth[v]]++] = static_cast<vertex_t>(v);
-    }
-    if (levels == 0) level_offset_ = {0}, huge_offset_ = {0};
-    parent_ = DeviceArray<vertex_t>::upload(runtime, parent, profile, "parents");
-    order_ = DeviceArray<vertex_t>::upload(runtime, order, profile, "level order");
-    huge_ = DeviceArray<vertex_t>::upload(runtime, huge, profile, "huge-row list");
+    parent_ = DeviceArray<vertex_t>::upload(runtime, parent, profile, "parent array");
+    TourOptions options;
+    options.profile = profile;
+    options.children = &children_;
+    options.layout = TourLayout::vertex_ids;  // only the pre-order is read here
+    DeviceEulerTour tour = device_euler_tour(runtime, parent_.buffer(), vertices_, options);
+    build_from_tour(runtime, tour, profile);
   }
+  plan_sweeps();
+}
 
+LevelStructure::LevelStructure(Runtime& runtime, const DeviceArray<vertex_t>& parent,
+                               const DeviceChildLists& children, const DeviceEulerTour& tour,
+                               Profile* profile)
+    : vertices_(parent.size()), children_(children), parent_(parent) {
+  build_from_tour(runtime, tour, profile);
+  plan_sweeps();
+}
+
+namespace {
+// Rows of at least this many children take the device-wide fold (as the BFS chose them).
+std::size_t huge_degree_for(const Runtime& runtime) {
+  return 64 * runtime.tuning().work_group_size;
+}
+}  // namespace
+
+void LevelStructure::build_from_tour(Runtime& runtime, const DeviceEulerTour& tour,
+                                     Profile* profile) {
+  const std::size_t n = vertices_;
+  huge_degree_ = huge_degree_for(runtime);
+  if (tour.size() != n)
+    throw InputError("level structure: a tour of " + std::to_string(tour.size()) +
+                     " vertices for a forest of " + std::to_string(n));
+  if (tour.wide_positions())
+    throw CapacityError("level structure of " + std::to_string(n) +
+                        " vertices: the device build needs 32-bit tour positions");
+  order_ = DeviceArray<vertex_t>(runtime, n, "level order");
+  if (n == 0) {
+    level_offset_ = {0};
+    huge_offset_ = {0};
+    huge_ = DeviceArray<vertex_t>(runtime, 1, "huge-row list");
+    level_offset_device_ = DeviceArray<vertex_t>::upload(runtime, {0}, profile, "level offsets");
+    return;
+  }
+  translate_device_errors("level structure", [&] {
+    const Phase phase{profile, "levels build"};
+    // Depths by pre-order rank, and the deepest.
+    Kernels layout(runtime,
+                   detail::plan_scan(runtime, "treefix/preorder.cl",
+                                     value_op_options(ValueType::int32, Op::sum) +
+                                         " -DFAR=" + std::to_string(DeviceEulerTour::kFarStep),
+                                     4, 2 * n, "as_int")
+                       .sized,
+                   phase);
+    cl::Buffer depth = runtime.allocate(n * sizeof(cl_uint), "depths");
+    cl::Buffer& deepest = runtime.scratch("levels.max_depth", sizeof(cl_uint));
+    fill(runtime, deepest, cl_uint(0), 1, phase);
+    layout.run("preorder_depths", layout.grid_stride(n), tour.pre_order(), tour.open_pos(),
+               cl_uint(n), cl_int(1), depth, order_, deepest);
+    const std::size_t max_depth = read_value<cl_uint>(runtime, deepest);
+    const std::size_t levels = max_depth + 1;
+    // Stable by depth: the pre-order becomes the breadth-first order.
+    radix_sort_by_key(runtime, depth, order_.buffer(), n, key_bits_for(max_depth), false, profile);
+    Kernels build(runtime, "treefix/level_structure.cl", "", phase);
+    level_offset_device_ = DeviceArray<vertex_t>(runtime, levels + 1, "level offsets");
+    build.run("level_offsets", build.items(n), depth, cl_uint(n), level_offset_device_);
+    std::vector<vertex_t> offsets = level_offset_device_.download(runtime, profile);
+    level_offset_.assign(offsets.begin(), offsets.end());
+    // High-degree rows, by level.
+    const std::size_t capacity = n / huge_degree_ + 1;
+    cl::Buffer found = runtime.allocate(2 * capacity * sizeof(cl_int), "huge rows");
+    cl::Buffer& count = runtime.scratch("levels.huge_count", sizeof(cl_int));
+    fill(runtime, count, cl_int(0), 1, phase);
+    build.run("level_huge_rows", build.items(n), order_, children_.child_offset, cl_uint(n),
+              cl_int(static_cast<int>(std::min<std::size_t>(huge_degree_, INT32_MAX))), count,
+              found, cl_int(static_cast<int>(capacity)));
+    const std::size_t huge_count = std::min<std::size_t>(
+        static_cast<std::size_t>(read_value<cl_int>(runtime, count)), capacity);
+    std::vector<std::pair<cl_int, cl_int>> rows(huge_count);  // (position, vertex)
+    if (huge_count)
+      detail::read_buffer(runtime, found, rows.data(), huge_count * 2 * sizeof(cl_int), profile);
+    std::sort(rows.begin(), rows.end());
+    std::vector<vertex_t> huge(huge_count + 1);
+    huge_offset_.assign(levels + 1, 0);
+    std::size_t level = 0;
+    for (std::size_t h = 0; h < huge_count; ++h) {
+      while (level_offset_[level + 1] <= static_cast<std::size_t>(rows[h].first)) ++level;
+      ++huge_offset_[level + 1];
+      huge[h] = rows[h].second;
+    }
+    for (std::size_t l = 0; l < levels; ++l) huge_offset_[l + 1] += huge_offset_[l];
+    huge_ = DeviceArray<vertex_t>::upload(runtime, huge, profile, "huge-row list");
+    build_launches_ = 4;
+  });
+}
+
+void LevelStructure::build_on_host(Runtime& runtime, const ParentArray& parent, Profile* profile) {
+  // The reference: validate_parent_array (through the BFS order), levels of the BFS order.
+  huge_degree_ = huge_degree_for(runtime);
+  ChildLists lists = child_lists(parent);
+  std::vector<vertex_t> order = top_down_order(parent);
+  std::vector<vertex_t> depth(vertices_, 0);
+  for (vertex_t v : order)
+    if (parent[v] != -1) depth[v] = depth[parent[v]] + 1;
+  const std::size_t levels = vertices_ ? static_cast<std::size_t>(depth[order.back()]) + 1 : 0;
+  level_offset_.assign(levels + 1, 0);
+  huge_offset_.assign(levels + 1, 0);
+  std::vector<vertex_t> huge;
+  for (vertex_t v : order) {  // BFS order: levels one after another
+    ++level_offset_[depth[v] + 1];
+    if (static_cast<std::size_t>(lists.child_offset[v + 1] - lists.child_offset[v]) >=
+        huge_degree_) {
+      ++huge_offset_[depth[v] + 1];
+      huge.push_back(v);
+    }
+  }
+  for (std::size_t l = 0; l < levels; ++l) {
+    level_offset_[l + 1] += level_offset_[l];
+    huge_offset_[l + 1] += huge_offset_[l];
+  }
+  if (levels == 0) level_offset_ = {0}, huge_offset_ = {0};
+  huge.push_back(0);  // never an empty buffer
+  // The child lists as the device builds them: the roots are the children of vertex n.
+  std::vector<std::int32_t> offsets(lists.child_offset.begin(), lists.child_offset.end());
+  offsets.push_back(static_cast<std::int32_t>(vertices_));
+  std::vector<std::int32_t> child = lists.child;
+  child.insert(child.end(), lists.roots.begin(), lists.roots.end());
+  children_.child_offset =
+      DeviceArray<std::int32_t>::upload(runtime, offsets, profile, "child offsets");
+  children_.child = DeviceArray<std::int32_t>::upload(runtime, child, profile, "children");
+  parent_ = DeviceArray<vertex_t>::upload(runtime, parent, profile, "parents");
+  order_ = DeviceArray<vertex_t>::upload(runtime, order, profile, "level order");
+  huge_ = DeviceArray<vertex_t>::upload(runtime, huge, profile, "huge-row list");
+  std::vector<vertex_t> level_offsets(level_offset_.begin(), level_offset_.end());
+  level_offset_device_ =
+      DeviceArray<vertex_t>::upload(runtime, level_offsets, profile, "level offsets");
+}
+
+void LevelStructure::plan_sweeps() {
   // sweep plan: runs of narrow levels without huge rows
   const std::size_t levels = this->levels();
   auto narrow = [&](std::size_t l) {
@@ -80,8 +175,6 @@ LevelStructure::LevelStructure(Runtime& runtime, const ParentArray& parent, Prof
     if (fused) fused_levels_ += end - l;
     l = end;
   }
-  std::vector<vertex_t> offsets(level_offset_.begin(), level_offset_.end());
-  level_offset_device_ = DeviceArray<vertex_t>::upload(runtime, offsets, profile, "level offsets");
 }
 
 std::size_t LevelStructure::widest_level() const {
@@ -104,7 +197,7 @@ Kernels sweep_kernels(Runtime& runtime, const LevelStructure& levels, std::size_
                       std::size_t result, ValueType type, Op op, Profile* profile) {
   check_arrays(levels, weights, result);
   return Kernels(runtime, "treefix/levels.cl",
-                 std::string(levels.children().offset_option()) + " " + value_op_options(type, op),
+                 std::string(DeviceChildLists::offset_option()) + " " + value_op_options(type, op),
                  {profile, "levels"});
 }
 
@@ -147,7 +240,7 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
   const auto& offset = levels.level_offset();
   const auto& huge_offset = levels.huge_offset();
   const auto& children = levels.children();
-  const Offset huge_degree = children.offset(levels.huge_degree());
+  const Offset huge_degree{levels.huge_degree(), false};  // int offsets (DeviceChildLists)
   const cl_int excl = exclusive;
   std::size_t most_huge = 0;
   for (std::size_t l = 0; l < levels.levels(); ++l)
@@ -162,7 +255,7 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
       if (segment.fused) {
         sweep.run("levels_leaffix_fused", sweep.groups(1), levels.order(),
                   levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
-                  static_cast<cl_int>(segment.last_level), children.row_offset(), children.column(),
+                  static_cast<cl_int>(segment.last_level), children.child_offset, children.child,
                   weights, result, excl, huge_degree);
         if (stats) ++stats->kernel_launches;
         continue;
@@ -170,14 +263,14 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
       const std::size_t l = segment.first_level;
       const std::size_t count = offset[l + 1] - offset[l];
       sweep.run("levels_leaffix", sweep.grid_stride(count), levels.order(),
-                static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), children.row_offset(),
-                children.column(), weights, result, excl, huge_degree);
+                static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), children.child_offset,
+                children.child, weights, result, excl, huge_degree);
       if (stats) ++stats->kernel_launches;
       const std::size_t huge_count = huge_offset[l + 1] - huge_offset[l];
       if (huge_count == 0) continue;
       sweep.run("levels_leaffix_huge_partial", sweep.groups(groups_huge), levels.huge(),
                 static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(huge_count),
-                children.row_offset(), children.column(), weights, result, excl, partial);
+                children.child_offset, children.child, weights, result, excl, partial);
       sweep.run("levels_leaffix_huge_finish", sweep.groups(huge_count), levels.huge(),
                 static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(groups_huge), weights,
                 result, excl, partial);

@@ -1,5 +1,5 @@
-// Tree and weight files of the treefix commands (treefix/treefix/tree_io.hpp), parsed on all host
-// cores (core/text_parse.hpp).
+// Tree and weight files of the treefix commands (treefix/treefix/tree_io.hpp): text parsed on all
+// host cores (core/text_parse.hpp), .npy (core/npy.hpp), Newick (newick.cpp).
 #include "treefix/treefix/tree_io.hpp"
 
 #include <cmath>
@@ -7,12 +7,24 @@
 #include <string>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
+#include "treefix/core/npy.hpp"
+#include "treefix/core/output_file.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/core/text_parse.hpp"
+#include "treefix/core/value_format.hpp"
 
 namespace treefix {
 
-ParentArray read_tree(const std::string& path) {
+namespace {
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::size_t k = std::char_traits<char>::length(suffix);
+  return s.size() >= k && s.compare(s.size() - k, k, suffix) == 0;
+}
+
+ParentArray read_parents_text(const std::string& path) {
   TextFile file(path);
   // The vertex count: the first token.
   ChunkTokens head(file.text(), 1, "#");
@@ -28,6 +40,15 @@ ParentArray read_tree(const std::string& path) {
   if (n < 0) throw InputError(at_count + "negative vertex count " + std::to_string(n));
   if (n > INT32_MAX)
     throw InputError(at_count + "vertex count " + std::to_string(n) + " exceeds 2^31-1");
+  // Every parent takes at least two bytes ("0\n"): a count the file cannot hold is refused before
+  // anything is allocated, as is one the host cannot hold.
+  const std::size_t rest =
+      file.size() - static_cast<std::size_t>(head.position() - file.text().data());
+  if (static_cast<std::uint64_t>(n) > rest / 2 + 1)
+    throw InputError(at_count + "vertex count " + std::to_string(n) + ", but the " +
+                     std::to_string(rest) + " bytes after it cannot hold that many parents");
+  require_host_memory(bytes_for(static_cast<std::uint64_t>(n), sizeof(vertex_t)),
+                      path + ": a tree of " + std::to_string(n) + " vertices");
   // The parents, in parallel.
   TokenChunks chunks(file, static_cast<std::size_t>(head.position() - file.text().data()), "#");
   ParentArray parent(static_cast<std::size_t>(n));
@@ -56,22 +77,86 @@ ParentArray read_tree(const std::string& path) {
     throw InputError(path + ":" + std::to_string(chunks.last_token_line()) +
                      ": file ends where the parent of vertex " + std::to_string(chunks.tokens()) +
                      " was expected");
-  try {
-    validate_parent_array(parent);
-  } catch (const InputError& e) {
-    throw InputError(path + ": " + e.what());
-  }
   return parent;
 }
 
+ParentArray read_parents_npy(const std::string& path) {
+  const auto type = npy_value_type(path);
+  if (type != ValueType::int32 && type != ValueType::int64)
+    throw InputError(path + ": parents must be a .npy array of int32 or int64 (-1 for a root)");
+  ParentArray parent = read_npy_values<vertex_t>(path, "parent of vertex");
+  const std::int64_t n = static_cast<std::int64_t>(parent.size());
+  const Ranges pieces(parent.size(), 4 * std::size_t(host_threads()), std::size_t(1) << 16);
+  std::vector<std::size_t> first_bad(pieces.count, parent.size());
+  parallel_for(pieces.count, [&](std::size_t p) {
+    for (std::size_t v = pieces.begin(p); v < pieces.end(p); ++v)
+      if (parent[v] < -1 || parent[v] >= n) {
+        first_bad[p] = v;
+        return;
+      }
+  });
+  for (std::size_t v : first_bad)
+    if (v < parent.size())
+      throw InputError(path + ": vertex " + std::to_string(v) + " has parent " +
+                       std::to_string(parent[v]) + ", outside -1.." + std::to_string(n - 1));
+  return parent;
+}
+
+}  // namespace
+
+TreeFormat tree_format_of(const std::string& path, TreeFormat given) {
+  if (given != TreeFormat::automatic) return given;
+  if (ends_with(path, ".npy")) return TreeFormat::npy;
+  if (ends_with(path, ".nwk") || ends_with(path, ".newick")) return TreeFormat::newick;
+  return TreeFormat::parents;
+}
+
+TreeInput read_tree_input(const std::string& path, const TreeReadOptions& options) {
+  TreeInput input;
+  switch (tree_format_of(path, options.format)) {
+    case TreeFormat::newick: {
+      NewickTree tree = read_newick(path, options.names);
+      input.parent = std::move(tree.parent);
+      input.lengths = std::move(tree.length);
+      input.names = std::move(tree.names);
+      input.has_lengths = true;
+      return input;  // a forest by construction: every parent precedes its children
+    }
+    case TreeFormat::npy:
+      input.parent = read_parents_npy(path);
+      break;
+    default:
+      input.parent = read_parents_text(path);
+      break;
+  }
+  if (options.validate) {
+    try {
+      validate_parent_array(input.parent);
+    } catch (const InputError& e) {
+      throw InputError(path + ": " + e.what());
+    }
+  }
+  return input;
+}
+
+ParentArray read_tree(const std::string& path) { return read_tree_input(path).parent; }
+
 template <class T>
 std::vector<T> read_weights(const std::string& path, std::size_t n) {
+  if (ends_with(path, ".npy")) {
+    std::vector<T> weights = read_npy_values<T>(path, "weight");
+    if (weights.size() != n)
+      throw InputError(path + ": " + std::to_string(weights.size()) + " weights for " +
+                       std::to_string(n) + " vertices");
+    return weights;
+  }
   TextFile file(path);
   TokenChunks chunks(file, 0, "#");
   if (chunks.tokens() < n)
     throw InputError(path + ":" + std::to_string(chunks.last_token_line()) + ": " +
                      std::to_string(chunks.tokens()) + " weights for " + std::to_string(n) +
                      " vertices");
+  require_host_memory(bytes_for(n, sizeof(T)), path + ": " + std::to_string(n) + " weights");
   std::vector<T> weights(n);
   chunks.for_each_chunk([&](std::size_t, ChunkTokens& tokens, std::size_t i) {
     std::string_view t;
@@ -80,33 +165,69 @@ std::vector<T> read_weights(const std::string& path, std::size_t n) {
         chunks.fail(i, tokens.line(),
                     "more than " + std::to_string(n) + " weights (the tree has " +
                         std::to_string(n) + " vertices)");
-      const std::string at =
-          "weight " + std::to_string(i) + " '" + std::string(t.substr(0, 40)) + "'";
       if (t.find('\0') != std::string_view::npos)
         chunks.fail(i, tokens.line(), "binary data (a NUL byte) in a text file");
       if (const char* problem = parse_value(t, weights[i]); *problem)
-        chunks.fail(i, tokens.line(), at + " " + problem);
+        chunks.fail(
+            i, tokens.line(),
+            "weight " + std::to_string(i) + " '" + std::string(t.substr(0, 40)) + "' " + problem);
     }
   });
   return weights;
 }
 
-template std::vector<std::int32_t> read_weights<std::int32_t>(const std::string&, std::size_t);
-template std::vector<std::int64_t> read_weights<std::int64_t>(const std::string&, std::size_t);
-template std::vector<float> read_weights<float>(const std::string&, std::size_t);
-template std::vector<double> read_weights<double>(const std::string&, std::size_t);
+template <class T>
+std::vector<T> lengths_as(const std::vector<double>& lengths, const std::string& path) {
+  std::vector<T> out(lengths.size());
+  for (std::size_t v = 0; v < lengths.size(); ++v) {
+    const double x = lengths[v];
+    const char* problem = "";
+    if constexpr (std::is_integral_v<T>) {
+      if (std::trunc(x) != x || x < static_cast<double>(std::numeric_limits<T>::min()) ||
+          x >= -static_cast<double>(std::numeric_limits<T>::min()))
+        problem = sizeof(T) == 4 ? "is not a 32-bit integer" : "is not a 64-bit integer";
+    } else if (std::fabs(x) > static_cast<double>(std::numeric_limits<T>::max())) {
+      problem = "overflows float";
+    }
+    if (*problem)
+      throw InputError(path + ": the branch length of node " + std::to_string(v) + " (" +
+                       std::to_string(x) + ") " + problem +
+                       " (choose --type double, or give --weights)");
+    out[v] = static_cast<T>(x);
+  }
+  return out;
+}
 
 void write_tree(std::ostream& out, const ParentArray& parent) {
-  std::string text = std::to_string(parent.size()) + "\n";
-  for (vertex_t p : parent) {
-    text += std::to_string(p);
-    text += '\n';
-    if (text.size() > (1 << 20)) {
-      out << text;
-      text.clear();
-    }
-  }
-  out << text;
+  out << parent.size() << '\n';
+  write_values(out, parent);
 }
+
+void write_tree_file(const std::string& path, const ParentArray& parent) {
+  if (ends_with(path, ".npy"))
+    write_values_file(path, parent);  // int32, -1 for a root
+  else
+    write_output(path, [&](std::ostream& out) { write_tree(out, parent); });
+}
+
+template <class T>
+void write_values_file(const std::string& path, const std::vector<T>& values) {
+  write_output(path, [&](std::ostream& out) {
+    if (ends_with(path, ".npy"))
+      write_npy(out, values.data(), {values.size()});
+    else
+      write_values(out, values);
+  });
+}
+
+#define TREEFIX_TREE_IO(T)                                                               \
+  template std::vector<T> read_weights<T>(const std::string&, std::size_t);              \
+  template std::vector<T> lengths_as<T>(const std::vector<double>&, const std::string&); \
+  template void write_values_file<T>(const std::string&, const std::vector<T>&);
+TREEFIX_TREE_IO(std::int32_t)
+TREEFIX_TREE_IO(std::int64_t)
+TREEFIX_TREE_IO(float)
+TREEFIX_TREE_IO(double)
+#undef TREEFIX_TREE_IO
 
 }  // namespace treefix

@@ -4,42 +4,108 @@
 #include "treefix/euler.hpp"
 
 #include <cstdint>
+#include <future>
+#include <memory>
 #include <string>
+#include <type_traits>
 
 #include "treefix/treefix/reference.hpp"
 
 namespace treefix {
 
 // --- the device tree -----------------------------------------------------------------------------
-DeviceTree::DeviceTree(Runtime& runtime, ParentArray parent)
+namespace {
+// Runs f under `phase` of `phases` (when given), waiting for its device work before the phase
+// ends, so that the time lands where the work was asked for.
+template <class F>
+auto timed(Runtime& runtime, PhaseTimes* phases, const char* phase, F&& f) {
+  if (!phases) return f();
+  return phases->measure(phase, [&] {
+    if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+      f();
+      runtime.queue().finish();
+    } else {
+      auto result = f();
+      runtime.queue().finish();
+      return result;
+    }
+  });
+}
+}  // namespace
+
+DeviceTree::DeviceTree(Runtime& runtime, ParentArray parent, const DeviceTreeOptions& options)
+    : DeviceTree(runtime, std::make_shared<const ParentArray>(std::move(parent)), options) {}
+
+DeviceTree::DeviceTree(Runtime& runtime, std::shared_ptr<const ParentArray> parent,
+                       const DeviceTreeOptions& options)
     : runtime_(&runtime), parent_(std::move(parent)) {
-  validate_parent_array(parent_);
+  prepare(options);
 }
 
-const DeviceEulerTour& DeviceTree::euler_tour(Profile* profile) {
-  if (euler_) return *euler_;
-  if (!DeviceEulerTour::needs_wide_positions(parent_.size())) {
-    // Built on the device (rooting.hpp; the parent array was validated by the constructor).
-    auto parent = DeviceArray<vertex_t>::upload(*runtime_, parent_, profile, "parent array");
-    euler_ = std::make_unique<DeviceEulerTour>(
-        device_euler_tour(*runtime_, parent.buffer(), parent_.size(), {}, profile));
-  } else {  // 64-bit positions: the host builder
-    euler_ = std::make_unique<DeviceEulerTour>(*runtime_, build_euler_tour(parent_), profile);
+void DeviceTree::prepare(const DeviceTreeOptions& options) {
+  Runtime& runtime = *runtime_;
+  const std::size_t n = parent_->size();
+  if (DeviceEulerTour::needs_wide_positions(n)) {
+    // 2n positions beyond int32: validated and toured on the host (n > 2^30).
+    timed(runtime, options.phases, "validate", [&] { validate_parent_array(*parent_); });
+    device_parent_ = timed(runtime, options.phases, "upload", [&] {
+      return DeviceArray<vertex_t>::upload(runtime, *parent_, options.profile, "parent array");
+    });
+    euler_ = timed(runtime, options.phases, "prepare", [&] {
+      return DeviceEulerTour(runtime, build_euler_tour(*parent_), options.profile, options.layout);
+    });
+    return;
   }
-  return *euler_;
+  device_parent_ = timed(runtime, options.phases, "upload", [&] {
+    return DeviceArray<vertex_t>::upload(runtime, *parent_, options.profile, "parent array");
+  });
+  // Validation is the tour's construction up to its check (a range check first); the map and
+  // layout after it are the preparation proper (the tour reports both phases).
+  TourOptions tour;
+  tour.layout = options.layout;
+  tour.profile = options.profile;
+  tour.children = &children_;
+  tour.list_rank = options.list_rank;
+  tour.phases = options.phases;
+  try {
+    euler_ = device_euler_tour(runtime, device_parent_.buffer(), n, tour);
+  } catch (const InputError&) {
+    validate_parent_array(*parent_);  // the host's message names the same vertex
+    throw;
+  }
 }
+
+const DeviceEulerTour& DeviceTree::euler_tour(Profile*) { return euler_; }
 
 const LevelStructure& DeviceTree::levels(Profile* profile) {
-  if (!levels_)
-    levels_ =
-        std::make_unique<LevelStructure>(*runtime_, parent_, profile, LevelStructure::Build::host);
+  if (!levels_) {
+    if (euler_.wide_positions())
+      levels_ = std::make_unique<LevelStructure>(*runtime_, *parent_, profile,
+                                                 LevelStructure::Build::host);
+    else
+      levels_ =
+          std::make_unique<LevelStructure>(*runtime_, device_parent_, children_, euler_, profile);
+  }
   return *levels_;
 }
 
+std::size_t DeviceTree::max_depth(Profile* profile) {
+  if (levels_) return levels_->levels() ? levels_->levels() - 1 : 0;
+  if (euler_.wide_positions()) return levels(profile).levels() - 1;
+  return euler_.max_depth(*runtime_, profile);
+}
+
 Algorithm choose_algorithm(DeviceTree& tree, Op op, ValueType /*type*/) {
-  const LevelStructure& levels = tree.levels();
-  if (levels_preferred(levels.sweep_cost_in_launches(), tree.size(), op)) return Algorithm::levels;
-  return has_inverse(op) ? Algorithm::euler : Algorithm::sequential;
+  const std::size_t n = tree.size();
+  // A first or second call with an inverse takes the tour, whatever the depth: no need to know it.
+  if (has_inverse(op) && !tree.has_levels() && tree.calls() < 2) return Algorithm::euler;
+  // The sweep's cost in launches: exact once the structure exists, else at most one per level.
+  const std::size_t cost =
+      tree.has_levels() ? tree.levels().sweep_cost_in_launches() : tree.max_depth() + 1;
+  const bool shallow = levels_preferred(cost, n, op);
+  if (!has_inverse(op)) return shallow ? Algorithm::levels : Algorithm::sequential;
+  if (shallow && (tree.has_levels() || tree.calls() >= 2)) return Algorithm::levels;
+  return Algorithm::euler;
 }
 
 // --- the Euler-tour method -----------------------------------------------------------------------
@@ -83,28 +149,34 @@ void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
     throw InputError("the device " + runtime.description().device_name +
                      " has no double precision (cl_khr_fp64)");
   Algorithm algorithm = options.algorithm == Algorithm::automatic
-                            ? choose_algorithm(tree, options.op, type)
+                            ? timed(runtime, options.phases, "prepare",
+                                    [&] { return choose_algorithm(tree, options.op, type); })
                             : options.algorithm;
   check_operator(options.op, type, algorithm);
-  translate_device_errors(fix == detail::Fix::root ? "rootfix" : "leaffix", [&] {
-    switch (algorithm) {
-      case Algorithm::euler:
-        detail::euler_treefix(runtime, tree, weights, result, options, fix);
-        break;
-      case Algorithm::sequential:
-        sequential_treefix(runtime, tree, weights, result, options, fix);
-        break;
-      case Algorithm::levels:
-        if (fix == detail::Fix::root)
-          levels_rootfix(runtime, tree.levels(options.profile), weights, result, options.op,
-                         options.exclusive, options.profile);
-        else
-          levels_leaffix(runtime, tree.levels(options.profile), weights, result, options.op,
-                         options.exclusive, options.profile);
-        break;
-      case Algorithm::automatic:
-        break;
-    }
+  tree.count_call();
+  if (algorithm == Algorithm::levels && !tree.has_levels())
+    timed(runtime, options.phases, "prepare", [&] { tree.levels(options.profile); });
+  timed(runtime, options.phases, "compute", [&] {
+    translate_device_errors(fix == detail::Fix::root ? "rootfix" : "leaffix", [&] {
+      switch (algorithm) {
+        case Algorithm::euler:
+          detail::euler_treefix(runtime, tree, weights, result, options, fix);
+          break;
+        case Algorithm::sequential:
+          sequential_treefix(runtime, tree, weights, result, options, fix);
+          break;
+        case Algorithm::levels:
+          if (fix == detail::Fix::root)
+            levels_rootfix(runtime, tree.levels(options.profile), weights, result, options.op,
+                           options.exclusive, options.profile);
+          else
+            levels_leaffix(runtime, tree.levels(options.profile), weights, result, options.op,
+                           options.exclusive, options.profile);
+          break;
+        case Algorithm::automatic:
+          break;
+      }
+    });
   });
 }
 
@@ -123,19 +195,38 @@ void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
 }
 
 namespace {
-// Host convenience: validate, upload, compute on the device, download.
+// Host convenience: upload, validate and prepare, compute on the device, download.
 template <class T>
 std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
                             const std::vector<T>& weights, const TreefixOptions& options,
                             detail::Fix fix) {
-  DeviceTree tree(runtime, parent);
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
                      std::to_string(parent.size()) + " vertices");
-  auto w = DeviceArray<T>::upload(runtime, weights, options.profile, "weights");
+  // The result's host memory is zeroed (std::vector) by another thread while this one waits on
+  // the device: ~10 ms at 2^24 that would otherwise come after the download.
+  const std::size_t n = parent.size();
+  std::future<std::vector<T>> out;
+  if (n >= (std::size_t(1) << 20))
+    out = std::async(std::launch::async, [n] { return std::vector<T>(n); });
+  DeviceTreeOptions prepare;
+  prepare.layout = options.layout;
+  prepare.profile = options.profile;
+  prepare.phases = options.phases;
+  // The caller's array, not a copy: the tree lives only in this call.
+  DeviceTree tree(runtime, std::shared_ptr<const ParentArray>(std::shared_ptr<void>(), &parent),
+                  prepare);
+  auto w = timed(runtime, options.phases, "upload", [&] {
+    return DeviceArray<T>::upload(runtime, weights, options.profile, "weights");
+  });
   DeviceArray<T> r(runtime, parent.size(), "treefix result");
   treefix(runtime, tree, w, r, options, fix);
-  return r.download(runtime, options.profile);
+  return timed(runtime, options.phases, "download", [&] {
+    if (!out.valid()) return r.download(runtime, options.profile);
+    std::vector<T> result = out.get();
+    detail::read_buffer(runtime, r.buffer(), result.data(), n * sizeof(T), options.profile);
+    return result;
+  });
 }
 }  // namespace
 
@@ -149,6 +240,24 @@ template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options) {
   return host_treefix(runtime, parent, weights, options, detail::Fix::leaf);
+}
+
+void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
+  TreefixOptions tiny = options;
+  tiny.profile = nullptr;
+  tiny.phases = nullptr;
+  if (tiny.algorithm == Algorithm::automatic)
+    tiny.algorithm = has_inverse(tiny.op) ? Algorithm::euler : Algorithm::levels;
+  if (tiny.algorithm == Algorithm::sequential) return;
+  if (tiny.op == Op::bit_xor && !is_integer(type)) return;  // the real call will refuse it
+  if (type == ValueType::float64 && !runtime.description().fp64) return;
+  const ParentArray parent = {-1, 0, 0, 1, 1, 2, -1};
+  visit_value_type(type, [&](auto zero) {
+    using T = decltype(zero);
+    const std::vector<T> weights(parent.size(), T(1));
+    rootfix(runtime, parent, weights, tiny);
+    leaffix(runtime, parent, weights, tiny);
+  });
 }
 
 #define TREEFIX_INSTANTIATE(T)                                                            \

@@ -136,3 +136,66 @@ expect_failure "no OpenCL device matches" rootfix --tree three.tree --device no-
 printf '0\n' > empty.tree
 "$treefix" rootfix --tree empty.tree --output empty.out && [[ ! -s empty.out ]]
 echo "bad inputs are refused"
+
+# --- formats: .npy in and out, Newick, convert -------------------------------------------------
+python3 - <<'PY'
+import struct
+def save(name, fmt, values):  # a 1-D .npy array, as np.save writes it
+    descr = {"d": "<f8", "f": "<f4", "i": "<i4", "q": "<i8"}[fmt]
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (descr, len(values))
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(name, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+tok = open("forest.tree").read().split()
+n = int(tok[0])
+save("forest-weights.npy", "d", [((v * 37) % 11 - 5) / 4 for v in range(n)])  # exact in float
+save("forest-tenths.npy", "d", [0.1] * n)                                       # not exact in float
+save("forest-parents64.npy", "q", [int(x) for x in tok[1:1 + n]])
+open("truncated.npy", "wb").write(open("forest-weights.npy", "rb").read()[:-3])
+PY
+"$treefix" convert --tree forest.tree --output forest.npy
+"$treefix" convert --tree forest.npy --output forest-back.tree
+cmp forest.tree forest-back.tree
+"$treefix" convert --tree forest-parents64.npy --output forest-64.tree
+cmp forest.tree forest-64.tree
+# the type comes from the weights' dtype (float64); text and .npy paths agree exactly
+"$treefix" rootfix --tree forest.npy --weights forest-weights.npy --output npy-out.npy --stats 2> stats.txt
+grep -q "treefix rootfix: validate" stats.txt && grep -q "treefix rootfix: total" stats.txt
+python3 - <<'PY'
+import struct
+tok = open("forest.tree").read().split(); n = int(tok[0])
+with open("forest-weights.txt", "w") as f:
+    f.write("\n".join(repr(((v * 37) % 11 - 5) / 4) for v in range(n)) + "\n")
+PY
+"$treefix" rootfix --tree forest.tree --weights forest-weights.txt --type double --output text-out.txt
+python3 - <<'PY'
+import struct
+raw = open("npy-out.npy", "rb").read()
+assert raw[:6] == b"\x93NUMPY" and b"'<f8'" in raw[:128], raw[:128]
+hl = struct.unpack("<H", raw[8:10])[0]
+got = struct.unpack("<%dd" % ((len(raw) - 10 - hl) // 8), raw[10 + hl:])
+want = [float(x) for x in open("text-out.txt").read().split()]
+assert list(got) == want, "npy and text outputs differ"
+PY
+# --type float: exact conversions pass, inexact ones are refused; --type float writes <f4
+"$treefix" leaffix --tree forest.npy --weights forest-weights.npy --type float --output f.npy
+python3 -c "assert b\"'<f4'\" in open('f.npy','rb').read()[:128]"
+expect_failure "is not exactly a float" rootfix --tree forest.npy --weights forest-tenths.npy --type float
+expect_failure "truncated" rootfix --tree forest.npy --weights truncated.npy
+echo ".npy trees, weights and outputs agree with text"
+
+# Newick: distances from the root (the README's example), clade sizes, names
+printf '((A:1,B:2)C:0.5,[a comment] D:3e0)root;\n' > tiny.nwk
+[[ "$("$treefix" rootfix --tree tiny.nwk --type double | tr '\n' ' ')" == "0 0.5 1.5 2.5 3 " ]]
+[[ "$("$treefix" rootfix --tree tiny.nwk | tr '\n' ' ')" == "0 0.5 1.5 2.5 3 " ]]  # double by default
+printf '1 1 1 1 1\n' > ones.txt
+[[ "$("$treefix" leaffix --tree tiny.nwk --weights ones.txt --type int64 | tr '\n' ' ')" == "5 3 1 1 1 " ]]
+"$treefix" convert --tree tiny.nwk --output tiny.tree --names tiny.names --weights-out tiny.lengths
+[[ "$(tr '\n' ' ' < tiny.tree)" == "5 -1 0 1 1 0 " ]]
+[[ "$(tr '\n' ' ' < tiny.names)" == "root C A B D " ]]
+[[ "$(tr '\n' ' ' < tiny.lengths)" == "0 0.5 1 2 3 " ]]
+printf '((A,B)C,D' > open.nwk
+expect_failure "byte 0 (line 1): unbalanced parentheses" rootfix --tree open.nwk
+expect_failure "has no weights" convert --tree forest.tree --weights-out w.txt
+echo "Newick trees and convert work"

@@ -1,6 +1,11 @@
 #pragma once
 // DeviceArray<T>: n values of T in one device buffer. Data stays on the device between calls;
-// transfers happen only through upload() and download(), and are profiled when asked.
+// transfers happen only through upload(), write() and download(), and are profiled when asked.
+//
+// Transfers of large arrays go through page-locked (pinned) staging memory where the device's
+// Tuning says so (Tuning::pinned_transfers): the host copies a chunk into one of two mapped
+// CL_MEM_ALLOC_HOST_PTR buffers (on every host core) while the DMA of the previous chunk runs.
+// Elsewhere, and for small arrays, the runtime copies straight from the caller's memory.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -8,6 +13,21 @@
 #include "treefix/core/runtime.hpp"
 
 namespace treefix {
+
+namespace detail {
+// Blocking copies between host memory and `buffer` (from byte `offset`), staged as Tuning says;
+// each DMA's event is recorded under "upload" / "download" in `profile`.
+void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, std::size_t bytes,
+                  Profile* profile, std::size_t offset = 0);
+void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::size_t bytes,
+                 Profile* profile, std::size_t offset = 0);
+// The same with the staging chosen by the caller (the benchmark compares both).
+enum class Staging { direct, pinned };
+void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, std::size_t bytes,
+                  Profile* profile, std::size_t offset, Staging staging);
+void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::size_t bytes,
+                 Profile* profile, std::size_t offset, Staging staging);
+}  // namespace detail
 
 template <class T>
 class DeviceArray {
@@ -28,24 +48,12 @@ class DeviceArray {
     if (values.size() != size_)
       throw InputError("DeviceArray::write: " + std::to_string(values.size()) +
                        " values for an array of " + std::to_string(size_));
-    if (size_ == 0) return;
-    translate_device_errors("upload", [&] {
-      cl::Event done;
-      runtime.queue().enqueueWriteBuffer(buffer_, CL_TRUE, 0, size_ * sizeof(T), values.data(),
-                                         nullptr, &done);
-      if (profile) profile->record("upload", done);
-    });
+    detail::write_buffer(runtime, buffer_, values.data(), size_ * sizeof(T), profile);
   }
 
   std::vector<T> download(Runtime& runtime, Profile* profile = nullptr) const {
     std::vector<T> values(size_);
-    if (size_ == 0) return values;
-    translate_device_errors("download", [&] {
-      cl::Event done;
-      runtime.queue().enqueueReadBuffer(buffer_, CL_TRUE, 0, size_ * sizeof(T), values.data(),
-                                        nullptr, &done);
-      if (profile) profile->record("download", done);
-    });
+    detail::read_buffer(runtime, buffer_, values.data(), size_ * sizeof(T), profile);
     return values;
   }
 

@@ -10,8 +10,9 @@
 //   TREEFIX_SCAN              single-pass | reduce-then-scan: the scan strategy
 //   TREEFIX_LOCKSTEP_WIDTH    items per lockstep group of the rope traversals (positive integer)
 //   TREEFIX_LIST_RANK_STRIDE  elements per ruler of the ruling-set list ranking (positive integer)
+//   TREEFIX_TRANSFERS         pinned | pageable: how large host <-> device copies are staged
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last four override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer". The last five override the per-device Tuning (treefix/core/tuning.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -26,6 +27,7 @@ struct Environment {
   std::optional<bool> single_pass_scan;
   std::optional<std::size_t> lockstep_width;
   std::optional<std::size_t> list_rank_stride;
+  std::optional<bool> pinned_transfers;
 
   static Environment read();
 };

@@ -7,10 +7,12 @@
 //
 //   NpyArray a = read_npy("parents.npy");             // any dtype; checks the header and size
 //   std::vector<std::int64_t> p = a.values<std::int64_t>("parents.npy", 1);   // 1-D, exact dtype
+//   std::vector<float> w = read_npy_values<float>("w.npy", "weight");  // 1-D, converted if exact
 //   write_npy(out, values.data(), {values.size()});  // '<i4' '<i8' '<f4' '<f8' from T
 //
 // Accepted: format versions 1, 2 and 3; little-endian ('<'), or byte order not applicable ('|');
-// C order (fortran_order False; a 1-D array may say either).
+// C order (fortran_order False; a 1-D array may say either). Before allocating, the shape is
+// compared with the file's size (a truncated file is refused) and with the host's memory.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -38,8 +40,32 @@ struct NpyArray {
   std::vector<T> values(const std::string& name, std::size_t dimensions = 0) const;
 };
 
+// The header of a .npy file: dtype, shape and where the data starts, checked against the size of
+// the bytes (InputError for a malformed header, an unaccepted dtype or order, a truncated file, or
+// bytes after the data).
+struct NpyHeader {
+  std::string descr;
+  std::size_t item_bytes = 0;
+  std::vector<std::size_t> shape;
+  std::size_t data_offset = 0;  // bytes before the data
+  std::size_t size() const;     // elements
+  std::optional<ValueType> value_type() const;
+};
+NpyHeader parse_npy_header(std::string_view bytes, const std::string& name);
+
 // Reads and checks a .npy file; InputError "path: ..." for anything malformed or not accepted.
 NpyArray read_npy(const std::string& path);
+
+// The dtype of a .npy file as a value type (int32, int64, float, double), from its header alone;
+// nullopt for any other dtype.
+std::optional<ValueType> npy_value_type(const std::string& path);
+
+// A 1-D .npy array of int32, int64, float32 or float64 as T, copied on all host cores straight
+// from the mapped file. Elements of another of these dtypes are converted only when the conversion
+// is exact, and floating-point elements must be finite (the number policy of parse_value):
+// InputError "w.npy: weight 7 (0.1) is not exactly a float" otherwise. `what` names an element.
+template <class T>
+std::vector<T> read_npy_values(const std::string& path, const char* what = "element");
 // The same from bytes already in memory (a member of an .npz archive); `name` is for messages.
 NpyArray parse_npy(std::string_view bytes, const std::string& name);
 

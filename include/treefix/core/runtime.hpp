@@ -105,6 +105,10 @@ class Runtime {
   cl::Buffer allocate(std::size_t bytes, const std::string& what);
   // A buffer kept by the Runtime between calls (workspace), grown when `bytes` exceeds it.
   cl::Buffer& scratch(const std::string& slot, std::size_t bytes);
+  // Page-locked host memory kept between calls: a CL_MEM_ALLOC_HOST_PTR buffer of at least
+  // `bytes`, mapped once; returns its host address. The staging areas of pinned transfers
+  // (DeviceArray, Tuning::pinned_transfers); `slot` 0 and 1 double-buffer them.
+  void* pinned_staging(std::size_t slot, std::size_t bytes);
 
  private:
   struct Impl;

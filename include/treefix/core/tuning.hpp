@@ -15,6 +15,7 @@
 // | lockstep_width           | 32         | 32        | 32         | TREEFIX_LOCKSTEP_WIDTH   |
 // | resident_items_per_unit  | 2048       | 2048      | 0          |                          |
 // | min_groups_per_unit      | 1          | 1         | 4          |                          |
+// | pinned_transfers         | on         | off       | off        | TREEFIX_TRANSFERS        |
 #include <cstddef>
 #include <string>
 
@@ -42,6 +43,11 @@ struct Tuning {
   // max(min_groups_per_unit, resident_items_per_unit / work-group size).
   std::size_t resident_items_per_unit = 2048;
   std::size_t min_groups_per_unit = 1;
+  // Host <-> device copies of large arrays through page-locked (pinned) staging memory
+  // (CL_MEM_ALLOC_HOST_PTR, double-buffered) instead of straight from pageable memory. Pinned
+  // DMA is about twice as fast on a discrete GPU; on a CPU device it only adds a copy.
+  // `treefix-bench pipeline` measures both.
+  bool pinned_transfers = false;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;

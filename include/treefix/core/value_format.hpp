@@ -1,12 +1,23 @@
 #pragma once
-// Values as text: one value per line; integers as integers, float with %.9g, double with %.17g
-// (both round-trip).
+// Values as text, one per line: integers as integers, float and double in the shortest form that
+// reads back to the same value (std::to_chars, so "0.1" and not "0.10000000000000001"). Large
+// arrays are formatted on every host core, a slice per core at a time, and written in order.
+#include <cstddef>
 #include <ostream>
+#include <string>
 #include <vector>
 
 namespace treefix {
 
 template <class T>
-void write_values(std::ostream& out, const std::vector<T>& values);
+void write_values(std::ostream& out, const T* values, std::size_t count);
+template <class T>
+void write_values(std::ostream& out, const std::vector<T>& values) {
+  write_values(out, values.data(), values.size());
+}
+
+// Appends values[0 .. count) to `text`, one per line (what write_values does per slice).
+template <class T>
+void format_values(std::string& text, const T* values, std::size_t count);
 
 }  // namespace treefix

@@ -1,6 +1,6 @@
 #pragma once
-// Level-synchronous treefix (the seed paper's Algorithm 1): the forest is searched breadth-first
-// from its roots once, on the device, leaving its vertices grouped by depth; then
+// Level-synchronous treefix (the seed paper's Algorithm 1): the forest's vertices grouped by
+// depth once, on the device, then
 //   rootfix  sweeps the levels top-down: one launch per level, result(v) = result(parent) (+) w(v);
 //   leaffix  sweeps them bottom-up, deepest first: each vertex folds its children's results
 //            (load-balanced like the BFS gather: per work-item, per work-group, or device-wide
@@ -9,6 +9,11 @@
 // inverse). Cost per call: depth + 1 launches (plus 2 per level holding a vertex of very high
 // degree) and O(n) traffic; the Euler-tour method costs a constant number of launches and O(n)
 // traffic, so levels wins on shallow trees and loses on deep ones (see levels_preferred).
+//
+// The structure comes from the forest's Euler tour (euler_tour.hpp): depth(v) = 2 pre(v) -
+// open(v), a stable radix sort of the pre-order by depth (which is the breadth-first order, each
+// level in pre-order), the level offsets where the sorted depths change; the child lists are the
+// tour's. No host pass over the vertices, no host synchronisation per level.
 //
 //   treefix::LevelStructure levels(rt, parent);
 //   auto w = treefix::DeviceArray<float>::upload(rt, weights);
@@ -20,20 +25,24 @@
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/core/types.hpp"
-#include "treefix/graph/bfs.hpp"
+#include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/tree.hpp"
 
 namespace treefix {
 
 class LevelStructure {
  public:
-  // Validates the parent array (InputError on a bad one), uploads the child lists, and groups
-  // the vertices by depth: by the device BFS from the roots (default; one host synchronisation
-  // per level), or with build_on_host by an O(n) host pass (depths, counting sort by depth),
-  // then one upload — much cheaper for deep trees (a path of 2^14: ~1 s on PoCL by BFS).
-  enum class Build { device_bfs, host };
+  // From a host parent array, validated: on the device (its Euler tour, as DeviceTree does), or
+  // with build = host by the host reference (validate_parent_array, the breadth-first order,
+  // then one upload), the structure the tests compare the device's with.
+  enum class Build { device, host };
   LevelStructure(Runtime& runtime, const ParentArray& parent, Profile* profile = nullptr,
-                 Build build = Build::device_bfs);
+                 Build build = Build::device);
+  // From a forest already on the device: its parent array, child lists and Euler tour (narrow
+  // positions), as DeviceTree holds them. Kernels are recorded under the "levels build" phase.
+  LevelStructure(Runtime& runtime, const DeviceArray<vertex_t>& parent,
+                 const DeviceChildLists& children, const DeviceEulerTour& tour,
+                 Profile* profile = nullptr);
   std::size_t size() const { return vertices_; }
   // Number of levels (height + 1; 0 for an empty forest) and vertices per level.
   std::size_t levels() const { return level_offset_.empty() ? 0 : level_offset_.size() - 1; }
@@ -55,17 +64,20 @@ class LevelStructure {
   // quantity levels_preferred() compares with n.
   std::size_t sweep_cost_in_launches() const { return segments_.size() + fused_levels_ / 4; }
 
-  const DeviceGraph& children() const { return children_; }
+  const DeviceChildLists& children() const { return children_; }
   const DeviceArray<vertex_t>& parent() const { return parent_; }
-  const DeviceArray<vertex_t>& order() const { return order_; }  // vertices by depth
+  const DeviceArray<vertex_t>& order() const { return order_; }  // vertices by depth (BFS order)
   const DeviceArray<vertex_t>& huge() const { return huge_; }    // high-degree vertices by level
   const std::vector<std::size_t>& huge_offset() const { return huge_offset_; }  // per level
   const DeviceArray<vertex_t>& level_offset_device() const { return level_offset_device_; }
   std::size_t huge_degree() const { return huge_degree_; }
 
  private:
+  void build_from_tour(Runtime& runtime, const DeviceEulerTour& tour, Profile* profile);
+  void build_on_host(Runtime& runtime, const ParentArray& parent, Profile* profile);
+  void plan_sweeps();
   std::size_t vertices_ = 0, huge_degree_ = 0, build_launches_ = 0, fused_levels_ = 0;
-  DeviceGraph children_;
+  DeviceChildLists children_;
   DeviceArray<vertex_t> parent_, order_, huge_, level_offset_device_;
   std::vector<Segment> segments_;
   std::vector<std::size_t> level_offset_, huge_offset_;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
+#include "treefix/core/phase_times.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/core/types.hpp"
 #include "treefix/treefix/euler_tour.hpp"
@@ -55,6 +56,9 @@ struct TreefixOptions {
   bool exclusive = false;
   Algorithm algorithm = Algorithm::automatic;
   Profile* profile = nullptr;  // receives the events of every transfer and kernel
+  // Wall time per phase (upload, validate, prepare, compute, download), for --stats: each phase
+  // waits for its device work before it ends.
+  PhaseTimes* phases = nullptr;
   // Floating-point sums only: carry a compensation term through Write/Scan/Read (error-free
   // transformations), so that results are as accurate as with twice the working precision.
   bool accurate = false;
@@ -62,23 +66,51 @@ struct TreefixOptions {
   // fp64, else double-word; double weights always double-word (hi, lo) pairs.
   enum class AccurateMethod { automatic, double_word } accurate_method = AccurateMethod::automatic;
   EulerKernels euler_kernels = EulerKernels::fused;
+  // The Euler tour's layout when the host convenience calls prepare the tree (DeviceTree's).
+  TourLayout layout = TourLayout::automatic;
 };
 
-// A forest prepared for repeated treefix calls. Device representations are built on first use
-// and kept: the Euler tour for `euler`.
+struct DeviceTreeOptions {
+  TourLayout layout = TourLayout::automatic;
+  Profile* profile = nullptr;    // the preparation's transfers and kernels
+  PhaseTimes* phases = nullptr;  // its wall time: "upload", "validate", "prepare"
+  ListRankOptions list_rank = {};
+};
+
+// A forest prepared on the device for repeated treefix calls. The constructor uploads the parent
+// array and validates it on the device, once: a range check, then the Euler tour, whose
+// construction detects cycles (euler_tour.hpp); InputError with validate_parent_array's message
+// on a bad forest. The tour (with the child lists it is built from) is kept for `euler`; the
+// level structure for `levels` is built from it on first use.
 class DeviceTree {
  public:
-  DeviceTree(Runtime& runtime, ParentArray parent);  // validates (InputError on bad input)
-  std::size_t size() const { return parent_.size(); }
-  const ParentArray& parent() const { return parent_; }
-  const DeviceEulerTour& euler_tour(Profile* profile = nullptr);  // built on first call
+  DeviceTree(Runtime& runtime, ParentArray parent, const DeviceTreeOptions& options = {});
+  // Shares the caller's array instead of copying it: the caller keeps it alive and unchanged
+  // while the tree exists.
+  DeviceTree(Runtime& runtime, std::shared_ptr<const ParentArray> parent,
+             const DeviceTreeOptions& options = {});
+  std::size_t size() const { return parent_->size(); }
+  const ParentArray& parent() const { return *parent_; }
+  const DeviceArray<vertex_t>& device_parent() const { return device_parent_; }
+  const DeviceChildLists& children() const { return children_; }
+  const DeviceEulerTour& euler_tour(Profile* profile = nullptr);  // built by the constructor
   const LevelStructure& levels(Profile* profile = nullptr);       // built on first call
+  bool has_levels() const { return levels_ != nullptr; }
+  // Depth of the deepest vertex (computed on the device on first call).
+  std::size_t max_depth(Profile* profile = nullptr);
+  // Treefix calls made on this tree so far (what `automatic` amortises the level structure over).
+  std::size_t calls() const { return calls_; }
+  void count_call() { ++calls_; }
 
  private:
+  void prepare(const DeviceTreeOptions& options);
   Runtime* runtime_;
-  ParentArray parent_;
-  std::unique_ptr<DeviceEulerTour> euler_;
+  std::shared_ptr<const ParentArray> parent_;
+  DeviceArray<vertex_t> device_parent_;
+  DeviceChildLists children_;
+  DeviceEulerTour euler_;
   std::unique_ptr<LevelStructure> levels_;
+  std::size_t calls_ = 0;
 };
 
 // Device-resident treefix: weights and result are device arrays of tree.size() values. For
@@ -90,7 +122,7 @@ template <class T>
 void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
              DeviceArray<T>& result, const TreefixOptions& options = {});
 
-// Host convenience: upload, compute, download.
+// Host convenience: upload, validate and prepare (a DeviceTree), compute, download.
 template <class T>
 std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options = {});
@@ -98,10 +130,22 @@ template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options = {});
 
-// The algorithm `automatic` resolves to for this tree, operator and value type: levels when its
-// sweep costs few launches next to the size of the tree (levels_preferred: shallow, wide trees),
-// else euler for sum/xor and the sequential CPU pass for min/max on very deep trees (a path of a
-// million levels would need a million launches). The level structure is built on the host, O(n).
+// Builds (or loads from the disk cache) every program that rootfix and leaffix with these options
+// and value type need, by running both on a tiny tree, so that the first call on real data pays
+// no compilation and no first-launch cost. For a caller that can do it while it reads its input
+// (the CLI does, on another thread, with the device setup). `automatic` warms what a single call
+// takes (euler for sum/xor, levels for min/max).
+void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options);
+
+// The algorithm `automatic` resolves to for this tree, operator and value type, from what the
+// device computes cheaply (the maximum depth; the level widths once the level structure exists):
+//   min, max   levels when its sweep costs few launches next to the size of the tree
+//              (levels_preferred), else the sequential CPU pass (a path of a million levels
+//              would need a million launches; the Euler tour cannot do min and max);
+//   sum, xor   euler, except on shallow trees (levels_preferred) whose level structure exists
+//              or that have had two calls already: the level sweep is faster than the tour's
+//              scan on shallow trees (a star: 0.15 against 0.33 ms at 2^24 on an H100), but
+//              building the levels costs more than one call saves.
 Algorithm choose_algorithm(DeviceTree& tree, Op op, ValueType type);
 
 }  // namespace treefix

@@ -1,0 +1,291 @@
+// treefix-bench pipeline: the whole path of `treefix rootfix`, from files to files, in-process
+// (treefix_files, the function the command runs), on stars, caterpillars, random and
+// random-shuffled trees of 2^min..2^max vertices, text and .npy, every algorithm including auto.
+// One row per (shape, n, format, algorithm) with the median wall time of every phase: read,
+// upload, validate, prepare, compute, download, write, and their total. The suite keeps one
+// Runtime, so the device setup (context, programs) of a process is not in these rows: the CLI
+// rows of bench/run_pipeline.sh measure it, process start to exit.
+//
+// Beside it, written next to --csv (FILE-kernels.csv, FILE-host-call.csv, FILE-transfers.csv):
+//   kernels    the fused Euler rootfix's device time (profiling events: permutations + scan) per
+//              tour layout (vertex ids, pre-order) and scan tile (items per work-item);
+//   host-call  rootfix(runtime, parent, weights) on a tree it has not seen: wall time and phases;
+//   transfers  host -> device and back, pageable against pinned staging, GB/s.
+// Weights are -1, 0, 1, so every algorithm's float result is exact and checked against the
+// sequential one (.npy rows).
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "bench.hpp"
+#include "cli_options.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/core/npy.hpp"
+#include "treefix/core/output_file.hpp"
+#include "treefix/core/parallel.hpp"
+#include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/pipeline.hpp"
+
+namespace treefix::bench {
+namespace {
+
+struct Args {
+  CommonOptions common{"", "", 3, 1};
+  int min_log = 20, max_log = 24, log_step = 2;
+  std::string shapes = "star,caterpillar,random,random-shuffled";
+  std::string formats = "text,npy";
+  std::string algorithms = "auto,euler,levels,sequential";
+  std::string tables = "pipeline,kernels,host-call,transfers";
+  std::string dir = "/tmp/treefix-pipeline";
+  std::string fix = "rootfix";
+  std::size_t levels_max_depth = 1 << 16;  // deeper trees skip `levels` (a launch per level)
+};
+
+ParentArray make(const std::string& shape, std::size_t n) {
+  if (shape == "star") return generate::star(n);
+  if (shape == "caterpillar") return generate::caterpillar(n, n / 2);
+  if (shape == "random") return generate::random_recursive(n, n);
+  if (shape == "random-shuffled")
+    return generate::shuffle_labels(generate::random_recursive(n, n), n + 1);
+  throw InputError("unknown shape '" + shape + "' (star, caterpillar, random, random-shuffled)");
+}
+
+// Depth of a generated shape, without a pass over it (levels is skipped on deep ones).
+std::size_t depth_bound(const std::string& shape, std::size_t n) {
+  if (shape == "star") return 1;
+  if (shape == "caterpillar") return n / 2;
+  return 64;  // random recursive: about e ln n
+}
+
+std::vector<float> weights_for(std::size_t n) {
+  std::vector<float> w(n);
+  for (std::size_t i = 0; i < n; ++i) w[i] = static_cast<float>(int((i * 2654435761u) % 3) - 1);
+  return w;
+}
+
+std::string suffixed(const std::string& csv, const std::string& what) {
+  if (csv.empty()) return {};
+  const auto dot = csv.rfind(".csv");
+  return (dot == std::string::npos ? csv : csv.substr(0, dot)) + "-" + what + ".csv";
+}
+
+const char* kPhases[] = {"read", "upload", "validate", "prepare", "compute", "download", "write"};
+
+// The pipeline table: every (shape, n, format, algorithm).
+void pipeline_rows(Runtime& rt, const Args& args, const std::string& shape, std::size_t n,
+                   const ParentArray& parent, const std::vector<float>& w, Table& table) {
+  const Runs runs = args.common.runs();
+  for (const std::string& format : split(args.formats)) {
+    if (format != "text" && format != "npy")
+      throw InputError("unknown format '" + format + "' (text, npy)");
+    const std::string ext = format == "npy" ? ".npy" : ".txt";
+    const std::string base = args.dir + "/" + shape + "-" + std::to_string(n);
+    FileTreefix request;
+    request.tree = base + (format == "npy" ? "-tree.npy" : ".tree");
+    request.weights = base + "-weights" + ext;
+    write_tree_file(request.tree, parent);
+    write_values_file(request.weights, w);
+    request.leaffix = args.fix == "leaffix";
+    std::vector<float> expected;
+    for (const std::string& algorithm : split(args.algorithms)) {
+      request.options.algorithm = parse<Algorithm>(algorithm);
+      request.output = base + "-" + algorithm + "-out" + ext;
+      if (request.options.algorithm == Algorithm::levels &&
+          depth_bound(shape, n) > args.levels_max_depth) {
+        std::vector<std::string> row = {shape, std::to_string(n), format, algorithm};
+        for (std::size_t i = 0; i < std::size(kPhases) + 1; ++i) row.push_back("-");
+        row.push_back("0");
+        row.push_back("skipped-deep");
+        table.add(row);
+        continue;
+      }
+      std::map<std::string, std::vector<double>> times;
+      for (std::size_t i = 0; i < runs.total(); ++i) {
+        PhaseTimes phases;
+        treefix_files<float>(
+            request, [&]() -> Runtime& { return rt; }, phases);
+        if (i == 0 && format == "npy") {  // exact weights: every algorithm agrees exactly
+          auto got = read_npy_values<float>(request.output);
+          if (expected.empty()) expected = got;
+          if (got != expected)
+            throw Error(algorithm + " differs from " + split(args.algorithms)[0] + " (" + shape +
+                        ", n=" + std::to_string(n) + ")");
+        }
+        if (!runs.timed(i)) continue;
+        for (const char* phase : kPhases) times[phase].push_back(phases.milliseconds(phase));
+        times["total"].push_back(phases.total_milliseconds() - phases.milliseconds("device setup"));
+      }
+      std::vector<std::string> row = {shape, std::to_string(n), format, algorithm};
+      for (const char* phase : kPhases) row.push_back(cell(median(times[phase])));
+      row.push_back(cell(median(times["total"])));
+      row.push_back(std::to_string(runs.repeats));
+      row.push_back("ok");
+      table.add(row);
+      std::cerr << "  " << shape << " 2^" << std::log2(double(n)) << " " << format << " "
+                << algorithm << ": " << cell(median(times["total"]), 1) << " ms\n";
+    }
+    std::filesystem::remove(request.tree);
+    std::filesystem::remove(request.weights);
+  }
+}
+
+// The kernels table: the fused rootfix's device time per layout and scan tile.
+void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::size_t n,
+                 const ParentArray& parent, const std::vector<float>& w, Table& table) {
+  const Runs runs = args.common.runs();
+  auto weights = DeviceArray<float>::upload(rt, w);
+  DeviceArray<float> result(rt, n);
+  const Tuning saved = rt.tuning();
+  for (TourLayout layout : {TourLayout::vertex_ids, TourLayout::preorder}) {
+    DeviceTreeOptions prepare;
+    prepare.layout = layout;
+    DeviceTree tree(rt, parent, prepare);
+    for (std::size_t items : {std::size_t(12), std::size_t(24)}) {
+      rt.tuning().scan_items_4 = items;
+      std::vector<double> compute, scan, permute;
+      for (std::size_t i = 0; i < runs.total(); ++i) {
+        Profile profile;
+        TreefixOptions options;
+        options.algorithm = Algorithm::euler;
+        options.profile = &profile;
+        if (args.fix == "leaffix")
+          leaffix(rt, tree, weights, result, options);
+        else
+          rootfix(rt, tree, weights, result, options);
+        rt.queue().finish();
+        if (!runs.timed(i)) continue;
+        compute.push_back(profile.total_milliseconds());
+        scan.push_back(profile.milliseconds("scan"));
+        permute.push_back(profile.milliseconds("permute") + profile.milliseconds("read"));
+      }
+      table.add({shape, std::to_string(n), to_string(layout),
+                 std::to_string(tree.euler_tour().far_steps()), std::to_string(items),
+                 cell(median(scan)), cell(median(permute)), cell(median(compute)),
+                 std::to_string(runs.repeats)});
+    }
+  }
+  rt.tuning() = saved;
+}
+
+// The host-call table: rootfix(runtime, parent, weights) on a tree it has not seen.
+void host_call_rows(Runtime& rt, const Args& args, const std::string& shape, std::size_t n,
+                    const ParentArray& parent, const std::vector<float>& w, Table& table) {
+  const Runs runs = args.common.runs();
+  std::map<std::string, std::vector<double>> times;
+  for (std::size_t i = 0; i < runs.total(); ++i) {
+    PhaseTimes phases;
+    TreefixOptions options;
+    options.phases = &phases;
+    const double wall = host_ms([&] {
+      auto r =
+          args.fix == "leaffix" ? leaffix(rt, parent, w, options) : rootfix(rt, parent, w, options);
+    });
+    if (!runs.timed(i)) continue;
+    times["wall"].push_back(wall);
+    for (const char* phase : {"upload", "validate", "prepare", "compute", "download"})
+      times[phase].push_back(phases.milliseconds(phase));
+  }
+  table.add({shape, std::to_string(n), cell(median(times["upload"])),
+             cell(median(times["validate"])), cell(median(times["prepare"])),
+             cell(median(times["compute"])), cell(median(times["download"])),
+             cell(median(times["wall"])), std::to_string(runs.repeats)});
+}
+
+// The transfers table: pageable against pinned, both directions.
+void transfer_rows(Runtime& rt, const Args& args, Table& table) {
+  const Runs runs = args.common.runs();
+  for (std::size_t bytes : {std::size_t(64) << 20, std::size_t(256) << 20}) {
+    std::vector<char> host(bytes, 1);
+    cl::Buffer device = rt.allocate(bytes, "transfer test");
+    for (auto staging : {detail::Staging::direct, detail::Staging::pinned}) {
+      std::vector<double> up, down;
+      for (std::size_t i = 0; i < runs.total(); ++i) {
+        const double u = host_ms(
+            [&] { detail::write_buffer(rt, device, host.data(), bytes, nullptr, 0, staging); });
+        const double d = host_ms(
+            [&] { detail::read_buffer(rt, device, host.data(), bytes, nullptr, 0, staging); });
+        if (!runs.timed(i)) continue;
+        up.push_back(u);
+        down.push_back(d);
+      }
+      const char* name = staging == detail::Staging::pinned ? "pinned" : "pageable";
+      const double mb = static_cast<double>(bytes) / 1e6;
+      table.add(
+          {std::to_string(bytes), name, cell(median(up)), general(mb / median(up), 4),
+           cell(median(down)), general(mb / median(down), 4),
+           rt.tuning().pinned_transfers == (staging == detail::Staging::pinned) ? "yes" : "no"});
+    }
+  }
+}
+
+void run(const Args& args) {
+  Runtime rt(args.common.device);
+  const RunInfo info = RunInfo::of(rt);
+  std::cout << info.header() << "\n# treefix-bench pipeline: " << args.fix
+            << ", float, weights -1/0/1; medians of " << args.common.repeats << " runs after "
+            << args.common.warmup << " warm-up; times in ms; host threads " << host_threads()
+            << "\n";
+  std::filesystem::create_directories(args.dir);
+  std::vector<std::string> columns = {"shape", "n", "format", "algorithm"};
+  for (const char* phase : kPhases) columns.push_back(std::string(phase) + "_ms");
+  columns.insert(columns.end(), {"total_ms", "runs", "status"});
+  Table pipeline(columns);
+  Table kernels({"shape", "n", "layout", "far_steps", "scan_items", "scan_ms", "permute_ms",
+                 "compute_ms", "runs"});
+  Table host_call({"shape", "n", "upload_ms", "validate_ms", "prepare_ms", "compute_ms",
+                   "download_ms", "wall_ms", "runs"});
+  Table transfers({"bytes", "staging", "up_ms", "up_GBps", "down_ms", "down_GBps", "default"});
+  const auto tables = split(args.tables);
+  auto wanted = [&](const char* t) {
+    return std::find(tables.begin(), tables.end(), t) != tables.end();
+  };
+  if (wanted("pipeline")) pipeline.stream_csv(args.common.csv, info);
+  if (wanted("kernels")) kernels.stream_csv(suffixed(args.common.csv, "kernels"), info);
+  if (wanted("host-call")) host_call.stream_csv(suffixed(args.common.csv, "host-call"), info);
+  if (wanted("transfers")) transfers.stream_csv(suffixed(args.common.csv, "transfers"), info);
+  if (wanted("transfers")) transfer_rows(rt, args, transfers);
+  for (int lg = args.min_log; lg <= args.max_log; lg += std::max(1, args.log_step)) {
+    const std::size_t n = std::size_t(1) << lg;
+    const std::vector<float> w = weights_for(n);
+    for (const std::string& shape : split(args.shapes)) {
+      const ParentArray parent = make(shape, n);
+      if (wanted("kernels")) kernel_rows(rt, args, shape, n, parent, w, kernels);
+      if (wanted("host-call")) host_call_rows(rt, args, shape, n, parent, w, host_call);
+      if (wanted("pipeline")) pipeline_rows(rt, args, shape, n, parent, w, pipeline);
+    }
+  }
+  for (const Table* t : {&pipeline, &kernels, &host_call, &transfers})
+    if (!t->empty()) {
+      t->print(std::cout);
+      std::cout << "\n";
+    }
+}
+
+void setup(CLI::App& app) {
+  auto args = std::make_shared<Args>();
+  auto* cmd = add_suite(app, "pipeline",
+                        "The treefix command's whole path, files to files, per phase (in-process)",
+                        args, run);
+  cmd->add_option("--min-log", args->min_log, "smallest size, log2")->capture_default_str();
+  cmd->add_option("--max-log", args->max_log, "largest size, log2")->capture_default_str();
+  cmd->add_option("--log-step", args->log_step, "size step, log2")->capture_default_str();
+  cmd->add_option("--shapes", args->shapes, "comma list of star,caterpillar,random,random-shuffled")
+      ->capture_default_str();
+  cmd->add_option("--formats", args->formats, "comma list of text,npy")->capture_default_str();
+  cmd->add_option("--algorithms", args->algorithms, "comma list of auto,euler,levels,sequential")
+      ->capture_default_str();
+  cmd->add_option("--tables", args->tables, "comma list of pipeline,kernels,host-call,transfers")
+      ->capture_default_str();
+  cmd->add_option("--dir", args->dir, "scratch folder for the input and output files")
+      ->capture_default_str();
+  cmd->add_option("--fix", args->fix, "rootfix or leaffix")->capture_default_str();
+  cmd->add_option("--levels-max-depth", args->levels_max_depth,
+                  "skip levels on shapes deeper than this")
+      ->capture_default_str();
+}
+
+TREEFIX_BENCH("pipeline", setup);
+
+}  // namespace
+}  // namespace treefix::bench

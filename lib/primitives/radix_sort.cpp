@@ -1,0 +1,67 @@
+// Stable LSD radix sort of (uint key, int value) pairs (treefix/primitives/radix_sort.hpp).
+#include "treefix/primitives/radix_sort.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "treefix/core/error.hpp"
+#include "treefix/core/launch.hpp"
+#include "treefix/primitives/scan.hpp"
+
+namespace treefix {
+
+namespace {
+constexpr unsigned kDigitBits = 8;
+constexpr std::size_t kItems = 8;  // pairs per work-item: a tile of 2048 at 256 work-items
+}  // namespace
+
+unsigned key_bits_for(std::size_t max_key) {
+  unsigned bits = 1;
+  while (bits < 64 && (max_key >> bits) != 0) ++bits;
+  return bits;
+}
+
+void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
+                       std::size_t count, unsigned key_bits, bool identity_values,
+                       Profile* profile) {
+  if (key_bits < 1 || key_bits > 32)
+    throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to 32)");
+  if (count >= (std::size_t(1) << 31))
+    throw CapacityError("radix sort of " + std::to_string(count) + " pairs: at most 2^31 - 1");
+  if (count == 0) return;
+  translate_device_errors("radix sort", [&] {
+    const Phase phase{profile, "sort"};
+    // The tile lives in local memory (6 bytes a pair): at most 256 work-items.
+    Kernels sort(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(kItems), phase,
+                 std::min<std::size_t>(256, runtime.tuning().work_group_size));
+    const std::size_t tile = sort.wg_size() * kItems;
+    const std::size_t tiles = (count + tile - 1) / tile;
+    cl::Buffer key_other = runtime.scratch("radix.keys", count * sizeof(cl_uint));
+    cl::Buffer value_other = runtime.scratch("radix.values", count * sizeof(cl_int));
+    cl::Buffer counts = runtime.scratch("radix.counts", (std::size_t(1) << kDigitBits) * tiles * 4);
+    cl::Buffer key_in = keys, value_in = values, key_out = key_other, value_out = value_other;
+    const cl_uint n = static_cast<cl_uint>(count);
+    cl_int identity = identity_values;
+    for (unsigned shift = 0; shift < key_bits; shift += kDigitBits) {
+      const cl_uint bits = std::min(kDigitBits, key_bits - shift);
+      sort.run("radix_count", sort.groups(tiles), key_in, n, cl_uint(shift), bits, counts);
+      scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, counts, counts,
+           (std::size_t(1) << bits) * tiles, profile, "sort");
+      sort.run("radix_scatter", sort.groups(tiles), key_in, value_in, identity, n, cl_uint(shift),
+               bits, counts, key_out, value_out);
+      identity = 0;
+      std::swap(key_in, key_out);
+      std::swap(value_in, value_out);
+    }
+    if (key_in() != keys()) {  // an odd number of passes: the result is in the workspace
+      cl::Event copied_keys, copied_values;
+      runtime.queue().enqueueCopyBuffer(key_in, keys, 0, 0, count * 4, nullptr, &copied_keys);
+      runtime.queue().enqueueCopyBuffer(value_in, values, 0, 0, count * 4, nullptr, &copied_values);
+      phase.record(copied_keys);
+      phase.record(copied_values);
+    }
+  });
+}
+
+}  // namespace treefix

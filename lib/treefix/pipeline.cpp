@@ -1,0 +1,48 @@
+// From files to files (treefix/treefix/pipeline.hpp).
+#include "treefix/treefix/pipeline.hpp"
+
+#include "treefix/treefix/reference.hpp"
+
+namespace treefix {
+
+template <class T>
+void treefix_files(const FileTreefix& request, const std::function<Runtime&()>& device,
+                   PhaseTimes& phases) {
+  TreeReadOptions read;
+  read.format = request.tree_format;
+  read.validate = false;  // once, on the device (DeviceTree) or by the CPU pass's own order
+  TreeInput tree = phases.measure("read", [&] { return read_tree_input(request.tree, read); });
+  const ParentArray& parent = tree.parent;
+  std::vector<T> weights = phases.measure("read", [&] {
+    if (!request.weights.empty()) return read_weights<T>(request.weights, parent.size());
+    if (tree.has_lengths) return lengths_as<T>(tree.lengths, request.tree);
+    return std::vector<T>(parent.size(), T(1));
+  });
+  TreefixOptions options = request.options;
+  options.phases = &phases;
+  std::vector<T> result;
+  if (options.algorithm == Algorithm::sequential) {
+    const auto order = phases.measure("validate", [&] { return top_down_order(parent); });
+    result = phases.measure("compute", [&] {
+      return request.leaffix
+                 ? reference::leaffix(parent, order, weights, options.op, options.exclusive)
+                 : reference::rootfix(parent, order, weights, options.op, options.exclusive);
+    });
+  } else {
+    Runtime& runtime = phases.measure("device setup", [&]() -> Runtime& { return device(); });
+    result = request.leaffix ? leaffix(runtime, parent, weights, options)
+                             : rootfix(runtime, parent, weights, options);
+  }
+  phases.measure("write", [&] { write_values_file(request.output, result); });
+}
+
+template void treefix_files<std::int32_t>(const FileTreefix&, const std::function<Runtime&()>&,
+                                          PhaseTimes&);
+template void treefix_files<std::int64_t>(const FileTreefix&, const std::function<Runtime&()>&,
+                                          PhaseTimes&);
+template void treefix_files<float>(const FileTreefix&, const std::function<Runtime&()>&,
+                                   PhaseTimes&);
+template void treefix_files<double>(const FileTreefix&, const std::function<Runtime&()>&,
+                                    PhaseTimes&);
+
+}  // namespace treefix
