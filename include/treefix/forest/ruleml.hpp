@@ -46,16 +46,19 @@ struct NamedSemanticTrees {
 };
 NamedSemanticTrees read_ruleml_trees(const std::string& dir_or_file);
 
-// The files straight into the linear layout, in file order: parsed in parallel across files
-// (one pugixml document per thread, reused), each tree's arrays written while its DOM is walked,
-// labels interned per thread and then merged into `interner` (ids come out as a sequential read
-// would give them). threads: 0 = all host threads (host_threads()), 1 = the calling thread only.
-// The first bad file in file order is reported, as a sequential reader would.
+// The files straight into the linear layout, trees in name order (a directory) or in the given
+// order (RuleMLFiles). Files are parsed by `threads` threads at once (0 = host_threads(), 1 = the
+// calling thread only), one pugixml document and walker per thread, each tree's arrays written
+// while its DOM is walked; a directory is listed while the first files are already being parsed.
+// Labels not yet in `interner` get ids in lexicographic order, so ids do not depend on the
+// threads or on the order a directory lists in. The bad file first in name order is reported,
+// as a sequential reader would.
 struct RuleMLReadTimes {
-  double list_ms = 0;   // listing (and sorting) the directory
-  double parse_ms = 0;  // wall time of the parallel loop: file reads, XML parse, walk into arrays
-  double merge_ms = 0;  // the per-thread arrays into one forest, label ids merged
-  // Inside the loop, summed over threads (thread-milliseconds): where the loop's time goes.
+  double list_ms = 0;   // listing the directory (overlapped with parse_ms, part of it)
+  double parse_ms = 0;  // wall time until every file is read, parsed and walked into arrays
+  double sort_ms = 0;   // names into order (directories)
+  double merge_ms = 0;  // label ids, and the per-chunk arrays gathered into one forest
+  // Inside the parse, summed over threads (thread-milliseconds): where its time goes.
   double read_thread_ms = 0, xml_thread_ms = 0, walk_thread_ms = 0;
 };
 struct NamedSemanticForest {
