@@ -160,12 +160,17 @@ TEST_CASE("extra siblings on either side, both definitions") {
     CHECK(tree_similarity_reference(a, b, thesis) == doctest::Approx(0.85));
     CHECK(tree_similarity_reference(a, b, weighted) == doctest::Approx(0.775));
   }
+  // An unpaired internal child is scaled by its arc weight (docs/forest.md): unscaled, this pair
+  // would score 0.505 + 0.5 = 1.005 under the thesis' figures.
+  SemanticTree light = flat_tree("Car", {{"Make", 0.01, "Ford"}});
+  light.add_child("Engine", 0.99, flat_tree("Engine", {{"Cyl", 1.0, "6"}}));
+  CHECK(tree_similarity_reference(light, one, thesis) == doctest::Approx(1.0));
   // Extra siblings before the pair on one side, after it on the other (thesis pairs the first
   // children whatever their arcs): Year/2002 against Make/Ford by position, 0.
   auto year_first = flat_tree("Car", {{"Year", 0.5, "2002"}, {"Make", 0.5, "Ford"}});
   CHECK(tree_similarity_reference(year_first, one, thesis) == doctest::Approx(0.25));
   CHECK(tree_similarity_reference(year_first, one, weighted) == doctest::Approx(0.875));
-  std::vector<SemanticTree> trees = {two, one, engine, year_first};
+  std::vector<SemanticTree> trees = {two, one, engine, year_first, light};
   for (const auto& p : {weighted, thesis})
     for (const auto& r : trees) check_all_agree(r, trees, p);
 }
