@@ -289,21 +289,21 @@ TEST_CASE("a RuleML chain nested a million deep: read, copied, compared, destroy
   while (!bottom->leaf()) bottom = &bottom->children[0];
   bottom->label = "other";
   CHECK(other != chain);
+  std::vector<SemanticTree> both;
+  both.push_back(std::move(chain));
+  both.push_back(std::move(other));
+  Interner interner;
+  const auto forest = build_semantic_forest(both, interner);
+  const auto ref = build_semantic_forest({both[0]}, interner);  // a copy, destroyed at once
+  chain = std::move(both[0]);
+  other = std::move(both[1]);
+  CHECK(semantic_tree_of(forest, interner, 0) == chain);
   for (const auto& p : {weighted, thesis}) {
     CHECK(tree_similarity_reference(chain, chain, p) == 1.0);
     // The deepest leaves differ; with weight 1 on every arc that reaches the root: 0.
     CHECK(tree_similarity_reference(chain, other, p) == 0.0);
-    std::vector<SemanticTree> both;
-    both.push_back(std::move(chain));
-    both.push_back(std::move(other));
-    Interner interner;
-    auto forest = build_semantic_forest(both, interner);
-    auto ref = build_semantic_forest({both[0]}, interner);  // a copy, destroyed at once
-    chain = std::move(both[0]);
-    other = std::move(both[1]);
     CHECK(similarity_cpu(ref, forest, p) == std::vector<double>{1.0, 0.0});
     CHECK(similarity_device(test::runtime(), ref, forest, p) == std::vector<float>{1.0f, 0.0f});
-    CHECK(semantic_tree_of(forest, interner, 0) == chain);
   }
   // Writing: indentation is capped, so the text stays linear in the depth (counted, not kept).
   struct Counter : std::streambuf {

@@ -1,5 +1,7 @@
 // treefix convert --xml FILE --output T [--weight text-length|attribute [--attribute NAME]
-//                 --weights-output W] [--names-output N]
+//                 --weights-out W] [--names N]
+// (Only the --xml input, and options named as main's `convert` names them: at merge this becomes
+// the --xml branch of main's load_input().)
 // An XML document's element tree as a tree file (n, then n parents; or .npy int32), so that
 // rootfix and leaffix give depths and subtree sizes of real documents; optionally a weight per
 // element (.npy float64, or one value per line) and the element names (one per line).
@@ -19,7 +21,7 @@ namespace treefix::cli {
 namespace {
 
 struct ConvertOptions {
-  std::string xml, output, weights_output, names_output;
+  std::string xml, output, weights_out, names;
   XmlTreeOptions tree;
   bool stats = false;
 };
@@ -37,8 +39,8 @@ void write_array(const std::string& path, const std::vector<T>& values,
 
 void run_convert(const ConvertOptions& o) {
   if (o.xml.empty()) throw InputError("convert: give the input (--xml FILE)");
-  if ((o.tree.weight != XmlWeight::none) != !o.weights_output.empty())
-    throw InputError("convert: --weight and --weights-output go together");
+  if ((o.tree.weight != XmlWeight::none) != !o.weights_out.empty())
+    throw InputError("convert: --weight and --weights-out go together");
   if ((o.tree.weight == XmlWeight::attribute) != !o.tree.attribute.empty())
     throw InputError("convert: --attribute NAME goes with --weight attribute");
   PhaseTimes phases;
@@ -46,10 +48,10 @@ void run_convert(const ConvertOptions& o) {
   phases.measure("write", [&] {
     write_array<vertex_t>(o.output, tree.parent,
                           [](std::ostream& out, const ParentArray& p) { write_tree(out, p); });
-    if (!o.weights_output.empty())
-      write_array<double>(o.weights_output, tree.weight, write_values<double>);
-    if (!o.names_output.empty())
-      write_output(o.names_output, [&](std::ostream& out) {
+    if (!o.weights_out.empty())
+      write_array<double>(o.weights_out, tree.weight, write_values<double>);
+    if (!o.names.empty())
+      write_output(o.names, [&](std::ostream& out) {
         for (const auto& name : tree.names) out << name << "\n";
       });
   });
@@ -69,9 +71,9 @@ void setup_convert(CLI::App& app) {
                   "weight per element: text-length (bytes of its own text) or attribute");
   command->add_option("--attribute", o->tree.attribute,
                       "attribute holding the weight (--weight attribute; 0 where absent)");
-  command->add_option("--weights-output", o->weights_output,
+  command->add_option("--weights-out", o->weights_out,
                       "weights file: one value per line; .npy: float64 array");
-  command->add_option("--names-output", o->names_output, "element names, one per line");
+  command->add_option("--names", o->names, "write the element names, one per line");
   add_stats_option(command, o->stats);
 }
 

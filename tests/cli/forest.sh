@@ -51,7 +51,7 @@ fails "cannot open" --forest "$scratch/missing.txt"
 # treefix convert --xml: an XML document's element tree as a tree file (or .npy), weights, names.
 xml="$(cd "$(dirname "$0")/../data/xml" && pwd)/khronos_gl_excerpt.xml"
 "$treefix" convert --xml "$xml" --output "$scratch/gl.tree" --weight text-length \
-  --weights-output "$scratch/gl.weights" --names-output "$scratch/gl.names"
+  --weights-out "$scratch/gl.weights" --names "$scratch/gl.names"
 [ "$(head -n 1 "$scratch/gl.tree")" = 174 ] || { echo "convert: wrong element count"; exit 1; }
 [ "$(sed -n 2p "$scratch/gl.tree")" = -1 ] || { echo "convert: element 0 is not the root"; exit 1; }
 [ "$(wc -l < "$scratch/gl.weights")" -eq 174 ] || { echo "convert: wrong weight count"; exit 1; }
@@ -68,7 +68,7 @@ grep -q "<i4" "$scratch/gl.npy" || { echo "convert: .npy dtype"; exit 1; }
 # Malformed XML: refused with the place, nothing written.
 printf '<a>\n  <b>\n</a>\n' > "$scratch/broken.xml"
 if "$treefix" convert --xml "$scratch/broken.xml" --output "$scratch/broken.tree" --weight text-length \
-    --weights-output "$scratch/broken.w" 2> "$scratch/err.txt"; then
+    --weights-out "$scratch/broken.w" 2> "$scratch/err.txt"; then
   echo "convert accepted malformed XML"; exit 1
 fi
 grep -q "broken.xml:3: malformed XML" "$scratch/err.txt" || { echo "convert message:"; cat "$scratch/err.txt"; exit 1; }
