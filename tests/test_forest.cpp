@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -11,7 +13,9 @@
 #include "treefix/forest/forest_io.hpp"
 #include "treefix/forest/generate.hpp"
 #include "treefix/forest/traversal.hpp"
+#include "treefix/forest/xml_tree.hpp"
 #include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/reference.hpp"
 
 using namespace treefix;
 
@@ -165,7 +169,9 @@ TEST_CASE("device traversal orders equal the CPU's on random general forests") {
     for (auto t : {Traversal::preorder, Traversal::postorder, Traversal::breadth_first}) {
       CAPTURE(count);
       CAPTURE(to_string(t));
-      CHECK(traversal_order(rt, device, t) == traversal_order_cpu(f, t));
+      const auto cpu = traversal_order_cpu(f, t);
+      CHECK(traversal_order(rt, device, t) == cpu);
+      CHECK(traversal_order_cpu(f, t, 3) == cpu);  // trees spread over threads
     }
   }
 }
@@ -194,7 +200,9 @@ TEST_CASE("device traversal orders equal the CPU's on random binary forests, in-
                    Traversal::breadth_first}) {
       CAPTURE(count);
       CAPTURE(to_string(t));
-      CHECK(traversal_order(rt, device, t) == traversal_order_cpu(f, t));
+      const auto cpu = traversal_order_cpu(f, t);
+      CHECK(traversal_order(rt, device, t) == cpu);
+      CHECK(traversal_order_cpu(f, t, 4) == cpu);
     }
   }
 }
@@ -266,4 +274,81 @@ TEST_CASE("a user visit function runs in visit order with a per-tree accumulator
       ValueType::int64};
   CHECK_THROWS_AS(traverse<std::int64_t>(rt, device, Traversal::preorder, broken, data, 0),
                   DeviceError);
+}
+
+namespace {
+std::string xml_file(const std::string& name) {
+  return (std::filesystem::path(__FILE__).parent_path() / "data" / "xml" / name).string();
+}
+}  // namespace
+
+TEST_CASE("XML documents as trees: a real document (Khronos gl.xml excerpt)") {
+  // Counts from Python's xml.etree (tests/data/xml/README.md).
+  const XmlTree tree = read_xml_tree(xml_file("khronos_gl_excerpt.xml"));
+  REQUIRE(tree.size() == 174);
+  CHECK(tree.weight.empty());
+  CHECK(tree.names[0] == "registry");
+  CHECK(tree.parent[0] == -1);
+  validate_parent_array(tree.parent);
+  for (std::size_t v = 1; v < tree.size(); ++v) CHECK(tree.parent[v] < static_cast<vertex_t>(v));
+  std::size_t root_children = 0;
+  for (auto p : tree.parent) root_children += p == 0;
+  CHECK(root_children == 5);
+  CHECK(tree.names[118] == "commands");
+  CHECK(tree.names[162] == "feature");
+  // Depths (rootfix of 1, exclusive) and subtree sizes (leaffix of 1) of the document.
+  const std::vector<std::int64_t> ones(tree.size(), 1);
+  const auto depth = reference::rootfix(tree.parent, ones, Op::sum, true);
+  const auto size = reference::leaffix(tree.parent, ones, Op::sum, false);
+  CHECK(*std::max_element(depth.begin(), depth.end()) == 4);
+  CHECK(size[0] == 174);
+  CHECK(size[118] == 44);
+  // Own text: whitespace-only runs do not count; entities are decoded ("&lt;" is one byte).
+  const XmlTree text = read_xml_tree(xml_file("khronos_gl_excerpt.xml"), {XmlWeight::text_length});
+  REQUIRE(text.weight.size() == 174);
+  CHECK(text.weight[1] == 401);  // <comment>
+  CHECK(text.weight[3] == 28);   // <type name="khrplatform">#include &lt;KHR/khrplatform.h&gt;
+  CHECK(text.weight[4] == 22);   // <type>typedef unsigned int <name>GLenum</name>;</type>
+  double total = 0;
+  for (double w : text.weight) total += w;
+  CHECK(total == 2400);
+  const XmlTree opcode =
+      read_xml_tree(xml_file("khronos_gl_excerpt.xml"), {XmlWeight::attribute, "opcode"});
+  double opcodes = 0;
+  for (double w : opcode.weight) opcodes += w;
+  CHECK(opcodes == 137);  // one <glx opcode="137"/>; 0 elsewhere
+}
+
+TEST_CASE("XML documents as trees: malformed input refused with the place; any depth") {
+  auto refused = [](const std::string& text, const std::string& fragment,
+                    XmlTreeOptions options = {}) {
+    try {
+      parse_xml_tree(text, "doc.xml", options);
+      FAIL("accepted: " << text);
+    } catch (const InputError& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
+    }
+  };
+  refused("<a>\n<b>\n</a>", "doc.xml:3: malformed XML");
+  refused("", "no XML element");
+  refused("<!-- only a comment -->", "no XML element");
+  refused("<a>\n<b w=\"0.5\"/>\n<b w=\"heavy\"/></a>",
+          "doc.xml:3: element <b>: attribute w=\"heavy\" is not a number",
+          {XmlWeight::attribute, "w"});
+  refused("<a w=\"1e999\"/>", "overflows double", {XmlWeight::attribute, "w"});
+  CHECK_THROWS_AS(read_xml_tree(xml_file("no-such.xml")), InputError);
+  // Mixed content, comments, CDATA, processing instructions: only elements are vertices.
+  const XmlTree mixed = parse_xml_tree(
+      "<?xml version=\"1.0\"?><!-- c --><r>text<x/><?pi?><![CDATA[<y>]]><z><x/></z></r>", "m",
+      {XmlWeight::text_length});
+  CHECK(mixed.parent == ParentArray{-1, 0, 0, 2});
+  CHECK(mixed.names == std::vector<std::string>{"r", "x", "z", "x"});
+  CHECK(mixed.weight == std::vector<double>{7, 0, 0, 0});  // "text" + "<y>"
+  // Nested 200000 deep: no recursion anywhere.
+  std::string deep;
+  for (int i = 0; i < 200000; ++i) deep += "<e>";
+  for (int i = 0; i < 200000; ++i) deep += "</e>";
+  const XmlTree path = parse_xml_tree(deep, "deep");
+  REQUIRE(path.size() == 200000);
+  CHECK(path.parent[199999] == 199998);
 }

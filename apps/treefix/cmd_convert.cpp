@@ -1,4 +1,5 @@
-// treefix convert --tree IN [--tree-format F] --output OUT [--names FILE] [--weights-out FILE]
+// treefix convert --tree IN [--tree-format F] | --xml DOC [--weight K [--attribute A]]
+//                 --output OUT [--names FILE] [--weights-out FILE] [--stats]
 // A tree from any supported input, written as a text parent array or .npy (by OUT's extension),
 // with its node names (one per vertex, one per line) and its weights (Newick branch lengths; text
 // or .npy by extension) when asked for.
@@ -16,14 +17,18 @@
 #include "command.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/output_file.hpp"
+#include "treefix/core/phase_times.hpp"
+#include "treefix/forest/xml_tree.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct ConvertArgs {
-  std::string tree, output, names, weights_out;
+  std::string tree, xml, output, names, weights_out;
   TreeFormat tree_format = TreeFormat::automatic;
+  XmlTreeOptions xml_tree;
+  bool stats = false;
 };
 
 // A tree as convert writes it, whatever it was read from.
@@ -45,8 +50,25 @@ ConvertedTree from_tree_file(const ConvertArgs& args) {
   return tree;
 }
 
+// An XML document's element tree (forest/xml_tree.hpp): parents, element names, weights.
+ConvertedTree from_xml(const ConvertArgs& args) {
+  if ((args.xml_tree.weight == XmlWeight::attribute) != !args.xml_tree.attribute.empty())
+    throw InputError("convert: --attribute NAME goes with --weight attribute");
+  XmlTree xml = read_xml_tree(args.xml, args.xml_tree);
+  ConvertedTree tree;
+  tree.parent = std::move(xml.parent);
+  if (args.xml_tree.weight != XmlWeight::none) tree.weights = std::move(xml.weight);
+  tree.names.reserve(xml.names.size());
+  for (std::size_t v = 0; v < xml.names.size(); ++v) {
+    tree.names.add();
+    tree.names.append(v, xml.names[v]);
+  }
+  return tree;
+}
+
 ConvertedTree load_input(const ConvertArgs& args) {
-  const std::vector<std::pair<const char*, bool>> given = {{"--tree", !args.tree.empty()}};
+  const std::vector<std::pair<const char*, bool>> given = {{"--tree", !args.tree.empty()},
+                                                           {"--xml", !args.xml.empty()}};
   std::size_t count = 0;
   std::string options;
   for (auto& [option, set] : given) {
@@ -54,7 +76,7 @@ ConvertedTree load_input(const ConvertArgs& args) {
     options += options.empty() ? option : std::string(", ") + option;
   }
   if (count != 1) throw InputError("convert needs exactly one input: " + options);
-  return from_tree_file(args);
+  return !args.xml.empty() ? from_xml(args) : from_tree_file(args);
 }
 
 void write_names(const std::string& path, const NodeNames& names, std::size_t vertices) {
@@ -74,27 +96,37 @@ void write_names(const std::string& path, const NodeNames& names, std::size_t ve
 }
 
 void run_convert(const ConvertArgs& args) {
-  ConvertedTree tree = load_input(args);
+  PhaseTimes phases;
+  ConvertedTree tree = phases.measure("read", [&] { return load_input(args); });
   if (!args.weights_out.empty() && !tree.weights)
     throw InputError(
-        "--weights-out: the input has no weights (Newick branch lengths, XML weights)");
-  write_tree_file(args.output, tree.parent);
-  if (!args.names.empty()) write_names(args.names, tree.names, tree.parent.size());
-  if (!args.weights_out.empty()) write_values_file(args.weights_out, *tree.weights);
+        "--weights-out: the input has no weights (Newick branch lengths, XML --weight)");
+  phases.measure("write", [&] {
+    write_tree_file(args.output, tree.parent);
+    if (!args.names.empty()) write_names(args.names, tree.names, tree.parent.size());
+    if (!args.weights_out.empty()) write_values_file(args.weights_out, *tree.weights);
+  });
+  if (args.stats) phases.print(std::cerr, "treefix convert");
 }
 
 void setup_convert(CLI::App& app) {
   auto args = std::make_shared<ConvertArgs>();
   auto* command = add_command(
       app, "convert",
-      "Convert a tree: text parent array, .npy or Newick in; text parent array or .npy out "
-      "(by extension), with node names and weights",
+      "Convert a tree: text parent array, .npy, Newick or an XML document's element tree in; "
+      "text parent array or .npy out (by extension), with node names and weights",
       args, run_convert);
   command->add_option("--tree", args->tree,
                       "tree file: text parent array, .npy (int32/int64 parents) or Newick "
                       "(.nwk, .newick)");
   add_enum_option(command, "--tree-format", args->tree_format,
                   "tree file format (auto: by extension)");
+  command->add_option("--xml", args->xml,
+                      "XML document: its element tree (element 0 the root, parents first)");
+  add_enum_option(command, "--weight", args->xml_tree.weight,
+                  "--xml: weight per element: text-length (bytes of its own text) or attribute");
+  command->add_option("--attribute", args->xml_tree.attribute,
+                      "--xml --weight attribute: the attribute holding the weight (0 if absent)");
   add_output_option(command, args->output,
                     "the parent array: text (n, then one parent a line) or .npy (int32)");
   command->add_option("--names", args->names,
@@ -102,6 +134,7 @@ void setup_convert(CLI::App& app) {
   command->add_option("--weights-out", args->weights_out,
                       "write the tree's weights (Newick branch lengths, 0 where none): text, or "
                       ".npy (float64)");
+  add_stats_option(command, args->stats);
 }
 
 TREEFIX_COMMAND("convert", setup_convert);

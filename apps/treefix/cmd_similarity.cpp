@@ -1,15 +1,17 @@
-// treefix similarity: rank RuleML trees by weighted tree similarity to a reference tree.
+// treefix similarity: rank RuleML trees by tree similarity to a reference tree.
 // treefix semtrees:   write random semantic trees as RuleML files (test and benchmark data).
-#include <cmath>
+#include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <random>
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/output_file.hpp"
-#include "treefix/core/text_io.hpp"
+#include "treefix/core/phase_times.hpp"
 #include "treefix/forest/generate.hpp"
 #include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/similarity.hpp"
@@ -20,46 +22,57 @@ namespace {
 struct SimilarityOptions {
   std::string reference, trees, output, device;
   std::size_t top = 0;
-  bool cpu = false, sqrt_adjustment = false;
+  bool cpu = false, stats = false;
   unsigned threads = 0;
+  SimilarityParameters parameters;
 };
 
 void run_similarity(const SimilarityOptions& o) {
-  SemanticTree reference = read_ruleml(o.reference);
-  NamedSemanticTrees candidates = read_ruleml_trees(o.trees);
-  if (candidates.trees.empty()) throw InputError(o.trees + ": no *.xml files in the directory");
+  PhaseTimes phases;
   Interner interner;
-  SemanticForest ref = build_semantic_forest({reference}, interner);
-  SemanticForest forest = build_semantic_forest(candidates.trees, interner);
-  SimilarityParameters parameters;
-  parameters.sqrt_adjustment = o.sqrt_adjustment;
-  std::vector<double> scores;
+  RuleMLReadTimes times;
+  const NamedSemanticForest reference =
+      phases.measure("read", [&] { return read_ruleml_forest(o.reference, interner, 1); });
+  const NamedSemanticForest candidates = read_ruleml_forest(o.trees, interner, 0, &times);
+  if (candidates.names.empty()) throw InputError(o.trees + ": no *.xml files in the directory");
+  phases.add("parse", times.parse_ms);  // the directory listing overlaps it
+  phases.add("sort names", times.sort_ms);
+  phases.add("construct", times.merge_ms);
+  std::vector<std::uint32_t> millionths;
   if (o.cpu) {
-    scores = similarity_cpu(ref, forest, parameters, o.threads);
+    millionths = phases.measure("compute", [&] {
+      return to_millionths(
+          similarity_cpu(reference.forest, candidates.forest, o.parameters, o.threads));
+    });
   } else {
-    Runtime runtime(o.device);
-    auto device_scores = similarity_device(runtime, ref, forest, parameters);
-    scores.assign(device_scores.begin(), device_scores.end());
+    Runtime runtime = phases.measure("device setup", [&] { return Runtime(o.device); });
+    millionths = phases.measure("compute", [&] {
+      return to_millionths(
+          similarity_device(runtime, reference.forest, candidates.forest, o.parameters));
+    });
   }
-  // Rank on the printed precision, so that equal printed values are ordered by name.
-  for (auto& s : scores) s = std::round(s * 1e6) / 1e6;
-  auto ranked = rank_by_similarity(scores, candidates.names);
+  auto ranked = phases.measure("sort", [&] { return rank_by_millionths(millionths); });
   if (o.top && o.top < ranked.size()) ranked.resize(o.top);
-  write_output(o.output, [&](std::ostream& out) {
-    char buffer[32];
-    for (std::size_t i : ranked) {
-      std::snprintf(buffer, sizeof buffer, "%.6f", scores[i]);
-      out << buffer << " " << candidates.names[i] << "\n";
-    }
+  phases.measure("write", [&] {
+    write_output(o.output, [&](std::ostream& out) {
+      char value[16];
+      for (std::size_t i : ranked) {
+        // The printed value is the rank key itself, so order and text always agree.
+        std::snprintf(value, sizeof value, "%" PRIu32 ".%06" PRIu32 " ", millionths[i] / 1000000,
+                      millionths[i] % 1000000);
+        out << value << candidates.names[i] << "\n";
+      }
+    });
   });
+  if (o.stats) phases.print(std::cerr, "treefix similarity");
 }
 
 void setup_similarity(CLI::App& app) {
   auto options = std::make_shared<SimilarityOptions>();
   auto* command = add_command(
       app, "similarity",
-      "Weighted tree similarity of RuleML trees to a reference tree (lines 'similarity name', "
-      "highest first, ties by name)",
+      "Tree similarity of RuleML trees to a reference tree (lines 'similarity name', highest "
+      "first, ties by name)",
       options, run_similarity);
   command->add_option("--reference", options->reference, "Reference tree (RuleML file)")
       ->required();
@@ -69,32 +82,62 @@ void setup_similarity(CLI::App& app) {
   add_output_option(command, options->output, "output file");
   command->add_option("--top", options->top, "Print only the K most similar trees")
       ->check(CLI::PositiveNumber);
+  add_enum_option(command, "--definition", options->parameters.definition,
+                  "weighted (Bhavsar, Boley and Yang: arcs paired by label) or thesis (Lu 2014, "
+                  "Figs. 2.7/2.8: children paired by position); docs/forest.md");
   command->add_flag("--cpu", options->cpu, "Compute on the CPU instead of an OpenCL device");
   command->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)");
-  command->add_flag("--sqrt-adjustment", options->sqrt_adjustment,
+  command->add_flag("--sqrt-adjustment", options->parameters.sqrt_adjustment,
                     "Adjust child similarities by A(s) = sqrt(s) instead of A(s) = s");
   add_device_option(command, options->device);
+  add_stats_option(command, options->stats);
 }
 
 struct SemtreesOptions {
   std::string directory, prefix = "tree";
   std::size_t count = 0;
   std::uint64_t seed = 1;
-  SemanticTreeShape shape;
+  SemanticTreeShape shape{4, 3, 2, 4, 0};  // arc labels 0: max(5, max_children)
 };
 
-void run_semtrees(const SemtreesOptions& o) {
+// RuleML text per node, for the disk estimate (an indented <_r ...><cterm> line: 60-80 bytes).
+constexpr double ruleml_bytes_per_node = 80;
+
+void run_semtrees(const SemtreesOptions& options) {
   namespace fs = std::filesystem;
+  SemtreesOptions o = options;
+  if (o.shape.arc_labels == 0) o.shape.arc_labels = std::max(5, o.shape.max_children);
+  if (o.prefix.find_first_of("/\\") != std::string::npos ||
+      o.prefix.find("..") != std::string::npos)
+    throw InputError("semtrees: --prefix '" + o.prefix +
+                     "' may not contain a path separator or '..' (files go into --output-dir)");
+  // Refuse shapes whose trees cannot be held or written before writing anything: the expected
+  // size grows like (max_children / 2)^max_height.
+  require_host_memory_for(1, o.shape);
   std::error_code ec;
   fs::create_directories(o.directory, ec);
   if (ec) throw InputError(o.directory + ": cannot create the directory: " + ec.message());
-  auto trees = random_semantic_trees(o.count, o.seed, o.shape);
+  const double nodes = expected_semantic_tree_nodes(o.shape) * static_cast<double>(o.count);
+  const fs::space_info space = fs::space(o.directory, ec);
+  if (!ec && nodes * ruleml_bytes_per_node > static_cast<double>(space.available)) {
+    char message[256];
+    std::snprintf(message, sizeof message,
+                  "semtrees: %zu trees of about %.3g nodes each need about %.0f MiB of disk, but "
+                  "%s has %.0f MiB free",
+                  o.count, nodes / static_cast<double>(o.count ? o.count : 1),
+                  nodes * ruleml_bytes_per_node / 1048576.0, o.directory.c_str(),
+                  static_cast<double>(space.available) / 1048576.0);
+    throw CapacityError(message);
+  }
+  // One tree at a time (the same trees as random_semantic_trees(count, seed, shape)).
+  std::mt19937_64 rng(o.seed);
   const int digits = std::max<int>(6, static_cast<int>(std::to_string(o.count).size()));
-  for (std::size_t i = 0; i < trees.size(); ++i) {
+  for (std::size_t i = 0; i < o.count; ++i) {
+    const SemanticTree tree = random_semantic_tree(rng, o.shape);
     std::string number = std::to_string(i);
     number.insert(0, digits - number.size(), '0');
     const auto path = (fs::path(o.directory) / (o.prefix + "_" + number + ".xml")).string();
-    write_output(path, [&](std::ostream& out) { write_ruleml(out, trees[i]); });
+    write_output(path, [&](std::ostream& out) { write_ruleml(out, tree); });
   }
 }
 
@@ -106,7 +149,8 @@ void setup_semtrees(CLI::App& app) {
   command->add_option("--count,-n", options->count, "Number of trees")->required();
   command->add_option("--output-dir,-o", options->directory, "Directory to write (created)")
       ->required();
-  command->add_option("--prefix", options->prefix, "File name prefix (default: tree)");
+  command->add_option("--prefix", options->prefix,
+                      "File name prefix (default: tree; no path separators)");
   command->add_option("--seed", options->seed, "Random seed (default: 1)");
   command
       ->add_option("--max-height", options->shape.max_height, "Largest height in arcs (default 4)")
@@ -116,7 +160,8 @@ void setup_semtrees(CLI::App& app) {
                    "Most children per node (default 3)")
       ->check(CLI::Range(1, 64));
   command
-      ->add_option("--arc-labels", options->shape.arc_labels, "Arc label alphabet size (default 5)")
+      ->add_option("--arc-labels", options->shape.arc_labels,
+                   "Arc label alphabet size (default: 5, or --max-children when larger)")
       ->check(CLI::Range(1, 1000000));
   command
       ->add_option("--node-labels", options->shape.node_labels,

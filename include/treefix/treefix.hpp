@@ -8,7 +8,7 @@
 //   treefix/     rootfix/leaffix: Euler-tour, level-synchronous, sequential, multi-threaded CPU
 //   graph/       CSR graphs and their readers, BFS, connectivity, rooting, spanning forests
 //   spatial/     points, kd-/oct-/vp-trees, the rope-stack engine, n-body, kNN, correlation
-//   forest/      linear and binary forests, their traversals, RuleML, tree similarity
+//   forest/      linear and binary forests, their traversals, RuleML, tree similarity, XML trees
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/environment.hpp"
 #include "treefix/core/error.hpp"
@@ -33,6 +33,7 @@
 #include "treefix/forest/semantic_tree.hpp"
 #include "treefix/forest/similarity.hpp"
 #include "treefix/forest/traversal.hpp"
+#include "treefix/forest/xml_tree.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/csr.hpp"

@@ -1,11 +1,13 @@
 // Forest generators: random and degenerate binary trees, random semantic trees.
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <set>
 #include <string>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/forest/generate.hpp"
 
 namespace treefix {
@@ -47,12 +49,55 @@ BinaryTreeLinks binary_path(std::size_t n, int shape) {
   return t;
 }
 
-SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape) {
+namespace {
+
+void check_shape(const SemanticTreeShape& shape) {
   if (shape.arc_labels < shape.max_children || shape.max_children < 1 || shape.max_height < 0 ||
       shape.root_labels < 1 || shape.node_labels < 1)
     throw InputError(
         "random semantic trees: inconsistent shape (arc labels must be at least the "
         "children per node, alphabets non-empty)");
+}
+
+std::string approx(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::string describe(const SemanticTreeShape& shape) {
+  return "height <= " + std::to_string(shape.max_height) +
+         ", <= " + std::to_string(shape.max_children) + " children per node";
+}
+
+}  // namespace
+
+void require_host_memory_for(std::size_t count, const SemanticTreeShape& shape) {
+  const double expected = expected_semantic_tree_nodes(shape) * static_cast<double>(count);
+  const double bytes = expected * semantic_tree_node_bytes;
+  require_host_memory(bytes < 1.8e19 ? static_cast<std::uint64_t>(bytes) : UINT64_MAX,
+                      std::to_string(count) + " random semantic tree" + (count == 1 ? "" : "s") +
+                          " (" + describe(shape) + ", about " + approx(expected) +
+                          " nodes expected)");
+}
+
+double expected_semantic_tree_nodes(const SemanticTreeShape& shape) {
+  check_shape(shape);
+  // Below the root a node has uniform 0..C children, the root 1..C (while height remains):
+  // E(0) = 1, E(h) = 1 + C/2 E(h - 1); the root: 1 + (1 + C)/2 E(H - 1).
+  const double c = shape.max_children;
+  double below = 1;
+  for (int h = 1; h < shape.max_height; ++h) below = 1 + c / 2 * below;
+  return shape.max_height == 0 ? 1.0 : 1 + (1 + c) / 2 * below;
+}
+
+namespace {
+
+// One tree of the (checked) shape; CapacityError past most_nodes: the size is random, and a
+// tree must stop before it outgrows the host rather than after.
+SemanticTree grow_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape,
+                                std::uint64_t most_nodes) {
+  std::uint64_t nodes = 1;
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   SemanticTree tree;
   tree.label = "r" + std::to_string(uniform(0, shape.root_labels - 1));
@@ -64,6 +109,13 @@ SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape&
     if (depth >= shape.max_height) continue;
     const int k = uniform(depth == 0 ? 1 : 0, shape.max_children);
     if (k == 0) continue;
+    nodes += static_cast<std::uint64_t>(k);
+    if (nodes > most_nodes)
+      throw CapacityError("random semantic tree (" + describe(shape) + "): more than " +
+                          std::to_string(most_nodes) + " nodes, " +
+                          std::to_string(most_nodes * semantic_tree_node_bytes >> 20) +
+                          " MiB, what host memory holds (expected size: " +
+                          approx(expected_semantic_tree_nodes(shape)) + " nodes)");
     // k distinct arc labels; weights: k - 1 distinct cut points in 1..999 (thousandths).
     for (int i = 0; i < shape.arc_labels; ++i) arcs[i] = i;
     std::shuffle(arcs.begin(), arcs.end(), rng);
@@ -85,12 +137,22 @@ SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape&
   return tree;
 }
 
+}  // namespace
+
+SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape) {
+  require_host_memory_for(1, shape);
+  return grow_semantic_tree(rng, shape, host_memory_bytes() / semantic_tree_node_bytes);
+}
+
 std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
                                                 const SemanticTreeShape& shape) {
+  require_host_memory_for(count, shape);
   std::mt19937_64 rng(seed);
   std::vector<SemanticTree> trees;
   trees.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) trees.push_back(random_semantic_tree(rng, shape));
+  const std::uint64_t most_nodes = host_memory_bytes() / semantic_tree_node_bytes;
+  for (std::size_t i = 0; i < count; ++i)
+    trees.push_back(grow_semantic_tree(rng, shape, most_nodes));
   return trees;
 }
 

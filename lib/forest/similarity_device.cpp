@@ -1,4 +1,5 @@
-// Weighted similarity on the device: one work-item per tree (kernels/forest/similarity.cl).
+// Tree similarity on the device: one work-item per tree (kernels/forest/similarity.cl).
+#include <sstream>
 #include <string>
 
 #include "forest/similarity_detail.hpp"
@@ -18,8 +19,9 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
                       (count + 1) * sizeof(std::int32_t) + count * sizeof(float),
                   n * sizeof(float));
   if (count == 0) return {};
-  std::vector<float> ref_simplicity(r.simplicity.begin(), r.simplicity.end());
-  std::vector<float> ref_missing(r.missing.begin(), r.missing.end());
+  auto as_float = [](const std::vector<double>& values) {
+    return std::vector<float>(values.begin(), values.end());
+  };
   const auto& rs = reference.shape;
   const auto& s = trees.shape;
   auto up = [&](const auto& values, const char* what) {
@@ -31,8 +33,12 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   auto ref_label = up(reference.label, "reference labels");
   auto ref_arc = up(reference.arc, "reference arcs");
   auto ref_weight = up(reference.weight, "reference weights");
-  auto ref_simp = up(ref_simplicity, "reference simplicity");
-  auto ref_miss = up(ref_missing, "reference missing");
+  auto ref_against_leaf = up(as_float(r.against_leaf), "reference against a leaf");
+  auto ref_unpaired_gain = up(as_float(r.unpaired_gain), "reference unpaired gains");
+  auto ref_unpaired_loss = up(as_float(r.unpaired_loss), "reference unpaired losses");
+  auto ref_tail_gain = up(as_float(r.tail_gain), "reference tail gains");
+  auto ref_tail_loss = up(as_float(r.tail_loss), "reference tail losses");
+  auto ref_children = up(r.children, "reference child counts");
   std::vector<vertex_t> bounds(s.head);  // trees + 1 entries: tree t is bounds[t] .. bounds[t+1]
   bounds.push_back(static_cast<vertex_t>(n));
   auto head = up(bounds, "tree bounds");
@@ -44,13 +50,17 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   DeviceArray<std::int32_t> match(rt, n, "similarity match");
   DeviceArray<float> sim(rt, n, "similarity per node"), simp(rt, n, "simplicity per node");
   DeviceArray<float> result(rt, count, "similarity");
-  const std::string options = "-DDEGRADATION=" + std::to_string(p.degradation) + "f" +
-                              " -DSQRT_ADJUSTMENT=" + (p.sqrt_adjustment ? "1" : "0");
-  Kernels similarity(rt, "forest/similarity.cl", options, {profile, "similarity"});
+  std::ostringstream options;
+  options.precision(9);  // D as a float literal ("0.500000000f"; showpoint: never "0f")
+  options << std::showpoint << "-DTHESIS=" << (p.definition == SimilarityDefinition::thesis ? 1 : 0)
+          << " -DDEGRADATION=" << static_cast<float>(p.degradation) << "f"
+          << " -DSQRT_ADJUSTMENT=" << (p.sqrt_adjustment ? 1 : 0);
+  Kernels similarity(rt, "forest/similarity.cl", options.str(), {profile, "similarity"});
   translate_device_errors("tree similarity", [&] {
     similarity.run("similarity", similarity.items(count), static_cast<cl_int>(count),
                    static_cast<cl_int>(r.root), head, first, next, label, arc, weight, ref_first,
-                   ref_next, ref_label, ref_arc, ref_weight, ref_simp, ref_miss, match, sim, simp,
+                   ref_next, ref_label, ref_arc, ref_weight, ref_against_leaf, ref_unpaired_gain,
+                   ref_unpaired_loss, ref_tail_gain, ref_tail_loss, ref_children, match, sim, simp,
                    result);
   });
   return result.download(rt, profile);

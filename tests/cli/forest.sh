@@ -47,4 +47,34 @@ fails "file ends" --forest "$scratch/short.txt"
 fails "binary forests only" --forest "$scratch/general.txt" --order in
 fails "unknown traversal" --forest "$scratch/general.txt" --order sideways
 fails "cannot open" --forest "$scratch/missing.txt"
+
+# treefix convert --xml: an XML document's element tree as a tree file (or .npy), weights, names.
+xml="$(cd "$(dirname "$0")/../data/xml" && pwd)/khronos_gl_excerpt.xml"
+"$treefix" convert --xml "$xml" --output "$scratch/gl.tree" --weight text-length \
+  --weights-out "$scratch/gl.weights" --names "$scratch/gl.names"
+[ "$(head -n 1 "$scratch/gl.tree")" = 174 ] || { echo "convert: wrong element count"; exit 1; }
+[ "$(sed -n 2p "$scratch/gl.tree")" = -1 ] || { echo "convert: element 0 is not the root"; exit 1; }
+[ "$(wc -l < "$scratch/gl.weights")" -eq 174 ] || { echo "convert: wrong weight count"; exit 1; }
+[ "$(head -n 1 "$scratch/gl.names")" = registry ] || { echo "convert: names"; exit 1; }
+[ "$(awk '{ s += $1 } END { print s }' "$scratch/gl.weights")" = 2400 ] || { echo "convert: text lengths"; exit 1; }
+# rootfix and leaffix of the document: depth 4 at most, the root's subtree is the document.
+"$treefix" rootfix --tree "$scratch/gl.tree" --exclusive --output "$scratch/depth.txt"
+[ "$(sort -n "$scratch/depth.txt" | tail -n 1)" = 4 ] || { echo "convert: depth"; exit 1; }
+"$treefix" leaffix --tree "$scratch/gl.tree" --weights "$scratch/gl.weights" --type float64 --output "$scratch/text.txt"
+[ "$(head -n 1 "$scratch/text.txt")" = 2400 ] || { echo "convert: leaffix of text lengths"; head -n 1 "$scratch/text.txt"; exit 1; }
+"$treefix" convert --xml "$xml" --output "$scratch/gl.npy"
+head -c 6 "$scratch/gl.npy" | grep -q "NUMPY" || { echo "convert: .npy output"; exit 1; }
+grep -q "<i4" "$scratch/gl.npy" || { echo "convert: .npy dtype"; exit 1; }
+# Malformed XML: refused with the place, nothing written.
+printf '<a>\n  <b>\n</a>\n' > "$scratch/broken.xml"
+if "$treefix" convert --xml "$scratch/broken.xml" --output "$scratch/broken.tree" --weight text-length \
+    --weights-out "$scratch/broken.w" 2> "$scratch/err.txt"; then
+  echo "convert accepted malformed XML"; exit 1
+fi
+grep -q "broken.xml:3: malformed XML" "$scratch/err.txt" || { echo "convert message:"; cat "$scratch/err.txt"; exit 1; }
+[ ! -e "$scratch/broken.tree" ] && [ ! -e "$scratch/broken.w" ] || { echo "convert wrote output for bad XML"; exit 1; }
+if "$treefix" convert --xml "$xml" --output "$scratch/x.tree" --weight attribute 2> "$scratch/err.txt"; then
+  echo "convert --weight attribute without --attribute accepted"; exit 1
+fi
+[ ! -e "$scratch/x.tree" ] || { echo "convert wrote output for bad options"; exit 1; }
 echo "forest CLI: ok"

@@ -26,8 +26,21 @@ struct SemanticTreeShape {
   int node_labels = 4;
   int arc_labels = 5;  // >= max_children
 };
+// One tree. CapacityError when it grows beyond what host memory holds (possible with large
+// heights and fan-outs: the expected size grows like (max_children / 2)^max_height).
 SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape = {});
+// `count` trees, all in memory: refused with the numbers (CapacityError) when their expected
+// size exceeds host memory.
 std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
                                                 const SemanticTreeShape& shape = {});
+
+// The expected number of nodes of one random tree of the shape (a double: it can exceed any
+// integer type, and is +inf when it exceeds double). InputError for an inconsistent shape.
+double expected_semantic_tree_nodes(const SemanticTreeShape& shape);
+// Host bytes per node of a SemanticTree (for memory estimates).
+constexpr std::size_t semantic_tree_node_bytes = 160;
+// CapacityError "N random semantic trees (height <= H, <= C children per node, about X nodes
+// expected) need ... MiB of host memory, but the host has ..." when they would not fit.
+void require_host_memory_for(std::size_t count, const SemanticTreeShape& shape);
 
 }  // namespace treefix

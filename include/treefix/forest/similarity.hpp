@@ -1,21 +1,34 @@
 #pragma once
-// Weighted tree similarity (after Bhavsar, Boley and Yang, "A weighted-tree similarity algorithm
-// for multi-agent systems in e-business environments"): node-labelled, arc-labelled, arc-weighted
-// trees; one reference tree against N trees; a similarity in [0, 1] per tree.
+// Tree similarity of node-labelled, arc-labelled, arc-weighted trees: one reference tree against
+// N trees, a similarity in [0, 1] per tree. Two definitions (docs/forest.md states both, worked
+// on the Car example, and says where each departs from its source):
 //
-// The formula (docs/forest.md states it with examples). For trees t, t' with roots r, r':
-//   sim(t, t') = 0                                 if label(r) != label(r')
-//              = 1                                 if labels are equal and both roots are leaves
-//              = sum over arc labels a present under both roots:
-//                    (w_a + w'_a) / 2 * A(sim(t_a, t'_a))
-//              + sum over arc labels a present under one root only (weight w, subtree u):
-//                    w / 2 * D * S(u)
-// where A(s) = s (the adjustment function; identity by default), D = 0.5 (degradation factor of
-// a missing subtree), and the simplicity S of a tree is
-//   S(leaf) = 1,   S(u) = D * sum over arcs of u: w * S(child).
-// Arcs are paired by label (the paper merges the arcs of both nodes in lexicographic label
-// order; with labels unique among siblings this is the same pairing). Sibling weights sum to 1,
-// so identical trees give 1 and every result lies in [0, 1].
+// weighted (the default; Bhavsar, Boley and Yang, "A weighted-tree similarity algorithm for
+// multi-agent systems in e-business environments"). For trees t, t' with roots r, r':
+//   sim = 0                                  if label(r) != label(r')
+//       = 1                                  if the labels are equal and both roots are leaves
+//       = S(u) / 2                           if one root is a leaf and the other, u, is not
+//       = sum over arc labels a under both roots:   (w_a + w'_a) / 2 * A(sim(t_a, t'_a))
+//       + sum over arc labels a under one root only (weight w, subtree u):  w / 2 * D * S(u)
+//   S(leaf) = 1,  S(u) = D * sum over arcs of u: w * S(child)          (simplicity)
+// Arcs are paired by label.
+//
+// thesis (Y. Lu, "Tree structured data processing on GPUs", UNB 2014, Figs. 2.7 and 2.8, read
+// literally; its gaps filled as docs/forest.md says). Children are paired by position:
+//   sim = 0 / 1 as above;  P(u) if one root is a leaf and the other, u, is not
+//       = sum over positions i present under both roots: (w_i + w'_i) / 2 * A(sim(t_i, t'_i))
+//       + sum over children c present under one root only (weight w): w * Q(c)
+//   P(leaf reached by an arc of weight w) = D * w,  P(u) = mean over u's children of P(child)
+//   Q(leaf) = D,  Q(u) = P(u)
+//
+// Both: A(s) = s (default) or sqrt(s), D = 0.5 (degradation). Sibling weights are renormalised
+// to sum to 1 (SemanticForest), so that every result lies in [0, 1]. Each node's value is summed
+// twice, as the formula's gains and as the losses (each term's share minus its gain, which add up
+// to 1 - gains): the gain while it is at most 1/2, else 1 - loss, clamped to [0, 1] against
+// rounding. So identical trees give exactly 1 (every loss is exactly 0), trees with no pair in
+// common exactly 0, and values near either end keep a small relative error (sqrt adjustment
+// magnifies absolute errors near 0). The thesis definition needs D <= 0.5 (an unpaired leaf must
+// not score above its share); weighted needs D in [0, 1].
 //
 // Strings are interned to integer ids (Interner) before anything reaches the device; the device
 // computes with float, the CPU with double.
@@ -24,23 +37,36 @@
 #include <string>
 #include <vector>
 
+#include "treefix/core/names.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/forest/semantic_tree.hpp"
 
 namespace treefix {
 
+enum class SimilarityDefinition { weighted, thesis };
+template <>
+struct EnumNames<SimilarityDefinition> {
+  static constexpr const char* what = "similarity definition";
+  static constexpr NameEntry<SimilarityDefinition> entries[] = {
+      {SimilarityDefinition::weighted, "weighted"}, {SimilarityDefinition::thesis, "thesis"}};
+};
+
 struct SimilarityParameters {
+  SimilarityDefinition definition = SimilarityDefinition::weighted;
   double degradation = 0.5;      // D
   bool sqrt_adjustment = false;  // A(s) = sqrt(s) instead of s
 };
+// InputError when D is outside the definition's range.
+void check_similarity_parameters(const SimilarityParameters& parameters);
 
-// The reference: recursion on the host trees, straight from the formula (strings, double).
-// Recursion depth = tree height; meant for tests and small inputs.
+// The reference: the definition as written, on the nested host trees (strings, double), pairing
+// arcs by sorted labels (weighted) or by position (thesis). Evaluated with an explicit stack, so
+// any depth works; meant for tests and small inputs.
 double tree_similarity_reference(const SemanticTree& a, const SemanticTree& b,
                                  const SimilarityParameters& parameters = {});
 
 // Reference tree 0 of `reference` against every tree of `trees`, on the CPU without recursion
-// (two passes over breadth-first storage), `threads` std::threads (0 = hardware concurrency).
+// (two passes over breadth-first storage), on `threads` host threads (0 = all: host_threads()).
 std::vector<double> similarity_cpu(const SemanticForest& reference, const SemanticForest& trees,
                                    const SimilarityParameters& parameters = {},
                                    unsigned threads = 1);
@@ -52,8 +78,11 @@ std::vector<float> similarity_device(Runtime& runtime, const SemanticForest& ref
                                      const SimilarityParameters& parameters = {},
                                      Profile* profile = nullptr);
 
-// Indices of `scores` sorted by score, highest first, ties by name (names[i] of tree i).
-std::vector<std::size_t> rank_by_similarity(const std::vector<double>& scores,
-                                            const std::vector<std::string>& names);
+// Ranking as the command line prints it: similarities rounded to millionths (0 .. 1000000,
+// the six printed decimals), highest first, equal values by index (trees read from a directory
+// are in name order, so ties go by name). A two-pass radix sort: O(N), stable.
+template <class T>
+std::vector<std::uint32_t> to_millionths(const std::vector<T>& similarities);
+std::vector<std::size_t> rank_by_millionths(const std::vector<std::uint32_t>& millionths);
 
 }  // namespace treefix

@@ -31,9 +31,12 @@ struct EnumNames<Traversal> {
 
 // Visit orders on the CPU (the reference; explicit stacks, no recursion). The result is indexed
 // like the nodes: order[head[t] + k] is the k-th node of tree t visited. In-order is only defined
-// for binary forests (InputError for a LinearForest).
-std::vector<vertex_t> traversal_order_cpu(const LinearForest& forest, Traversal traversal);
-std::vector<vertex_t> traversal_order_cpu(const BinaryForest& forest, Traversal traversal);
+// for binary forests (InputError for a LinearForest). Trees are spread over `threads` host
+// threads (0 = all, host_threads()).
+std::vector<vertex_t> traversal_order_cpu(const LinearForest& forest, Traversal traversal,
+                                          unsigned threads = 1);
+std::vector<vertex_t> traversal_order_cpu(const BinaryForest& forest, Traversal traversal,
+                                          unsigned threads = 1);
 
 // A forest on the device: the link arrays uploaded once, used by any number of traversals.
 struct DeviceForest {

@@ -1,0 +1,222 @@
+// treefix-bench forest-pipeline: RuleML files on disk to sorted similarities, end to end, three
+// ways on the same files: the device path (files parsed on all host threads, forest uploaded,
+// similarity kernel, results sorted), and the same on the CPU with one thread and with all
+// threads. What the `treefix similarity` command does, less printing.
+//
+// Each run lists the directory while reading and parsing the files (pugixml, one document per
+// thread) and writing the linear forest while walking each DOM (parse; list_ms is the part of it
+// the listing took, overlapped), sorts the names, gathers the per-chunk arrays (construct),
+// computes the similarities (device: upload, kernel, download from OpenCL profiling events, and
+// the wall time of the whole step) and ranks them (sort: millionths, a two-pass radix sort).
+// Wall clocks, medians over --repeats after --warmup runs (the first run builds the kernel and
+// warms the page cache: the files were just written, so every timed run reads them from memory).
+// The Runtime is created once, outside the timings, as a server would.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "bench.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
+#include "treefix/forest/generate.hpp"
+#include "treefix/forest/ruleml.hpp"
+#include "treefix/forest/similarity.hpp"
+
+namespace treefix::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PipelineOptions {
+  CommonOptions common{"", "", 3, 1};
+  std::vector<std::size_t> tree_counts = {100000};
+  std::string directory;
+  std::string definition = "weighted";
+  unsigned threads = 0;
+  std::uint64_t seed = 1;
+  bool keep = false;
+  SemanticTreeShape shape;
+};
+
+struct PipelineRun {
+  double list = 0, parse = 0, names = 0, construct = 0, upload = 0, device = 0, download = 0,
+         similarity = 0, sort = 0, total = 0;
+  RuleMLReadTimes read;
+  std::size_t nodes = 0;
+  std::vector<std::uint32_t> millionths;
+  std::vector<std::size_t> order;
+};
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// One pass from files to ranking. runtime: null for the CPU paths.
+PipelineRun run_pipeline(Runtime* runtime, const std::string& reference_file,
+                         const std::string& directory, unsigned threads,
+                         const SimilarityParameters& p) {
+  PipelineRun r;
+  const Clock::time_point start = Clock::now();
+  Interner interner;
+  Clock::time_point t = Clock::now();
+  const NamedSemanticForest reference = read_ruleml_forest(reference_file, interner, 1);
+  const NamedSemanticForest trees = read_ruleml_forest(directory, interner, threads, &r.read);
+  r.list = r.read.list_ms;
+  r.parse = ms_since(t) - r.read.sort_ms - r.read.merge_ms;
+  r.names = r.read.sort_ms;
+  r.construct = r.read.merge_ms;
+  r.nodes = trees.forest.size();
+  t = Clock::now();
+  if (runtime) {
+    Profile profile;
+    r.millionths =
+        to_millionths(similarity_device(*runtime, reference.forest, trees.forest, p, &profile));
+    r.upload = profile.milliseconds("upload");
+    r.device = profile.milliseconds("similarity");
+    r.download = profile.milliseconds("download");
+  } else {
+    r.millionths = to_millionths(similarity_cpu(reference.forest, trees.forest, p, threads));
+  }
+  r.similarity = ms_since(t);
+  t = Clock::now();
+  r.order = rank_by_millionths(r.millionths);
+  r.sort = ms_since(t);
+  r.total = ms_since(start);
+  return r;
+}
+
+void write_files(const std::string& directory, const std::string& reference_file, std::size_t count,
+                 const PipelineOptions& o) {
+  fs::remove_all(directory);
+  fs::create_directories(directory);
+  const auto trees = random_semantic_trees(count, o.seed, o.shape);
+  {
+    std::ofstream out(reference_file);
+    write_ruleml(out, random_semantic_trees(1, o.seed + 1000003, o.shape)[0]);
+  }
+  const Ranges ranges(count, host_threads() * 4);
+  parallel_for(ranges.count, [&](std::size_t k) {
+    char name[32];
+    for (std::size_t i = ranges.begin(k); i < ranges.end(k); ++i) {
+      std::snprintf(name, sizeof name, "tree_%06zu.xml", i);  // 15 characters: no allocation
+      std::ofstream out(fs::path(directory) / name);
+      write_ruleml(out, trees[i]);
+      if (!out) throw Error("forest-pipeline: cannot write " + directory + "/" + name);
+    }
+  });
+}
+
+void run_pipeline_suite(const PipelineOptions& o) {
+  Runtime runtime(o.common.device);
+  const RunInfo info = RunInfo::of(runtime);
+  const Runs runs = o.common.runs();
+  const unsigned threads = o.threads ? o.threads : host_threads();
+  SimilarityParameters p;
+  p.definition = parse<SimilarityDefinition>(o.definition);
+  const fs::path base = o.directory.empty() ? fs::temp_directory_path() / "treefix-forest-pipeline"
+                                            : fs::path(o.directory);
+  std::cout << info.header() << "\n# forest-pipeline: RuleML files to sorted similarities ("
+            << o.definition << "); medians of " << runs.repeats << " after " << runs.warmup
+            << " warm-up; host threads " << threads << "; files under " << base.string() << "\n";
+  Table table({"pipeline", "threads", "trees", "nodes", "list_ms", "parse_ms", "names_ms",
+               "construct_ms", "upload_ms", "device_ms", "download_ms", "similarity_ms", "sort_ms",
+               "total_ms", "read_thread_ms", "xml_thread_ms", "walk_thread_ms", "speedup_vs_cpu1"});
+  Table targets({"trees", "comparison", "speedup", "target", "met"});
+  for (std::size_t count : o.tree_counts) {
+    const std::string directory = (base / ("trees-" + std::to_string(count))).string();
+    const std::string reference_file = (base / "reference.xml").string();
+    const double write_ms = host_ms([&] { write_files(directory, reference_file, count, o); });
+    std::cout << "# " << count << " files written in " << cell(write_ms, 1) << " ms\n";
+    struct Path {
+      const char* name;
+      Runtime* runtime;
+      unsigned threads;
+      std::vector<PipelineRun> timed;
+    };
+    std::vector<Path> paths = {
+        {"gpu", &runtime, threads, {}}, {"cpu1", nullptr, 1, {}}, {"cpuN", nullptr, threads, {}}};
+    std::uint32_t largest_difference = 0;
+    for (std::size_t run = 0; run < runs.total(); ++run) {
+      for (Path& path : paths) {
+        PipelineRun r = run_pipeline(path.runtime, reference_file, directory, path.threads, p);
+        if (runs.timed(run)) path.timed.push_back(std::move(r));
+      }
+      if (!runs.timed(run)) continue;
+      // The CPU paths agree exactly; the device (float) within a millionth.
+      const PipelineRun &gpu = paths[0].timed.back(), &cpu1 = paths[1].timed.back(),
+                        &cpu_n = paths[2].timed.back();
+      if (cpu1.order != cpu_n.order || cpu1.millionths != cpu_n.millionths)
+        throw Error("forest-pipeline: 1 and " + std::to_string(threads) + " threads disagree");
+      for (std::size_t i = 0; i < count; ++i)
+        largest_difference =
+            std::max(largest_difference, std::max(gpu.millionths[i], cpu1.millionths[i]) -
+                                             std::min(gpu.millionths[i], cpu1.millionths[i]));
+    }
+    if (largest_difference > 2)
+      throw Error("forest-pipeline: device and CPU similarities differ by " +
+                  std::to_string(largest_difference) + " millionths");
+    auto med = [](const std::vector<PipelineRun>& rs, double PipelineRun::*field) {
+      std::vector<double> values;
+      for (auto& r : rs) values.push_back(r.*field);
+      return median(values);
+    };
+    auto med_read = [](const std::vector<PipelineRun>& rs, double RuleMLReadTimes::*field) {
+      std::vector<double> values;
+      for (auto& r : rs) values.push_back(r.read.*field);
+      return median(values);
+    };
+    const double cpu1_total = med(paths[1].timed, &PipelineRun::total);
+    for (const Path& path : paths) {
+      const auto& rs = path.timed;
+      table.add({path.name, std::to_string(path.threads), std::to_string(count),
+                 std::to_string(rs.front().nodes), cell(med(rs, &PipelineRun::list), 3),
+                 cell(med(rs, &PipelineRun::parse), 3), cell(med(rs, &PipelineRun::names), 3),
+                 cell(med(rs, &PipelineRun::construct), 3), cell(med(rs, &PipelineRun::upload), 4),
+                 cell(med(rs, &PipelineRun::device), 4), cell(med(rs, &PipelineRun::download), 4),
+                 cell(med(rs, &PipelineRun::similarity), 3), cell(med(rs, &PipelineRun::sort), 3),
+                 cell(med(rs, &PipelineRun::total), 3),
+                 cell(med_read(rs, &RuleMLReadTimes::read_thread_ms), 1),
+                 cell(med_read(rs, &RuleMLReadTimes::xml_thread_ms), 1),
+                 cell(med_read(rs, &RuleMLReadTimes::walk_thread_ms), 1),
+                 general(cpu1_total / med(rs, &PipelineRun::total), 4)});
+    }
+    const double gpu_total = med(paths[0].timed, &PipelineRun::total);
+    const double cpu_n_total = med(paths[2].timed, &PipelineRun::total);
+    const double vs1 = cpu1_total / gpu_total, vs_n = cpu_n_total / gpu_total;
+    targets.add(
+        {std::to_string(count), "gpu vs cpu1", general(vs1, 4), ">= 10", vs1 >= 10 ? "yes" : "no"});
+    targets.add({std::to_string(count), "gpu vs cpu" + std::to_string(threads), general(vs_n, 4),
+                 ">= 2", vs_n >= 2 ? "yes" : "no"});
+    if (!o.keep) fs::remove_all(directory);
+  }
+  table.print(std::cout);
+  std::cout << "\n";
+  targets.print(std::cout);
+  write_csv(o.common.csv, info, {&table, &targets});
+}
+
+void setup_pipeline(CLI::App& app) {
+  auto o = std::make_shared<PipelineOptions>();
+  auto* suite = add_suite(app, "forest-pipeline",
+                          "RuleML files on disk to sorted similarities: device path against "
+                          "1 and N CPU threads, phase by phase",
+                          o, run_pipeline_suite);
+  suite->add_option("--trees", o->tree_counts, "Tree counts (comma-separated, default 100000)")
+      ->delimiter(',');
+  suite->add_option("--dir", o->directory,
+                    "Where to write the files (default: the temporary directory)");
+  suite->add_option("--definition", o->definition, "Similarity definition (weighted, thesis)");
+  suite->add_option("--threads", o->threads, "Host threads of the N-thread and device paths");
+  suite->add_option("--seed", o->seed, "Random seed");
+  suite->add_flag("--keep", o->keep, "Keep the written files");
+}
+
+TREEFIX_BENCH("forest-pipeline", setup_pipeline);
+
+}  // namespace
+}  // namespace treefix::bench

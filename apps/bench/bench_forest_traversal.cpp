@@ -1,0 +1,112 @@
+// treefix-bench forest-traversal: the thesis' traversal experiment. 3,072 copies of a 5-, 6- and
+// 10-node binary tree, and a large forest of random binary trees, under the four traversals
+// (pre-order, post-order, in-order, breadth-first): the device (one work-item per tree, no stack;
+// kernel time from OpenCL profiling events, the forest uploaded once) against the CPU reference
+// on one thread and on --threads threads (host wall clocks, output allocation included). Every
+// device order is checked against the CPU's. Medians over --repeats after --warmup runs.
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <random>
+
+#include "bench.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
+#include "treefix/forest/generate.hpp"
+#include "treefix/forest/traversal.hpp"
+
+namespace treefix::bench {
+namespace {
+
+struct TraversalOptions {
+  CommonOptions common{"", "", 5, 1};
+  std::size_t copies = 3072;
+  std::vector<std::size_t> sizes = {5, 6, 10};
+  std::size_t random_trees = 100000, random_max_nodes = 200;
+  unsigned threads = 0;
+  std::uint64_t seed = 1;
+};
+
+void bench_forest(Runtime& rt, const std::string& name, const BinaryForest& forest, Runs runs,
+                  unsigned threads, Table& table) {
+  Profile upload;
+  const DeviceForest device = DeviceForest::upload(rt, forest, &upload);
+  for (Traversal traversal :
+       {Traversal::preorder, Traversal::postorder, Traversal::inorder, Traversal::breadth_first}) {
+    std::vector<double> kernel, download, cpu1, cpu_n;
+    for (std::size_t run = 0; run < runs.total(); ++run) {
+      Profile profile;
+      const auto order = traversal_order(rt, device, traversal, &profile);
+      std::vector<vertex_t> single, multi;
+      const double t1 = host_ms([&] { single = traversal_order_cpu(forest, traversal, 1); });
+      const double tn = host_ms([&] { multi = traversal_order_cpu(forest, traversal, threads); });
+      if (order != single || multi != single)
+        throw Error("forest-traversal: " + std::string(to_string(traversal)) +
+                    " orders differ on " + name);
+      if (!runs.timed(run)) continue;
+      kernel.push_back(profile.milliseconds("traverse"));
+      download.push_back(profile.milliseconds("download"));
+      cpu1.push_back(t1);
+      cpu_n.push_back(tn);
+    }
+    const double k = median(kernel);
+    table.add({name, std::to_string(forest.trees()), std::to_string(forest.size()),
+               to_string(traversal), cell(upload.milliseconds("upload"), 4), cell(k, 4),
+               cell(median(download), 4), cell(median(cpu1), 4), cell(median(cpu_n), 4),
+               std::to_string(threads), general(median(cpu1) / k, 4),
+               general(median(cpu_n) / k, 4)});
+  }
+}
+
+void run_traversal_suite(const TraversalOptions& o) {
+  Runtime runtime(o.common.device);
+  const RunInfo info = RunInfo::of(runtime);
+  const Runs runs = o.common.runs();
+  const unsigned threads = o.threads ? o.threads : host_threads();
+  std::cout << info.header() << "\n# forest-traversal: the four traversals, one work-item per "
+            << "tree, against the CPU on 1 and " << threads << " threads; medians of "
+            << runs.repeats << " after " << runs.warmup << " warm-up\n";
+  Table table({"forest", "trees", "nodes", "traversal", "upload_ms", "device_ms", "download_ms",
+               "cpu1_ms", "cpuN_ms", "threads", "speedup_cpu1", "speedup_cpuN"});
+  for (std::size_t size : o.sizes) {
+    // One random shape of `size` nodes, copied: the thesis' experiment.
+    const BinaryTreeLinks tree = random_binary_tree(size, o.seed + size);
+    const BinaryForest forest =
+        binary_forest_from_links(std::vector<BinaryTreeLinks>(o.copies, tree));
+    bench_forest(runtime, std::to_string(o.copies) + "x" + std::to_string(size), forest, runs,
+                 threads, table);
+  }
+  if (o.random_trees) {
+    std::mt19937_64 rng(o.seed);
+    std::vector<BinaryTreeLinks> trees;
+    trees.reserve(o.random_trees);
+    for (std::size_t t = 0; t < o.random_trees; ++t)
+      trees.push_back(random_binary_tree(1 + rng() % o.random_max_nodes, rng()));
+    bench_forest(runtime, "random<=" + std::to_string(o.random_max_nodes),
+                 binary_forest_from_links(trees), runs, threads, table);
+  }
+  table.print(std::cout);
+  write_csv(o.common.csv, info, {&table});
+}
+
+void setup_traversal(CLI::App& app) {
+  auto o = std::make_shared<TraversalOptions>();
+  auto* suite = add_suite(app, "forest-traversal",
+                          "The thesis' traversal experiment: copies of small binary trees and a "
+                          "large random forest, four traversals, device against 1 and N threads",
+                          o, run_traversal_suite);
+  suite->add_option("--copies", o->copies, "Copies of each small tree (default 3072)");
+  suite->add_option("--sizes", o->sizes, "Small tree sizes (comma-separated, default 5,6,10)")
+      ->delimiter(',');
+  suite->add_option("--random-trees", o->random_trees,
+                    "Trees of the random forest (default 100000; 0: none)");
+  suite->add_option("--random-max-nodes", o->random_max_nodes,
+                    "Largest random tree (sizes uniform in 1..N, default 200)");
+  suite->add_option("--threads", o->threads, "CPU threads of the multi-thread run (default: all)");
+  suite->add_option("--seed", o->seed, "Random seed");
+}
+
+TREEFIX_BENCH("forest-traversal", setup_traversal);
+
+}  // namespace
+}  // namespace treefix::bench

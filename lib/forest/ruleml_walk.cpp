@@ -1,0 +1,152 @@
+// One RuleML document into a FlatTree while walking the pugixml DOM breadth-first.
+#include "forest/ruleml_walk.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "treefix/core/error.hpp"
+#include "treefix/core/text_io.hpp"
+
+namespace treefix::detail {
+
+namespace {
+
+bool is_blank(const char* text) { return text[std::strspn(text, " \t\r\n")] == '\0'; }
+
+bool named(pugi::xml_node element, const char* name) {
+  return std::strcmp(element.name(), name) == 0;
+}
+
+}  // namespace
+
+void read_file_bytes(const std::string& path, std::string& bytes) {
+  // open/fstat/read/close: a RuleML file is about a kilobyte, where a stream or a mapping costs
+  // more than the bytes.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    throw InputError(path + ": cannot open: not a regular file");
+  }
+  bytes.resize(static_cast<std::size_t>(info.st_size));
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t got = ::read(fd, bytes.data() + done, bytes.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      const int error = got < 0 ? errno : 0;
+      ::close(fd);
+      throw InputError(
+          path + ": read error" +
+          (error ? std::string(": ") + std::strerror(error) : std::string(": the file shrank")));
+    }
+    done += static_cast<std::size_t>(got);
+  }
+  ::close(fd);
+}
+
+void RuleMLWalker::read(std::string_view text, const std::string& name, FlatTree& out) {
+  text_ = text;
+  name_ = &name;
+  out.clear();
+  term_.clear();
+  // Copying mode (load_buffer, not in place) keeps `text` as it was, so that offsets map to the
+  // lines a user sees. No comments, declarations or processing instructions in the DOM.
+  const unsigned options = pugi::parse_cdata | pugi::parse_escapes | pugi::parse_eol;
+  const pugi::xml_parse_result parsed =
+      document_.load_buffer(text.data(), text.size(), options, pugi::encoding_utf8);
+  if (parsed.status == pugi::status_no_document_element)
+    throw InputError(name + ": no XML element (expected <cterm>)");
+  if (!parsed) {
+    const auto end = text.begin() + std::clamp<std::ptrdiff_t>(parsed.offset, 0, text.size());
+    throw InputError(name + ":" + std::to_string(1 + std::count(text.begin(), end, '\n')) +
+                     ": malformed XML: " + parsed.description());
+  }
+  pugi::xml_node top = document_.document_element();
+  if (!top) throw InputError(name + ": no XML element (expected <cterm>)");
+  for (pugi::xml_node extra = top.next_sibling(); extra; extra = extra.next_sibling())
+    if (extra.type() == pugi::node_element) fail(extra, "a second document element");
+  term_.push_back(top);
+  out.add(-1, {}, {}, 0.0);
+  for (std::size_t q = 0; q < term_.size(); ++q) read_term(q, out);
+  check_flat_tree(out, [this](std::size_t node, bool arc) { return describe(node, arc); });
+}
+
+std::string RuleMLWalker::describe(pugi::xml_node e) const {
+  const std::ptrdiff_t offset = std::clamp<std::ptrdiff_t>(e.offset_debug(), 0, text_.size());
+  std::string d = *name_ + ":" +
+                  std::to_string(1 + std::count(text_.begin(), text_.begin() + offset, '\n')) +
+                  ": element <" + e.name();
+  for (pugi::xml_attribute a : e.attributes())
+    d += " " + std::string(a.name()) + "=\"" + a.value() + "\"";
+  return d + ">";
+}
+
+std::string RuleMLWalker::describe(std::size_t node, bool arc) const {
+  // A node's arc is the <_r> around its term; a node is its <cterm> (or <ind>).
+  return describe(arc ? term_.at(node).parent() : term_.at(node));
+}
+
+void RuleMLWalker::fail(pugi::xml_node e, const std::string& message) const {
+  throw InputError(describe(e) + ": " + message);
+}
+
+pugi::xml_node RuleMLWalker::element_from(pugi::xml_node parent, pugi::xml_node c) const {
+  for (; c; c = c.next_sibling()) {
+    const auto type = c.type();
+    if (type == pugi::node_element) return c;
+    if ((type == pugi::node_pcdata || type == pugi::node_cdata) && !is_blank(c.value()))
+      fail(parent, "unexpected text '" + std::string(c.value()).substr(0, 40) + "'");
+  }
+  return c;
+}
+
+std::string_view RuleMLWalker::label_text(pugi::xml_node e) const {
+  for (pugi::xml_node c = e.first_child(); c; c = c.next_sibling())
+    if (c.type() == pugi::node_element) fail(e, "a label may not contain elements");
+  const std::string_view v = e.text().get();
+  const auto b = v.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) fail(e, "empty label");
+  return v.substr(b, v.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+void RuleMLWalker::read_term(std::size_t index, FlatTree& out) {
+  const pugi::xml_node e = term_[index];
+  if (named(e, "ind")) {
+    out.label[index] = label_text(e);
+    return;
+  }
+  if (!named(e, "cterm")) fail(e, "expected <cterm> or <ind>");
+  const pugi::xml_node opc = element_from(e, e.first_child());
+  if (!opc || !named(opc, "_opc"))
+    fail(e, "the first child must be <_opc><ctor>label</ctor></_opc>");
+  const pugi::xml_node ctor = element_from(opc, opc.first_child());
+  if (!ctor || !named(ctor, "ctor") || element_from(opc, ctor.next_sibling()))
+    fail(opc, "expected exactly one <ctor> inside");
+  out.label[index] = label_text(ctor);
+  const auto parent = static_cast<vertex_t>(index);
+  for (pugi::xml_node r = element_from(e, opc.next_sibling()); r;
+       r = element_from(e, r.next_sibling())) {
+    if (!named(r, "_r"))
+      fail(r, "unexpected element (a <cterm> holds one <_opc> and then <_r> arcs)");
+    const pugi::xml_attribute n = r.attribute("n"), w = r.attribute("w");
+    if (!n || !*n.value()) fail(r, "missing arc label (attribute n)");
+    if (!w) fail(r, "missing weight (attribute w)");
+    double weight = 0;
+    if (const char* problem = parse_value(w.value(), weight); *problem)
+      fail(r, "weight '" + std::string(w.value()) + "' " + problem);
+    const pugi::xml_node inner = element_from(r, r.first_child());
+    if (!inner || element_from(r, inner.next_sibling()))
+      fail(r, "expected exactly one <cterm> or <ind> inside");
+    term_.push_back(inner);
+    out.add(parent, {}, n.value(), weight);
+  }
+}
+
+}  // namespace treefix::detail
