@@ -59,6 +59,13 @@ Environment Environment::read() {
     e.pinned_transfers = false;
   else if (!transfers.empty())
     refuse("TREEFIX_TRANSFERS", transfers, "pinned or pageable");
+  std::string key_sort = detail::trim(text("TREEFIX_KEY_SORT"));
+  if (key_sort == "boost")
+    e.boost_key_sort = true;
+  else if (key_sort == "radix")
+    e.boost_key_sort = false;
+  else if (!key_sort.empty())
+    refuse("TREEFIX_KEY_SORT", key_sort, "radix or boost");
   return e;
 }
 

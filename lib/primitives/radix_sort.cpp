@@ -64,4 +64,40 @@ void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffe
   });
 }
 
+void radix_sort_by_key64(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
+                         std::size_t count, unsigned key_bits, bool identity_values,
+                         Profile* profile) {
+  if (key_bits < 1 || key_bits > 64)
+    throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to 64)");
+  if (count >= (std::size_t(1) << 31))
+    throw CapacityError("radix sort of " + std::to_string(count) + " pairs: at most 2^31 - 1");
+  if (count == 0) return;
+  translate_device_errors("radix sort", [&] {
+    const Phase phase{profile, "sort"};
+    Kernels halves(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(kItems),
+                   phase, std::min<std::size_t>(256, runtime.tuning().work_group_size));
+    const Grid grid = halves.grid_stride(count);
+    const cl_uint n = static_cast<cl_uint>(count);
+    cl::Buffer half = runtime.scratch("radix64.half", count * sizeof(cl_uint));
+    cl::Buffer order = runtime.scratch("radix64.order", count * sizeof(cl_int));
+    halves.run("key_low_words", grid, n, keys, half);
+    radix_sort_by_key(runtime, half, order, count, std::min(32u, key_bits), true, profile);
+    if (key_bits > 32) {
+      halves.run("key_high_words", grid, n, order, keys, half);
+      radix_sort_by_key(runtime, half, order, count, key_bits - 32, false, profile);
+    }
+    cl::Buffer key_out = runtime.scratch("radix64.keys", count * sizeof(cl_ulong));
+    cl::Buffer value_out = runtime.scratch("radix64.values", count * sizeof(cl_int));
+    halves.run("gather_pairs", grid, n, order, keys, values, cl_int(identity_values), key_out,
+               value_out);
+    cl::Event copied_keys, copied_values;
+    runtime.queue().enqueueCopyBuffer(key_out, keys, 0, 0, count * sizeof(cl_ulong), nullptr,
+                                      &copied_keys);
+    runtime.queue().enqueueCopyBuffer(value_out, values, 0, 0, count * sizeof(cl_int), nullptr,
+                                      &copied_values);
+    phase.record(copied_keys);
+    phase.record(copied_values);
+  });
+}
+
 }  // namespace treefix

@@ -26,11 +26,15 @@ double TraversalStats::work_expansion() const {
 
 std::size_t lockstep_width(const Runtime& runtime) { return runtime.tuning().lockstep_width; }
 
-Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted) {
+Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
+                       bool sorted) {
   if (wish != Variant::automatic) return wish;
-  // Lockstep pays through coalesced loads on SIMT hardware; on a CPU device its barriers cost
-  // and there is nothing to coalesce.
-  if (runtime.description().is_gpu && sorted && !guided) return Variant::lockstep;
+  // Lockstep pays through coalesced loads on SIMT hardware when the group's items need nearly
+  // the same nodes (coherent, sorted, unguided); elsewhere the nodes it carries items through
+  // cost more than coalescing saves, and on a CPU device its barriers cost and there is nothing
+  // to coalesce (docs/ropes.md, the table of `treefix-bench spatial`).
+  if (runtime.description().is_gpu && sorted && !pieces.guided && pieces.coherent)
+    return Variant::lockstep;
   return Variant::independent;
 }
 
@@ -41,7 +45,7 @@ bool choose_sort(SortMode mode, std::size_t queries) {
 }
 
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
-                   const LinearTree& tree, std::size_t items, const BindArgs& bind,
+                   const TreeShape& tree, std::size_t items, const BindArgs& bind,
                    Profile* profile, TraversalStats* stats) {
   if (variant == Variant::automatic)
     throw Error("run_traversal: resolve Variant::automatic with choose_variant first");
@@ -50,7 +54,7 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     stats->group_steps.assign(items, 0);
   }
   if (items == 0) return;
-  if (tree.nodes() == 0) throw InputError(pieces.label + ": the tree has no nodes");
+  if (tree.nodes == 0) throw InputError(pieces.label + ": the tree has no nodes");
   if (items > 0x7fffffffu) throw CapacityError(pieces.label + ": more than 2^31 items");
   translate_device_errors(pieces.label.c_str(), [&] {
     std::string source = pieces.source + "\n" + Runtime::expanded_source("spatial/ropes.cl");

@@ -54,6 +54,10 @@ struct TraversalPieces {
   std::string options;        // build options
   bool guided = false;        // several call sets: lockstep takes the majority's
   std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
+  // Neighbouring items need nearly the same nodes (lockstep's measured work expansion on sorted
+  // items stays near 1: Barnes-Hut 1.3, against 3.3 for the kd-tree queries): what `automatic`
+  // takes lockstep for (choose_variant).
+  bool coherent = false;
 };
 
 // What a traversal did, per item (filled when asked for).
@@ -69,8 +73,10 @@ struct TraversalStats {
 // paper; $TREEFIX_LOCKSTEP_WIDTH), rounded down to a power of two when built.
 std::size_t lockstep_width(const Runtime& runtime);
 
-// Resolves `automatic` (sorted: whether the queries were sorted).
-Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted);
+// Resolves `automatic` for a traversal (sorted: whether the items were sorted); the rule and the
+// measurements behind it are in docs/ropes.md.
+Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
+                       bool sorted);
 // Resolves SortMode::automatic: sorting pays once there are several work-groups of queries.
 bool choose_sort(SortMode mode, std::size_t queries);
 
@@ -78,7 +84,7 @@ bool choose_sort(SortMode mode, std::size_t queries);
 // application binds the tree arrays). bind(args) appends the application's arguments (ROPE_PARAMS)
 // after the engine's. Throws CapacityError before launch when the stack cannot be held.
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
-                   const LinearTree& tree, std::size_t items, const BindArgs& bind,
+                   const TreeShape& tree, std::size_t items, const BindArgs& bind,
                    Profile* profile = nullptr, TraversalStats* stats = nullptr);
 
 // The same traversal on the host, item by item, on `threads` std::threads (0 = hardware

@@ -19,6 +19,19 @@
 
 namespace treefix {
 
+// What a traversal needs to know of a tree to size its stacks: arity, height (or a bound on it)
+// and the number of nodes (or a bound). Host trees (LinearTree::shape) and device-built trees
+// (treefix/spatial/device_build.hpp) both have one.
+struct TreeShape {
+  int arity = 2;
+  int height = 0;
+  std::size_t nodes = 0;
+  // Entries a rope stack needs for this tree: height*(arity-1)+1.
+  std::size_t stack_bound() const {
+    return static_cast<std::size_t>(height) * static_cast<std::size_t>(arity - 1) + 1;
+  }
+};
+
 // Common part of the linear trees.
 struct LinearTree {
   int arity = 2;
@@ -30,10 +43,8 @@ struct LinearTree {
   PointSet points;                        // the points in tree order
 
   std::size_t nodes() const { return first.size(); }
-  // Entries a rope stack needs for this tree: height*(arity-1)+1.
-  std::size_t stack_bound() const {
-    return static_cast<std::size_t>(height) * static_cast<std::size_t>(arity - 1) + 1;
-  }
+  TreeShape shape() const { return {arity, height, nodes()}; }
+  std::size_t stack_bound() const { return shape().stack_bound(); }
 };
 
 struct KdTree : LinearTree {

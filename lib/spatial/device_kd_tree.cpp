@@ -1,0 +1,156 @@
+// The kd-style tree built on the device (treefix/spatial/device_build.hpp): Morton order, radix
+// tree, collapse into leaf buckets (kernels/spatial/kd_build.cl), boxes level by level; and the
+// transfers of point sets and kd-trees.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "spatial/morton.hpp"
+#include "spatial/permute.hpp"
+#include "spatial/radix_tree.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/core/launch.hpp"
+#include "treefix/primitives/scan.hpp"
+#include "treefix/spatial/device_build.hpp"
+
+namespace treefix {
+
+DevicePoints DevicePoints::upload(Runtime& runtime, const PointSet& points, Profile* profile) {
+  for (float v : points.coord)
+    if (!std::isfinite(v)) throw InputError("points: a coordinate is not finite");
+  DevicePoints d;
+  d.n = points.n;
+  d.dim = points.dim;
+  d.coord = DeviceArray<float>::upload(runtime, points.coord, profile, "points");
+  return d;
+}
+
+PointSet DevicePoints::download(Runtime& runtime, Profile* profile) const {
+  PointSet p(n, dim);
+  p.coord = coord.download(runtime, profile);
+  p.coord.resize(n * static_cast<std::size_t>(dim));
+  return p;
+}
+
+namespace {
+template <class T>
+std::vector<T> head(Runtime& runtime, const DeviceArray<T>& array, std::size_t count,
+                    Profile* profile) {
+  std::vector<T> v = array.download(runtime, profile);
+  v.resize(count);
+  return v;
+}
+
+void check_build(std::size_t n, int dim, const BuildOptions& options, const char* what) {
+  if (dim < 1) throw InputError(std::string(what) + ": points need at least one dimension");
+  if (options.leaf_size < 1) throw InputError(std::string(what) + ": leaf size must be at least 1");
+  if (n >= (std::size_t(1) << 30))
+    throw CapacityError(std::string(what) + ": " + std::to_string(n) +
+                        " points; a device build takes fewer than 2^30");
+}
+}  // namespace
+
+DeviceKdTree DeviceKdTree::upload(Runtime& runtime, const KdTree& t, Profile* p) {
+  DeviceKdTree d;
+  d.shape = t.shape();
+  d.points = t.points.n;
+  d.dim = t.points.dim;
+  d.child = DeviceArray<std::int32_t>::upload(runtime, t.child, p, "kd-tree children");
+  d.first = DeviceArray<std::int32_t>::upload(runtime, t.first, p, "kd-tree leaves");
+  d.count = DeviceArray<std::int32_t>::upload(runtime, t.count, p, "kd-tree leaves");
+  d.split_dim = DeviceArray<std::int32_t>::upload(runtime, t.split_dim, p, "kd-tree splits");
+  d.point_index = DeviceArray<std::int32_t>::upload(runtime, t.point_index, p, "kd-tree indices");
+  d.box_lo = DeviceArray<float>::upload(runtime, t.box_lo, p, "kd-tree boxes");
+  d.box_hi = DeviceArray<float>::upload(runtime, t.box_hi, p, "kd-tree boxes");
+  d.split_value = DeviceArray<float>::upload(runtime, t.split_value, p, "kd-tree splits");
+  d.data = DeviceArray<float>::upload(runtime, t.points.coord, p, "kd-tree points");
+  return d;
+}
+
+KdTree DeviceKdTree::download(Runtime& runtime, Profile* p) const {
+  KdTree t;
+  const std::size_t nodes = shape.nodes;
+  t.arity = 2;
+  t.height = shape.height;
+  t.child = head(runtime, child, 2 * nodes, p);
+  t.first = head(runtime, first, nodes, p);
+  t.count = head(runtime, count, nodes, p);
+  t.split_dim = head(runtime, split_dim, nodes, p);
+  t.split_value = head(runtime, split_value, nodes, p);
+  t.box_lo = head(runtime, box_lo, nodes * dim, p);
+  t.box_hi = head(runtime, box_hi, nodes * dim, p);
+  t.point_index = head(runtime, point_index, points, p);
+  t.points = PointSet(points, dim);
+  t.points.coord = head(runtime, data, points * dim, p);
+  return t;
+}
+
+DeviceKdTree build_kd_tree(Runtime& runtime, const DevicePoints& points,
+                           const BuildOptions& options) {
+  check_build(points.n, points.dim, options, "kd-tree");
+  const std::size_t n = points.n;
+  const int dim = points.dim, leaf = options.leaf_size;
+  Profile* profile = options.profile;
+  DeviceKdTree t;
+  t.points = n;
+  t.dim = dim;
+  t.shape.arity = 2;
+  return translate_device_errors("kd-tree build", [&] {
+    const std::string build_options =
+        detail::morton_options(dim, false) + " -DLEAF=" + std::to_string(leaf);
+    Kernels build(runtime, "spatial/kd_build.cl", build_options, {profile, "build"});
+    t.data = DeviceArray<float>(runtime, n * dim, "kd-tree points");
+    const std::size_t capacity = n > static_cast<std::size_t>(leaf) ? 2 * n - 1 : 1;
+    auto nodes_array = [&](std::size_t per, const char* what) {
+      return DeviceArray<std::int32_t>(runtime, per * capacity, what);
+    };
+    t.child = nodes_array(2, "kd-tree children");
+    t.first = nodes_array(1, "kd-tree leaves");
+    t.count = nodes_array(1, "kd-tree leaves");
+    t.split_dim = nodes_array(1, "kd-tree splits");
+    t.split_value = DeviceArray<float>(runtime, capacity, "kd-tree splits");
+    DeviceArray<std::int32_t> depth = nodes_array(1, "kd-tree depths");
+    if (n > 0) {
+      auto m = detail::sort_along_morton_curve(runtime, points.coord.buffer(), n, dim, false,
+                                               profile);
+      detail::Permuter(runtime, "float", {profile, "build"})
+          .gather_columns(n, dim, m.order.buffer(), points.coord.buffer(), t.data.buffer());
+      t.point_index = std::move(m.order);
+      if (n > static_cast<std::size_t>(leaf)) {
+        auto radix = detail::build_radix_tree(runtime, m.code, n, detail::morton_bits(dim) * dim,
+                                              profile);
+        DeviceArray<std::int32_t> offsets(runtime, n - 1, "kd-tree node numbers");
+        DeviceArray<cl_uint> shape(runtime, 2, "kd-tree shape");
+        fill(runtime, shape.buffer(), cl_uint(0), 2, {profile, "build"});
+        build.run("kd_count", build.grid_stride(n - 1), cl_int(n), radix.left, radix.right,
+                  radix.range_first, radix.range_last, offsets);
+        scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, offsets.buffer(),
+             offsets.buffer(), n - 1, profile, "build", &shape.buffer());
+        build.run("kd_write", build.grid_stride(n - 1), cl_int(n), radix.left, radix.right,
+                  radix.parent, radix.prefix, radix.range_first, radix.range_last, offsets, t.data,
+                  m.frame, t.child, t.first, t.count, depth, t.split_dim, t.split_value, shape);
+        const std::vector<cl_uint> counts = shape.download(runtime, profile);
+        t.shape.nodes = counts[0];
+        t.shape.height = static_cast<int>(counts[1]);
+      }
+    } else {
+      t.point_index = DeviceArray<std::int32_t>(runtime, 0, "kd-tree indices");
+    }
+    if (n <= static_cast<std::size_t>(leaf)) {
+      build.run("kd_single_bucket", build.groups(1), cl_int(n), t.child, t.first, t.count, depth,
+                t.split_dim, t.split_value);
+      t.shape.nodes = 1;
+      t.shape.height = 0;
+    }
+    const std::size_t nodes = t.shape.nodes;
+    t.box_lo = DeviceArray<float>(runtime, nodes * dim, "kd-tree boxes");
+    t.box_hi = DeviceArray<float>(runtime, nodes * dim, "kd-tree boxes");
+    Kernels boxes = build.in("summary");
+    for (int level = t.shape.height; level >= 0; --level)
+      boxes.run("kd_boxes", boxes.grid_stride(nodes), cl_int(level), cl_int(nodes), depth, t.child,
+                t.first, t.count, cl_int(n), t.data, t.box_lo, t.box_hi);
+    return std::move(t);
+  });
+}
+
+}  // namespace treefix
