@@ -241,6 +241,12 @@ TEST_CASE("radix sort: stable, every key width, awkward sizes, identity values")
   for (std::size_t n : {1ul, 2ul, 2049ul, 65537ul})
     for (unsigned bits : {1u, 31u, 32u, 33u, 63u, 64u})
       check_radix_sort<cl_ulong>(n, bits, rng, radix_sort_by_key64);
+  for (std::size_t items : {3, 16}) {  // other tile sizes (Tuning::radix_sort_items)
+    test::ScopedTuning tuning;
+    tuning->radix_sort_items = items;
+    check_radix_sort<cl_uint>(65537, 25, rng, radix_sort_by_key);
+    check_radix_sort<cl_ulong>(65537, 63, rng, radix_sort_by_key64);
+  }
   CHECK_THROWS_AS(radix_sort_by_key64(rt, cl::Buffer(), cl::Buffer(), 5, 65), InputError);
   CHECK(key_bits_for(0) == 1);
   CHECK(key_bits_for(1) == 1);

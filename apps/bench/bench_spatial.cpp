@@ -82,6 +82,14 @@ void dump(const Args& a, const std::vector<NamedPoints>& sets) {
                 std::to_string(a.k) + "," + general(s.radius, 9) + "\n";
   }
   write_output(a.dump_dir + "/manifest.csv", [&](std::ostream& out) { out << manifest; });
+  if (a.dump_text) {
+    for (const auto& s : sets)
+      write_output(a.dump_dir + "/points_" + s.name + ".txt",
+                   [&](std::ostream& out) { write_points(out, s.points); });
+    const Bodies plummer = generate::plummer(a.bodies, 1);
+    write_output(a.dump_dir + "/bodies_plummer.txt",
+                 [&](std::ostream& out) { write_bodies(out, plummer); });
+  }
   std::cout << "# points written to " << a.dump_dir << " (manifest.csv)\n";
 }
 
@@ -92,7 +100,9 @@ void sort_rows(Runtime& rt, const Args& a, std::size_t n, unsigned bits, Table& 
   std::vector<Key> keys(n);
   auto keys_device = DeviceArray<Key>(rt, n, "keys");
   auto values = DeviceArray<cl_int>(rt, n, "values");
-  for (const char* impl : {"radix", "boost"}) {
+  const std::size_t saved_items = rt.tuning().radix_sort_items;
+  for (const std::string impl : {"radix-4", "radix-8", "radix-16", "boost"}) {
+    if (impl != "boost") rt.tuning().radix_sort_items = std::stoul(impl.substr(6));
     std::vector<double> wall, device;
     const Runs runs = a.common.runs();
     for (std::size_t r = 0; r < runs.total(); ++r) {
@@ -101,7 +111,7 @@ void sort_rows(Runtime& rt, const Args& a, std::size_t n, unsigned bits, Table& 
       rt.queue().finish();
       Profile p;
       const double ms = host_ms([&] {
-        if (std::string(impl) == "boost")
+        if (impl == "boost")
           sort_by_key<Key>(rt, keys_device.buffer(), values.buffer(), n, true);
         else if (sizeof(Key) == 8)
           radix_sort_by_key64(rt, keys_device.buffer(), values.buffer(), n, bits, true, &p);
@@ -115,9 +125,9 @@ void sort_rows(Runtime& rt, const Args& a, std::size_t n, unsigned bits, Table& 
     }
     const double w = median(wall);
     rows.add({impl, std::to_string(n), std::to_string(bits),
-              std::string(impl) == "boost" ? "" : cell(median(device), 4), cell(w, 4),
-              cell(n / (1e3 * w), 1)});
+              impl == "boost" ? "" : cell(median(device), 4), cell(w, 4), cell(n / (1e3 * w), 1)});
   }
+  rt.tuning().radix_sort_items = saved_items;
 }
 
 // Per-phase medians of `build(profile)` (which finishes the queue), plus the wall time.
@@ -147,8 +157,7 @@ std::vector<std::string> build_cells(Runtime& rt, const Args& a, Build build) {
 
 void build_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets, Table& rows) {
   std::vector<NamedPoints> all = sets;
-  Bodies plummer = generate::plummer(a.bodies, 1);
-  all.push_back({"plummer", plummer.position, 0});
+  if (a.bodies > 0) all.push_back({"plummer", generate::plummer(a.bodies, 1).position, 0});
   for (const auto& s : all) {
     const std::size_t n = s.points.n;
     DevicePoints points = DevicePoints::upload(rt, s.points);
@@ -217,7 +226,7 @@ void auto_rows(const std::string& app, const std::string& set, std::size_t n, co
             << "\n";
 }
 
-void auto_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets, Table& rows) {
+void nbody_auto_rows(Runtime& rt, const Args& a, Table& rows) {
   Bodies plummer = generate::plummer(a.bodies, 1);
   auto bodies = DeviceBodies::upload(rt, plummer);
   DeviceOctree octree = build_octree(rt, DevicePoints{plummer.size(), 3, bodies.position},
@@ -232,6 +241,10 @@ void auto_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets
     rt.queue().finish();
     return std::make_pair(chosen, choose_sort(s, plummer.size()));
   }, rows);
+}
+
+void auto_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets, Table& rows) {
+  if (a.bodies > 0) nbody_auto_rows(rt, a, rows);
   for (const auto& set : sets) {
     DeviceKdTree tree = build_kd_tree(rt, DevicePoints::upload(rt, set.points), {a.leaf});
     const std::size_t n = set.points.n;
@@ -285,7 +298,7 @@ void run_spatial(const Args& a) {
       sort_rows<cl_ulong>(rt, a, n, 63, sorts);
     }
   if (wants("build")) build_table(rt, a, sets, builds);
-  if (wants("nbody")) nbody_table(rt, a, steps);
+  if (wants("nbody") && a.bodies > 0) nbody_table(rt, a, steps);
   if (wants("knn") || wants("correlate")) query_table(rt, a, sets, queries);
   if (wants("auto")) auto_table(rt, a, sets, autos);
   for (const Table* t : {&sorts, &builds, &steps, &queries, &autos})
@@ -308,6 +321,8 @@ void setup_spatial(CLI::App& app) {
   c->add_option("--tables", a->tables, "comma list of sort,build,nbody,knn,correlate,auto");
   c->add_option("--real", a->real, "a point file ('n 3' header) of a real scan to add");
   c->add_option("--dump-dir", a->dump_dir, "write the query point sets there as .npy");
+  c->add_flag("--dump-text", a->dump_text,
+              "with --dump-dir: also as point files, and the Plummer bodies as a body file");
   c->add_option("-k", a->k, "neighbours for kNN (default 8)");
   c->add_option("--neighbours", a->neighbours, "mean points per correlation ball (default 85)");
   c->add_option("--theta", a->theta, "Barnes-Hut opening angle (default 0.5)");

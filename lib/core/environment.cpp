@@ -45,6 +45,7 @@ Environment Environment::read() {
   e.work_group_size = positive("TREEFIX_WG_SIZE", 1 << 16);
   e.lockstep_width = positive("TREEFIX_LOCKSTEP_WIDTH", 1 << 16);
   e.list_rank_stride = positive("TREEFIX_LIST_RANK_STRIDE", 1 << 20);
+  e.radix_sort_items = positive("TREEFIX_RADIX_ITEMS", 64);
   std::string scan = detail::trim(text("TREEFIX_SCAN"));
   if (scan == "single-pass")
     e.single_pass_scan = true;

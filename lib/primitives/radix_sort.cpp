@@ -13,7 +13,23 @@ namespace treefix {
 
 namespace {
 constexpr unsigned kDigitBits = 8;
-constexpr std::size_t kItems = 8;  // pairs per work-item: a tile of 2048 at 256 work-items
+
+// The sort's kernels: work-groups of at most 256 and Tuning::radix_sort_items pairs each, as
+// many as the device's local memory holds (a tile needs 6 bytes a pair, plus 2 KB).
+struct SortKernels {
+  Kernels kernels;
+  std::size_t items;
+};
+SortKernels sort_kernels(Runtime& runtime, const Phase& phase) {
+  const std::size_t wg = std::min<std::size_t>(256, runtime.tuning().work_group_size);
+  const std::size_t local = runtime.description().local_mem_bytes;
+  const std::size_t room = local > 4096 ? (local - 2048) / (6 * wg) : 1;
+  const std::size_t items =
+      std::max<std::size_t>(1, std::min<std::size_t>(runtime.tuning().radix_sort_items, room));
+  return {Kernels(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(items), phase,
+                  wg),
+          items};
+}
 }  // namespace
 
 unsigned key_bits_for(std::size_t max_key) {
@@ -32,10 +48,8 @@ void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffe
   if (count == 0) return;
   translate_device_errors("radix sort", [&] {
     const Phase phase{profile, "sort"};
-    // The tile lives in local memory (6 bytes a pair): at most 256 work-items.
-    Kernels sort(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(kItems), phase,
-                 std::min<std::size_t>(256, runtime.tuning().work_group_size));
-    const std::size_t tile = sort.wg_size() * kItems;
+    auto [sort, items] = sort_kernels(runtime, phase);
+    const std::size_t tile = sort.wg_size() * items;
     const std::size_t tiles = (count + tile - 1) / tile;
     cl::Buffer key_other = runtime.scratch("radix.keys", count * sizeof(cl_uint));
     cl::Buffer value_other = runtime.scratch("radix.values", count * sizeof(cl_int));
@@ -74,8 +88,7 @@ void radix_sort_by_key64(Runtime& runtime, const cl::Buffer& keys, const cl::Buf
   if (count == 0) return;
   translate_device_errors("radix sort", [&] {
     const Phase phase{profile, "sort"};
-    Kernels halves(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(kItems),
-                   phase, std::min<std::size_t>(256, runtime.tuning().work_group_size));
+    Kernels halves = sort_kernels(runtime, phase).kernels;
     const Grid grid = halves.grid_stride(count);
     const cl_uint n = static_cast<cl_uint>(count);
     cl::Buffer half = runtime.scratch("radix64.half", count * sizeof(cl_uint));

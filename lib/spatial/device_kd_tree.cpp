@@ -85,72 +85,72 @@ KdTree DeviceKdTree::download(Runtime& runtime, Profile* p) const {
   return t;
 }
 
-DeviceKdTree build_kd_tree(Runtime& runtime, const DevicePoints& points,
-                           const BuildOptions& options) {
+void build_kd_tree(Runtime& runtime, const DevicePoints& points, const BuildOptions& options,
+                   DeviceKdTree& t) {
   check_build(points.n, points.dim, options, "kd-tree");
   const std::size_t n = points.n;
   const int dim = points.dim, leaf = options.leaf_size;
   Profile* profile = options.profile;
-  DeviceKdTree t;
   t.points = n;
   t.dim = dim;
-  t.shape.arity = 2;
-  return translate_device_errors("kd-tree build", [&] {
+  t.shape = {2, 0, 1};
+  translate_device_errors("kd-tree build", [&] {
+    using detail::fit;
     const std::string build_options =
         detail::morton_options(dim, false) + " -DLEAF=" + std::to_string(leaf);
     Kernels build(runtime, "spatial/kd_build.cl", build_options, {profile, "build"});
-    t.data = DeviceArray<float>(runtime, n * dim, "kd-tree points");
     const std::size_t capacity = n > static_cast<std::size_t>(leaf) ? 2 * n - 1 : 1;
-    auto nodes_array = [&](std::size_t per, const char* what) {
-      return DeviceArray<std::int32_t>(runtime, per * capacity, what);
-    };
-    t.child = nodes_array(2, "kd-tree children");
-    t.first = nodes_array(1, "kd-tree leaves");
-    t.count = nodes_array(1, "kd-tree leaves");
-    t.split_dim = nodes_array(1, "kd-tree splits");
-    t.split_value = DeviceArray<float>(runtime, capacity, "kd-tree splits");
-    DeviceArray<std::int32_t> depth = nodes_array(1, "kd-tree depths");
+    fit(runtime, t.data, n * dim, "kd-tree points");
+    fit(runtime, t.point_index, n, "kd-tree indices");
+    fit(runtime, t.child, 2 * capacity, "kd-tree children");
+    fit(runtime, t.first, capacity, "kd-tree leaves");
+    fit(runtime, t.count, capacity, "kd-tree leaves");
+    fit(runtime, t.split_dim, capacity, "kd-tree splits");
+    fit(runtime, t.split_value, capacity, "kd-tree splits");
+    const cl::Buffer depth = runtime.scratch("kd.depth", capacity * sizeof(cl_int));
+    DeviceArray<float> frame;
     if (n > 0) {
-      auto m = detail::sort_along_morton_curve(runtime, points.coord.buffer(), n, dim, false,
-                                               profile);
+      const cl::Buffer code = detail::sort_along_morton_curve(
+          runtime, points.coord.buffer(), n, dim, false, frame, t.point_index, profile);
       detail::Permuter(runtime, "float", {profile, "build"})
-          .gather_columns(n, dim, m.order.buffer(), points.coord.buffer(), t.data.buffer());
-      t.point_index = std::move(m.order);
+          .gather_columns(n, dim, t.point_index.buffer(), points.coord.buffer(), t.data.buffer());
       if (n > static_cast<std::size_t>(leaf)) {
-        auto radix = detail::build_radix_tree(runtime, m.code, n, detail::morton_bits(dim) * dim,
+        auto radix = detail::build_radix_tree(runtime, code, n, detail::morton_bits(dim) * dim,
                                               profile);
-        DeviceArray<std::int32_t> offsets(runtime, n - 1, "kd-tree node numbers");
-        DeviceArray<cl_uint> shape(runtime, 2, "kd-tree shape");
-        fill(runtime, shape.buffer(), cl_uint(0), 2, {profile, "build"});
+        const cl::Buffer offsets = runtime.scratch("kd.offsets", (n - 1) * sizeof(cl_int));
+        const cl::Buffer shape = runtime.scratch("kd.shape", 2 * sizeof(cl_uint));
+        fill(runtime, shape, cl_uint(0), 2, {profile, "build"});
         build.run("kd_count", build.grid_stride(n - 1), cl_int(n), radix.left, radix.right,
                   radix.range_first, radix.range_last, offsets);
-        scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, offsets.buffer(),
-             offsets.buffer(), n - 1, profile, "build", &shape.buffer());
+        scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, offsets, offsets, n - 1,
+             profile, "build", &shape);
         build.run("kd_write", build.grid_stride(n - 1), cl_int(n), radix.left, radix.right,
                   radix.parent, radix.prefix, radix.range_first, radix.range_last, offsets, t.data,
-                  m.frame, t.child, t.first, t.count, depth, t.split_dim, t.split_value, shape);
-        const std::vector<cl_uint> counts = shape.download(runtime, profile);
+                  frame, t.child, t.first, t.count, depth, t.split_dim, t.split_value, shape);
+        cl_uint counts[2];
+        detail::read_buffer(runtime, shape, counts, sizeof counts, profile);
         t.shape.nodes = counts[0];
         t.shape.height = static_cast<int>(counts[1]);
       }
-    } else {
-      t.point_index = DeviceArray<std::int32_t>(runtime, 0, "kd-tree indices");
     }
-    if (n <= static_cast<std::size_t>(leaf)) {
+    if (n <= static_cast<std::size_t>(leaf))
       build.run("kd_single_bucket", build.groups(1), cl_int(n), t.child, t.first, t.count, depth,
                 t.split_dim, t.split_value);
-      t.shape.nodes = 1;
-      t.shape.height = 0;
-    }
     const std::size_t nodes = t.shape.nodes;
-    t.box_lo = DeviceArray<float>(runtime, nodes * dim, "kd-tree boxes");
-    t.box_hi = DeviceArray<float>(runtime, nodes * dim, "kd-tree boxes");
+    fit(runtime, t.box_lo, nodes * dim, "kd-tree boxes");
+    fit(runtime, t.box_hi, nodes * dim, "kd-tree boxes");
     Kernels boxes = build.in("summary");
     for (int level = t.shape.height; level >= 0; --level)
       boxes.run("kd_boxes", boxes.grid_stride(nodes), cl_int(level), cl_int(nodes), depth, t.child,
                 t.first, t.count, cl_int(n), t.data, t.box_lo, t.box_hi);
-    return std::move(t);
   });
+}
+
+DeviceKdTree build_kd_tree(Runtime& runtime, const DevicePoints& points,
+                           const BuildOptions& options) {
+  DeviceKdTree tree;
+  build_kd_tree(runtime, points, options, tree);
+  return tree;
 }
 
 }  // namespace treefix

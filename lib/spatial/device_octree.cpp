@@ -92,8 +92,8 @@ Octree DeviceOctree::download(Runtime& runtime, Profile* p) const {
   return t;
 }
 
-DeviceOctree build_octree(Runtime& runtime, const DevicePoints& bodies,
-                          const DeviceArray<float>& masses, const BuildOptions& options) {
+void build_octree(Runtime& runtime, const DevicePoints& bodies, const DeviceArray<float>& masses,
+                  const BuildOptions& options, DeviceOctree& t) {
   if (bodies.dim != 3) throw InputError("octree: bodies must have 3 coordinates");
   if (masses.size() < bodies.n) throw InputError("octree: one mass per body expected");
   if (options.leaf_size < 1) throw InputError("octree: leaf size must be at least 1");
@@ -102,58 +102,61 @@ DeviceOctree build_octree(Runtime& runtime, const DevicePoints& bodies,
                         " bodies; a device build takes fewer than 2^30");
   const std::size_t n = bodies.n;
   Profile* profile = options.profile;
-  DeviceOctree t;
   t.bodies = n;
   t.shape = {8, device_octree_height, n ? 2 * n - 1 : 0};
   const std::size_t capacity = std::max<std::size_t>(1, t.shape.nodes);
-  return translate_device_errors("octree build", [&] {
+  translate_device_errors("octree build", [&] {
     const Phase build_phase{profile, "build"};
-    auto ints = [&](std::size_t size, const char* what) {
-      return DeviceArray<std::int32_t>(runtime, size, what);
-    };
-    t.child = ints(8 * capacity, "octree children");
-    t.first = ints(capacity, "octree leaves");
-    t.count = ints(capacity, "octree leaves");
-    t.node_count = ints(1, "octree size");
-    t.centre_mass = DeviceArray<float>(runtime, 4 * capacity, "octree centres of mass");
-    t.side = DeviceArray<float>(runtime, capacity, "octree cell sides");
-    t.position = DeviceArray<float>(runtime, 3 * n, "body positions");
-    t.mass = DeviceArray<float>(runtime, n, "body masses");
+    using detail::fit;
+    fit(runtime, t.child, 8 * capacity, "octree children");
+    fit(runtime, t.first, capacity, "octree leaves");
+    fit(runtime, t.count, capacity, "octree leaves");
+    fit(runtime, t.node_count, 1, "octree size");
+    fit(runtime, t.centre_mass, 4 * capacity, "octree centres of mass");
+    fit(runtime, t.side, capacity, "octree cell sides");
+    fit(runtime, t.position, 3 * n, "body positions");
+    fit(runtime, t.mass, n, "body masses");
+    fit(runtime, t.body_index, n, "body order");
     if (n == 0) {
       fill(runtime, t.node_count.buffer(), cl_int(0), 1, build_phase);
-      t.frame = DeviceArray<float>::upload(runtime, std::vector<float>(8, 1.0f), profile, "frame");
-      t.body_index = ints(0, "body order");
-      return std::move(t);
+      fit(runtime, t.frame, 8, "octree frame");
+      fill(runtime, t.frame.buffer(), 1.0f, 8, build_phase);
+      return;
     }
-    auto m = detail::sort_along_morton_curve(runtime, bodies.coord.buffer(), n, 3, true, profile);
+    const cl::Buffer code = detail::sort_along_morton_curve(runtime, bodies.coord.buffer(), n, 3,
+                                                            true, t.frame, t.body_index, profile);
     detail::Permuter floats(runtime, "float", build_phase);
-    floats.gather_columns(n, 3, m.order.buffer(), bodies.coord.buffer(), t.position.buffer());
-    floats.gather_rows(n, 1, m.order.buffer(), masses.buffer(), t.mass.buffer());
-    t.body_index = std::move(m.order);
-    t.frame = std::move(m.frame);
-    auto radix = detail::build_radix_tree(runtime, m.code, n, 63, profile);
+    floats.gather_columns(n, 3, t.body_index.buffer(), bodies.coord.buffer(), t.position.buffer());
+    floats.gather_rows(n, 1, t.body_index.buffer(), masses.buffer(), t.mass.buffer());
+    auto radix = detail::build_radix_tree(runtime, code, n, 63, profile);
     const std::string leaf = "-DCODE_BITS=63 -DLEAF=" + std::to_string(options.leaf_size);
     Kernels build(runtime, "spatial/octree_build.cl", leaf, build_phase);
-    const std::size_t binary_nodes = 2 * n - 1;
-    auto flag = ints(binary_nodes, "octree flags");
-    auto offsets = ints(binary_nodes, "octree node numbers");
-    auto octree_parent = ints(binary_nodes, "octree parents");
-    auto level = ints(capacity, "octree levels");
+    const std::size_t binary_nodes = 2 * n - 1, bytes = binary_nodes * sizeof(cl_int);
+    const cl::Buffer flag = runtime.scratch("octree.flag", bytes);
+    const cl::Buffer offsets = runtime.scratch("octree.offsets", bytes);
+    const cl::Buffer octree_parent = runtime.scratch("octree.parent", bytes);
+    const cl::Buffer level = runtime.scratch("octree.level", capacity * sizeof(cl_int));
     build.run("oct_flags", build.grid_stride(binary_nodes), cl_int(n), radix.parent, radix.prefix,
               radix.range_first, radix.range_last, flag, octree_parent);
-    scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, flag.buffer(), offsets.buffer(),
-         binary_nodes, profile, "build", &t.node_count.buffer());
+    scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, flag, offsets, binary_nodes,
+         profile, "build", &t.node_count.buffer());
     fill(runtime, t.child.buffer(), cl_int(-1), 8 * capacity, build_phase);
     build.run("oct_write", build.grid_stride(binary_nodes), cl_int(n), radix.prefix,
-              radix.range_first, radix.range_last, m.code, flag, offsets, octree_parent, t.frame,
+              radix.range_first, radix.range_last, code, flag, offsets, octree_parent, t.frame,
               t.child, t.first, t.count, level, t.side);
     Kernels summary = build.in("summary");
     for (int l = device_octree_height; l >= 0; --l)
       summary.run("oct_summary", summary.grid_stride(capacity), cl_int(l), t.node_count, level,
                   t.child, t.first, t.count, cl_int(n), t.position, t.mass, t.frame,
                   t.centre_mass);
-    return std::move(t);
   });
+}
+
+DeviceOctree build_octree(Runtime& runtime, const DevicePoints& bodies,
+                          const DeviceArray<float>& masses, const BuildOptions& options) {
+  DeviceOctree tree;
+  build_octree(runtime, bodies, masses, options, tree);
+  return tree;
 }
 
 }  // namespace treefix

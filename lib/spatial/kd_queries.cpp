@@ -34,11 +34,11 @@ QueryRun query_run(Runtime& runtime, const DeviceKdTree& tree, const DevicePoint
     floats.scatter_columns(r.n, dim, tree.point_index.buffer(), tree.data.buffer(),
                            r.query.buffer());
   } else if (r.sorted && r.n > 0) {
-    auto m = detail::sort_along_morton_curve(runtime, queries->coord.buffer(), r.n, dim, false,
-                                             profile);
+    DeviceArray<float> frame;
+    detail::sort_along_morton_curve(runtime, queries->coord.buffer(), r.n, dim, false, frame,
+                                    r.order, profile);
     r.query = DeviceArray<float>(runtime, r.n * dim, "queries");
-    floats.gather_columns(r.n, dim, m.order.buffer(), queries->coord.buffer(), r.query.buffer());
-    r.order = std::move(m.order);
+    floats.gather_columns(r.n, dim, r.order.buffer(), queries->coord.buffer(), r.query.buffer());
   } else {
     r.query = queries->coord;
   }

@@ -17,34 +17,29 @@ std::string morton_options(int dim, bool cube) {
          (cube ? " -DCUBE" : "");
 }
 
-void sort_codes(Runtime& runtime, DeviceArray<cl_ulong>& code, DeviceArray<std::int32_t>& order,
-                std::size_t n, int code_bits, bool boost, Profile* profile) {
-  if (!boost) {
-    radix_sort_by_key64(runtime, code.buffer(), order.buffer(), n,
-                        static_cast<unsigned>(code_bits), true, profile);
-    return;
-  }
-  Permuter(runtime, "int", {profile, "sort"}).iota(n, order.buffer());
-  sort_by_key<cl_ulong>(runtime, code.buffer(), order.buffer(), n, true);
-}
-
-MortonOrder sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, std::size_t n,
-                                    int dim, bool cube, Profile* profile) {
-  MortonOrder m;
-  Kernels frame(runtime, "spatial/morton.cl", morton_options(dim, cube), {profile, "frame"});
-  const Grid grid = frame.grid_stride(n);
+cl::Buffer sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, std::size_t n,
+                                   int dim, bool cube, DeviceArray<float>& frame,
+                                   DeviceArray<std::int32_t>& order, Profile* profile) {
+  Kernels morton(runtime, "spatial/morton.cl", morton_options(dim, cube), {profile, "frame"});
+  const Grid grid = morton.grid_stride(n);
   const std::size_t groups = grid.global / grid.local;
-  cl::Buffer& partial =
+  cl::Buffer partial =
       runtime.scratch("morton.partial", groups * static_cast<std::size_t>(dim) * 2 * sizeof(float));
-  m.frame = DeviceArray<float>(runtime, 2 + 2 * static_cast<std::size_t>(dim), "Morton frame");
-  frame.run("frame_partial", grid, cl_uint(n), coord, partial);
-  frame.run("frame_finish", frame.groups(1), cl_uint(groups), partial, m.frame);
-  m.code = DeviceArray<cl_ulong>(runtime, n, "Morton codes");
-  frame.in("codes").run("morton_codes", grid, cl_uint(n), coord, m.frame, m.code);
-  m.order = DeviceArray<std::int32_t>(runtime, n, "Morton order");
-  sort_codes(runtime, m.code, m.order, n, morton_bits(dim) * dim,
-             runtime.tuning().boost_key_sort, profile);
-  return m;
+  fit(runtime, frame, 2 + 2 * static_cast<std::size_t>(dim), "Morton frame");
+  morton.run("frame_partial", grid, cl_uint(n), coord, partial);
+  morton.run("frame_finish", morton.groups(1), cl_uint(groups), partial, frame);
+  cl::Buffer code = runtime.scratch("morton.code", n * sizeof(cl_ulong));
+  morton.in("codes").run("morton_codes", grid, cl_uint(n), coord, frame, code);
+  fit(runtime, order, n, "Morton order");
+  const int code_bits = morton_bits(dim) * dim;
+  if (runtime.tuning().boost_key_sort) {
+    Permuter(runtime, "int", {profile, "sort"}).iota(n, order.buffer());
+    sort_by_key<cl_ulong>(runtime, code, order.buffer(), n, true);
+  } else {
+    radix_sort_by_key64(runtime, code, order.buffer(), n, static_cast<unsigned>(code_bits), true,
+                        profile);
+  }
+  return code;
 }
 
 }  // namespace treefix::detail

@@ -14,20 +14,18 @@ int morton_bits(int dim);
 // -DDIM=.. -DBITS=.. [-DCUBE]: the options of morton.cl and of the kernels reading its frame.
 std::string morton_options(int dim, bool cube);
 
-struct MortonOrder {
-  DeviceArray<float> frame;         // see kernels/spatial/morton.cl
-  DeviceArray<cl_ulong> code;       // the codes, sorted
-  DeviceArray<std::int32_t> order;  // sorted position -> input index
-};
+// Resizes `array` to hold at least n values when it does not (its contents are then lost).
+template <class T>
+void fit(Runtime& runtime, DeviceArray<T>& array, std::size_t n, const char* what) {
+  if (!array.buffer()() || array.size() < n) array = DeviceArray<T>(runtime, n, what);
+}
 
-// coord: n points of dim coordinates, structure of arrays. cube: one cube frame (octrees).
-// n >= 1. Phases "frame", "codes", "sort".
-MortonOrder sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, std::size_t n,
-                                    int dim, bool cube, Profile* profile);
-
-// Sorts codes[0 .. n) of code_bits bits (<= 63), in place, and sets order to the sorting
-// permutation (stable): our radix_sort_by_key64 or Boost.Compute's sort_by_key.
-void sort_codes(Runtime& runtime, DeviceArray<cl_ulong>& code, DeviceArray<std::int32_t>& order,
-                std::size_t n, int code_bits, bool boost, Profile* profile);
+// coord: n >= 1 points of dim coordinates, structure of arrays. cube: one cube frame (octrees).
+// Writes the frame (kernels/spatial/morton.cl) and order (sorted position -> input index; both
+// fitted to size) and returns the sorted codes, in the Runtime's workspace "morton.code" (valid
+// until the next call). Phases "frame", "codes", "sort".
+cl::Buffer sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, std::size_t n,
+                                   int dim, bool cube, DeviceArray<float>& frame,
+                                   DeviceArray<std::int32_t>& order, Profile* profile);
 
 }  // namespace treefix::detail

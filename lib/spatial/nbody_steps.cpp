@@ -71,23 +71,27 @@ class Stepper {
           DeviceArray<std::int32_t>(runtime, n, "body ids")};
     ints_.iota(n, s_.id.buffer());
     query_body_ = DeviceArray<std::int32_t>(runtime, n, "body order");
+    spare_velocity_ = DeviceArray<float>(runtime, 3 * n, "velocities");
+    spare_id_ = DeviceArray<std::int32_t>(runtime, n, "body ids");
     bad_ = DeviceArray<cl_int>(runtime, 1, "step overflow");
     fill(rt_, bad_.buffer(), cl_int(INT_MAX), 1);
   }
 
-  // Tree, body sort and force for the current positions: s_.acc in the state's order.
+  // Tree, body sort and force for the current positions: s_.acc in the state's order. Two trees
+  // alternate (the state may live in the last one's arrays), and so do two velocity and id
+  // arrays: a step allocates nothing.
   void force() {
     const std::size_t n = s_.n;
     BuildOptions build{o_.leaf_size, o_.profile};
-    DeviceOctree tree = build_octree(rt_, DevicePoints{n, 3, s_.position}, s_.mass, build);
+    current_ ^= 1;
+    DeviceOctree& tree = trees_[current_];
+    build_octree(rt_, DevicePoints{n, 3, s_.position}, s_.mass, build, tree);
     if (sorted_) {  // the state follows the tree's order: the tree's copies become the state
-      DeviceArray<float> velocity(rt_, 3 * n, "velocities");
-      DeviceArray<std::int32_t> id(rt_, n, "body ids");
       floats_.gather_columns(n, 3, tree.body_index.buffer(), s_.velocity.buffer(),
-                             velocity.buffer());
-      ints_.gather_rows(n, 1, tree.body_index.buffer(), s_.id.buffer(), id.buffer());
-      s_.velocity = std::move(velocity);
-      s_.id = std::move(id);
+                             spare_velocity_.buffer());
+      ints_.gather_rows(n, 1, tree.body_index.buffer(), s_.id.buffer(), spare_id_.buffer());
+      std::swap(s_.velocity, spare_velocity_);
+      std::swap(s_.id, spare_id_);
       s_.position = tree.position;
       s_.mass = tree.mass;
     }
@@ -135,7 +139,10 @@ class Stepper {
   Kernels integrate_;
   detail::Permuter floats_, ints_;
   State s_;
-  DeviceArray<std::int32_t> query_body_;
+  DeviceOctree trees_[2];
+  int current_ = 0;
+  DeviceArray<float> spare_velocity_;
+  DeviceArray<std::int32_t> spare_id_, query_body_;
   DeviceArray<cl_int> bad_;
 };
 

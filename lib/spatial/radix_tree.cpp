@@ -8,23 +8,20 @@
 
 namespace treefix::detail {
 
-RadixTree build_radix_tree(Runtime& runtime, const DeviceArray<cl_ulong>& code, std::size_t n,
+RadixTree build_radix_tree(Runtime& runtime, const cl::Buffer& code, std::size_t n,
                            int code_bits, Profile* profile) {
   RadixTree t;
   t.n = n;
-  const std::size_t internal = std::max<std::size_t>(1, n - 1);
-  auto array = [&](std::size_t size, const char* what) {
-    return DeviceArray<std::int32_t>(runtime, size, what);
-  };
-  t.left = array(internal, "radix tree children");
-  t.right = array(internal, "radix tree children");
-  t.prefix = array(internal, "radix tree prefixes");
-  t.range_first = array(internal, "radix tree ranges");
-  t.range_last = array(internal, "radix tree ranges");
-  t.parent = array(2 * n - 1, "radix tree parents");
+  const std::size_t internal = std::max<std::size_t>(1, n - 1) * sizeof(cl_int);
+  t.left = runtime.scratch("radix_tree.left", internal);
+  t.right = runtime.scratch("radix_tree.right", internal);
+  t.prefix = runtime.scratch("radix_tree.prefix", internal);
+  t.range_first = runtime.scratch("radix_tree.first", internal);
+  t.range_last = runtime.scratch("radix_tree.last", internal);
+  t.parent = runtime.scratch("radix_tree.parent", (2 * n - 1) * sizeof(cl_int));
   const Phase phase{profile, "build"};
   if (n == 1) {
-    fill(runtime, t.parent.buffer(), cl_int(-1), 1, phase);
+    fill(runtime, t.parent, cl_int(-1), 1, phase);
     return t;
   }
   Kernels tree(runtime, "spatial/radix_tree.cl", "-DCODE_BITS=" + std::to_string(code_bits), phase);

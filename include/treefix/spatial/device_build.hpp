@@ -56,6 +56,9 @@ struct DeviceKdTree {
 // Reads two numbers back (node count and height) to size the boxes and the traversal stacks.
 DeviceKdTree build_kd_tree(Runtime& runtime, const DevicePoints& points,
                            const BuildOptions& options = {});
+// The same into `tree`, reusing its arrays where large enough.
+void build_kd_tree(Runtime& runtime, const DevicePoints& points, const BuildOptions& options,
+                   DeviceKdTree& tree);
 
 // The Barnes-Hut octree on the device, in the arrays of Octree, except that centres of mass and
 // cell sides are in units of the frame's scale s (frame[0]: positions times s; 1 unless some
@@ -80,5 +83,9 @@ constexpr int device_octree_height = 21;
 // bodies: dim 3; masses: n values >= 0 (not checked on the device).
 DeviceOctree build_octree(Runtime& runtime, const DevicePoints& bodies,
                           const DeviceArray<float>& masses, const BuildOptions& options = {});
+// The same into `tree`, whose arrays are reused where large enough (a time loop alternates two
+// trees: no allocation per step). The bodies must not live in `tree`'s own arrays.
+void build_octree(Runtime& runtime, const DevicePoints& bodies, const DeviceArray<float>& masses,
+                  const BuildOptions& options, DeviceOctree& tree);
 
 }  // namespace treefix
