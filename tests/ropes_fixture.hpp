@@ -1,6 +1,8 @@
 #pragma once
 // Point sets for the rope-stack tests: uniform, clustered, coincident and lattice points (the last
 // two make many exact distance ties).
+#include <doctest/doctest.h>
+
 #include <random>
 #include <string>
 
@@ -49,6 +51,17 @@ inline const std::vector<Variant>& all_variants() {
   static const std::vector<Variant> v = {Variant::independent, Variant::lockstep,
                                          Variant::recursive};
   return v;
+}
+
+// f(variant, sort) for every variant, sorted and not; both are reported when a check fails.
+template <class F>
+void each_variant_and_sort(F f) {
+  for (Variant v : all_variants())
+    for (SortMode sort : {SortMode::on, SortMode::off}) {
+      CAPTURE(std::string(to_string(v)));
+      CAPTURE(std::string(to_string(sort)));
+      f(v, sort);
+    }
 }
 
 }  // namespace treefix::test

@@ -70,22 +70,19 @@ TEST_CASE("device-built kd-trees: knn (k = 8) and correlation equal brute force"
     auto counts_other = reference::correlation_brute(c.data, c.queries, radius);
     auto knn_self = reference::knn_brute(c.data, c.data, k);
     auto knn_other = reference::knn_brute(c.data, c.queries, k);
-    for (Variant v : test::all_variants())
-      for (SortMode sort : {SortMode::on, SortMode::off}) {
-        CAPTURE(std::string(to_string(v)));
-        CAPTURE(int(sort));
-        QueryOptions o;
-        o.variant = v;
-        o.sort = sort;
-        CHECK(device_counts(rt, tree, nullptr, c.data.n, radius, o) == counts_self);
-        CHECK(device_counts(rt, tree, &queries, c.queries.n, radius, o) == counts_other);
-        Neighbours self = device_knn(rt, tree, nullptr, c.data.n, k, o);
-        CHECK(self.index == knn_self.index);
-        CHECK(self.d2 == knn_self.d2);
-        Neighbours other = device_knn(rt, tree, &queries, c.queries.n, k, o);
-        CHECK(other.index == knn_other.index);
-        CHECK(other.d2 == knn_other.d2);
-      }
+    test::each_variant_and_sort([&](Variant v, SortMode sort) {
+      QueryOptions o;
+      o.variant = v;
+      o.sort = sort;
+      CHECK(device_counts(rt, tree, nullptr, c.data.n, radius, o) == counts_self);
+      CHECK(device_counts(rt, tree, &queries, c.queries.n, radius, o) == counts_other);
+      Neighbours self = device_knn(rt, tree, nullptr, c.data.n, k, o);
+      CHECK(self.index == knn_self.index);
+      CHECK(self.d2 == knn_self.d2);
+      Neighbours other = device_knn(rt, tree, &queries, c.queries.n, k, o);
+      CHECK(other.index == knn_other.index);
+      CHECK(other.d2 == knn_other.d2);
+    });
   }
 }
 

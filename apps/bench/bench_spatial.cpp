@@ -40,14 +40,6 @@ unsigned cpu_threads(const Args& a) {
 
 namespace {
 
-PointSet uniform_points(std::size_t n, std::uint64_t seed) {
-  PointSet p(n, 3);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  for (auto& c : p.coord) c = u(rng);
-  return p;
-}
-
 // The radius holding about `neighbours` points: the median distance to the neighbours-th nearest
 // point over 256 sampled points (brute force).
 double radius_for(const PointSet& p, double neighbours) {
@@ -336,7 +328,7 @@ void setup_spatial(CLI::App& app) {
 
 std::vector<NamedPoints> query_sets(const Args& a) {
   std::vector<NamedPoints> sets;
-  if (a.points > 0) sets.push_back({"uniform", uniform_points(a.points, 2), 0});
+  if (a.points > 0) sets.push_back({"uniform", generate::uniform_points(a.points, 3, 2), 0});
   if (!a.real.empty()) {
     PointSet p = read_points(a.real);
     if (p.dim != 3) throw InputError(a.real + ": the spatial suite takes 3-d points");

@@ -16,6 +16,14 @@ constexpr unsigned kDigitBits = 8;
 
 // The sort's kernels: work-groups of at most 256 and Tuning::radix_sort_items pairs each, as
 // many as the device's local memory holds (a tile needs 6 bytes a pair, plus 2 KB).
+void check_sort(std::size_t count, unsigned key_bits, unsigned most_bits) {
+  if (key_bits < 1 || key_bits > most_bits)
+    throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to " +
+                     std::to_string(most_bits) + ")");
+  if (count >= (std::size_t(1) << 31))
+    throw CapacityError("radix sort of " + std::to_string(count) + " pairs: at most 2^31 - 1");
+}
+
 struct SortKernels {
   Kernels kernels;
   std::size_t items;
@@ -41,10 +49,7 @@ unsigned key_bits_for(std::size_t max_key) {
 void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
                        std::size_t count, unsigned key_bits, bool identity_values,
                        Profile* profile) {
-  if (key_bits < 1 || key_bits > 32)
-    throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to 32)");
-  if (count >= (std::size_t(1) << 31))
-    throw CapacityError("radix sort of " + std::to_string(count) + " pairs: at most 2^31 - 1");
+  check_sort(count, key_bits, 32);
   if (count == 0) return;
   translate_device_errors("radix sort", [&] {
     const Phase phase{profile, "sort"};
@@ -81,10 +86,7 @@ void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffe
 void radix_sort_by_key64(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
                          std::size_t count, unsigned key_bits, bool identity_values,
                          Profile* profile) {
-  if (key_bits < 1 || key_bits > 64)
-    throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to 64)");
-  if (count >= (std::size_t(1) << 31))
-    throw CapacityError("radix sort of " + std::to_string(count) + " pairs: at most 2^31 - 1");
+  check_sort(count, key_bits, 64);
   if (count == 0) return;
   translate_device_errors("radix sort", [&] {
     const Phase phase{profile, "sort"};

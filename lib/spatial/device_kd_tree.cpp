@@ -33,13 +33,6 @@ PointSet DevicePoints::download(Runtime& runtime, Profile* profile) const {
 }
 
 namespace {
-template <class T>
-std::vector<T> head(Runtime& runtime, const DeviceArray<T>& array, std::size_t count,
-                    Profile* profile) {
-  std::vector<T> v = array.download(runtime, profile);
-  v.resize(count);
-  return v;
-}
 
 void check_build(std::size_t n, int dim, const BuildOptions& options, const char* what) {
   if (dim < 1) throw InputError(std::string(what) + ": points need at least one dimension");
@@ -72,16 +65,16 @@ KdTree DeviceKdTree::download(Runtime& runtime, Profile* p) const {
   const std::size_t nodes = shape.nodes;
   t.arity = 2;
   t.height = shape.height;
-  t.child = head(runtime, child, 2 * nodes, p);
-  t.first = head(runtime, first, nodes, p);
-  t.count = head(runtime, count, nodes, p);
-  t.split_dim = head(runtime, split_dim, nodes, p);
-  t.split_value = head(runtime, split_value, nodes, p);
-  t.box_lo = head(runtime, box_lo, nodes * dim, p);
-  t.box_hi = head(runtime, box_hi, nodes * dim, p);
-  t.point_index = head(runtime, point_index, points, p);
+  t.child = detail::head(runtime, child, 2 * nodes, p);
+  t.first = detail::head(runtime, first, nodes, p);
+  t.count = detail::head(runtime, count, nodes, p);
+  t.split_dim = detail::head(runtime, split_dim, nodes, p);
+  t.split_value = detail::head(runtime, split_value, nodes, p);
+  t.box_lo = detail::head(runtime, box_lo, nodes * dim, p);
+  t.box_hi = detail::head(runtime, box_hi, nodes * dim, p);
+  t.point_index = detail::head(runtime, point_index, points, p);
   t.points = PointSet(points, dim);
-  t.points.coord = head(runtime, data, points * dim, p);
+  t.points.coord = detail::head(runtime, data, points * dim, p);
   return t;
 }
 

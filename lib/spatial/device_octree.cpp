@@ -23,13 +23,6 @@ float position_scale(double largest) {
   return e > 40 ? std::ldexp(1.0f, 40 - e) : 1.0f;
 }
 
-template <class T>
-std::vector<T> head(Runtime& runtime, const DeviceArray<T>& array, std::size_t count,
-                    Profile* profile) {
-  std::vector<T> v = array.download(runtime, profile);
-  v.resize(count);
-  return v;
-}
 }  // namespace
 
 DeviceOctree DeviceOctree::upload(Runtime& runtime, const Octree& t, Profile* p) {
@@ -62,21 +55,21 @@ DeviceOctree DeviceOctree::upload(Runtime& runtime, const Octree& t, Profile* p)
 Octree DeviceOctree::download(Runtime& runtime, Profile* p) const {
   Octree t;
   t.arity = 8;
-  const std::size_t nodes = static_cast<std::size_t>(head(runtime, node_count, 1, p)[0]);
-  const float s = head(runtime, frame, 1, p)[0];
-  t.child = head(runtime, child, 8 * nodes, p);
-  t.first = head(runtime, first, nodes, p);
-  t.count = head(runtime, count, nodes, p);
-  t.centre_mass = head(runtime, centre_mass, 4 * nodes, p);
-  t.side = head(runtime, side, nodes, p);
+  const std::size_t nodes = static_cast<std::size_t>(detail::head(runtime, node_count, 1, p)[0]);
+  const float s = detail::head(runtime, frame, 1, p)[0];
+  t.child = detail::head(runtime, child, 8 * nodes, p);
+  t.first = detail::head(runtime, first, nodes, p);
+  t.count = detail::head(runtime, count, nodes, p);
+  t.centre_mass = detail::head(runtime, centre_mass, 4 * nodes, p);
+  t.side = detail::head(runtime, side, nodes, p);
   for (std::size_t v = 0; v < nodes; ++v) {
     for (int k = 0; k < 3; ++k) t.centre_mass[4 * v + k] = float(t.centre_mass[4 * v + k] / s);
     t.side[v] = float(double(t.side[v]) / s);
   }
   t.points = PointSet(bodies, 3);
-  t.points.coord = head(runtime, position, 3 * bodies, p);
-  t.mass = head(runtime, mass, bodies, p);
-  t.point_index = head(runtime, body_index, bodies, p);
+  t.points.coord = detail::head(runtime, position, 3 * bodies, p);
+  t.mass = detail::head(runtime, mass, bodies, p);
+  t.point_index = detail::head(runtime, body_index, bodies, p);
   // height: breadth-first from the root, level by level
   std::vector<std::int32_t> level = nodes ? std::vector<std::int32_t>{0} : std::vector<std::int32_t>{};
   t.height = -1;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 
+#include "spatial/device_arrays.hpp"
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/runtime.hpp"
 
@@ -13,12 +14,6 @@ namespace treefix::detail {
 int morton_bits(int dim);
 // -DDIM=.. -DBITS=.. [-DCUBE]: the options of morton.cl and of the kernels reading its frame.
 std::string morton_options(int dim, bool cube);
-
-// Resizes `array` to hold at least n values when it does not (its contents are then lost).
-template <class T>
-void fit(Runtime& runtime, DeviceArray<T>& array, std::size_t n, const char* what) {
-  if (!array.buffer()() || array.size() < n) array = DeviceArray<T>(runtime, n, what);
-}
 
 // coord: n >= 1 points of dim coordinates, structure of arrays. cube: one cube frame (octrees).
 // Writes the frame (kernels/spatial/morton.cl) and order (sorted position -> input index; both

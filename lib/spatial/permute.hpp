@@ -14,20 +14,31 @@ class Permuter {
   Permuter(Runtime& runtime, const std::string& value_type, Phase phase);
   // dst[i*per + j] = src[order[i]*per + j]
   void gather_rows(std::size_t n, std::size_t per, const cl::Buffer& order, const cl::Buffer& src,
-                   const cl::Buffer& dst);
+                   const cl::Buffer& dst) {
+    permute(n, per, per, 1, order, false, src, dst);
+  }
   // dst[order[i]*per + j] = src[i*per + j]
   void scatter_rows(std::size_t n, std::size_t per, const cl::Buffer& order, const cl::Buffer& src,
-                    const cl::Buffer& dst);
+                    const cl::Buffer& dst) {
+    permute(n, per, per, 1, order, true, src, dst);
+  }
   // dst[k*n + i] = src[k*n + order[i]], k < dim
   void gather_columns(std::size_t n, int dim, const cl::Buffer& order, const cl::Buffer& src,
-                      const cl::Buffer& dst);
+                      const cl::Buffer& dst) {
+    permute(n, dim, 1, n, order, false, src, dst);
+  }
   // dst[k*n + order[i]] = src[k*n + i]
   void scatter_columns(std::size_t n, int dim, const cl::Buffer& order, const cl::Buffer& src,
-                       const cl::Buffer& dst);
+                       const cl::Buffer& dst) {
+    permute(n, dim, 1, n, order, true, src, dst);
+  }
   // dst[i] = i (int values)
   void iota(std::size_t n, const cl::Buffer& dst);
 
  private:
+  void permute(std::size_t n, std::size_t width, std::size_t item_stride,
+               std::size_t value_stride, const cl::Buffer& order, bool scatter,
+               const cl::Buffer& src, const cl::Buffer& dst);
   Kernels kernels_;
 };
 
