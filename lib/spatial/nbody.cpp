@@ -26,7 +26,8 @@ TraversalPieces gravity_pieces() {
 }
 
 void gravity_traversal(Runtime& runtime, const DeviceOctree& tree, const cl::Buffer& query_body,
-                       DeviceArray<float>& acc, Variant variant, const GravityOptions& options) {
+                       DeviceArray<float>& acc, Variant variant, const GravityOptions& options,
+                       const cl::Buffer* overflow) {
   const std::size_t n = tree.bodies;
   const float theta2 = float(options.theta * options.theta);
   const float eps2 = float(options.eps * options.eps);
@@ -36,7 +37,7 @@ void gravity_traversal(Runtime& runtime, const DeviceOctree& tree, const cl::Buf
         args(tree.child, tree.first, tree.count, tree.centre_mass, tree.side, cl_uint(n),
              tree.position, tree.mass, query_body, tree.frame, theta2, eps2, acc);
       },
-      options.profile, options.stats);
+      options.profile, options.stats, overflow);
 }
 
 void run_order_of_bodies(Runtime& runtime, const DeviceOctree& tree, bool sorted,

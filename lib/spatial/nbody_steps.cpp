@@ -75,6 +75,8 @@ class Stepper {
     spare_id_ = DeviceArray<std::int32_t>(runtime, n, "body ids");
     bad_ = DeviceArray<cl_int>(runtime, 1, "step overflow");
     fill(rt_, bad_.buffer(), cl_int(INT_MAX), 1);
+    overflow_ = DeviceArray<cl_int>(runtime, 1, "stack overflow");
+    fill(rt_, overflow_.buffer(), cl_int(0), 1);
   }
 
   // Tree, body sort and force for the current positions: s_.acc in the state's order. Two trees
@@ -96,7 +98,8 @@ class Stepper {
       s_.mass = tree.mass;
     }
     detail::run_order_of_bodies(rt_, tree, sorted_, query_body_, o_.profile);
-    detail::gravity_traversal(rt_, tree, query_body_.buffer(), s_.acc, variant_, o_);
+    detail::gravity_traversal(rt_, tree, query_body_.buffer(), s_.acc, variant_, o_,
+                              &overflow_.buffer());
   }
 
   void kick_drift(double dt, int step) {
@@ -108,8 +111,10 @@ class Stepper {
                    float(0.5 * dt), cl_int(step), bad_);
   }
 
-  // Throws when a step overflowed (one read of an int).
+  // Throws when a step overflowed (two reads of an int: the first waits for the steps).
   void check() {
+    if (read_value<cl_int>(rt_, overflow_.buffer()))
+      throw_stack_overflow("nbody", TreeShape{8, device_octree_height, 0}.stack_bound());
     const cl_int step = read_value<cl_int>(rt_, bad_.buffer());
     if (step != INT_MAX)
       throw Error("nbody: step " + std::to_string(step) +
@@ -143,7 +148,7 @@ class Stepper {
   int current_ = 0;
   DeviceArray<float> spare_velocity_;
   DeviceArray<std::int32_t> spare_id_, query_body_;
-  DeviceArray<cl_int> bad_;
+  DeviceArray<cl_int> bad_, overflow_;
 };
 
 }  // namespace

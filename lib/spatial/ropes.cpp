@@ -46,7 +46,7 @@ bool choose_sort(SortMode mode, std::size_t queries) {
 
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
                    const TreeShape& tree, std::size_t items, const BindArgs& bind,
-                   Profile* profile, TraversalStats* stats) {
+                   Profile* profile, TraversalStats* stats, const cl::Buffer* overflow_flag) {
   if (variant == Variant::automatic)
     throw Error("run_traversal: resolve Variant::automatic with choose_variant first");
   if (stats) {
@@ -101,16 +101,16 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     }
     cl::Buffer stat_buffer =
         runtime.allocate(stats ? 2 * items * sizeof(std::uint32_t) : 4, "traversal statistics");
-    cl::Buffer overflow = runtime.allocate(sizeof(cl_int), "overflow flag");
-    fill(runtime, overflow, cl_int(0), 1);
+    cl::Buffer overflow =
+        overflow_flag ? *overflow_flag : runtime.allocate(sizeof(cl_int), "overflow flag");
+    if (!overflow_flag) fill(runtime, overflow, cl_int(0), 1);
     rope.run_bound(name, grid, [&](KernelArgs& args) {
       args(cl_uint(items), cl_uint(cap), stack, arg_stack, LocalBytes{local_node},
            LocalBytes{local_mask}, stat_buffer, cl_uint(stats ? 1 : 0), overflow);
       bind(args);
     });
-    if (read_value<cl_int>(runtime, overflow))
-      throw Error(pieces.label + ": traversal stack overflow despite the height bound " +
-                  std::to_string(cap) + " (a bug: the tree height is wrong)");
+    if (!overflow_flag && read_value<cl_int>(runtime, overflow))
+      throw_stack_overflow(pieces.label, cap);
     if (stats) {
       std::vector<std::uint32_t> both(2 * items);
       runtime.queue().enqueueReadBuffer(stat_buffer, CL_TRUE, 0, both.size() * 4, both.data());
@@ -118,6 +118,11 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
       std::copy(both.begin() + items, both.end(), stats->group_steps.begin());
     }
   });
+}
+
+void throw_stack_overflow(const std::string& label, std::size_t bound) {
+  throw Error(label + ": traversal stack overflow despite the height bound " +
+              std::to_string(bound) + " (a bug: the tree height is wrong)");
 }
 
 void parallel_for_items(std::size_t items, unsigned threads,

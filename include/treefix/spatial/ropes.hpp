@@ -82,10 +82,16 @@ bool choose_sort(SortMode mode, std::size_t queries);
 
 // One launch of a traversal over `items` items on `tree` (only its height and arity are used: the
 // application binds the tree arrays). bind(args) appends the application's arguments (ROPE_PARAMS)
-// after the engine's. Throws CapacityError before launch when the stack cannot be held.
+// after the engine's. Throws CapacityError before launch when the stack cannot be held. A stack
+// overflow (impossible when the height is right) is recorded in an int flag: the engine's own,
+// read before returning (one small read), or `overflow` (zero before the launch), which the
+// caller reads when it likes: the time steps read theirs once, at the end.
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
                    const TreeShape& tree, std::size_t items, const BindArgs& bind,
-                   Profile* profile = nullptr, TraversalStats* stats = nullptr);
+                   Profile* profile = nullptr, TraversalStats* stats = nullptr,
+                   const cl::Buffer* overflow = nullptr);
+// The message of that overflow (an Error: the tree's height was wrong).
+[[noreturn]] void throw_stack_overflow(const std::string& label, std::size_t bound);
 
 // The same traversal on the host, item by item, on `threads` std::threads (0 = hardware
 // concurrency): the multi-threaded CPU baseline and the tree-based references. T provides
