@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <optional>
 #include <random>
 
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
 #include "spatial_data.hpp"
+#include "treefix/core/environment.hpp"
 #include "treefix/spatial/device_build.hpp"
 
 using namespace treefix;
@@ -228,4 +231,30 @@ TEST_CASE("device builds refuse bad parameters") {
   PointSet bad(2, 3);
   bad.at(1, 2) = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_AS(DevicePoints::upload(rt, bad), InputError);
+}
+
+TEST_CASE("device builds: the key sort and radix tile come from the environment, checked") {
+  auto read_with = [](const char* name, const char* value) {
+    setenv(name, value, 1);
+    try {
+      Environment e = Environment::read();
+      unsetenv(name);
+      return e;
+    } catch (...) {
+      unsetenv(name);
+      throw;
+    }
+  };
+  CHECK(read_with("TREEFIX_KEY_SORT", "boost").boost_key_sort == std::optional<bool>(true));
+  CHECK(read_with("TREEFIX_KEY_SORT", " radix ").boost_key_sort == std::optional<bool>(false));
+  CHECK(read_with("TREEFIX_RADIX_ITEMS", "16").radix_sort_items == std::optional<std::size_t>(16));
+  try {
+    read_with("TREEFIX_KEY_SORT", "fast");
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("TREEFIX_KEY_SORT='fast': expected boost or radix") !=
+          std::string::npos);
+  }
+  CHECK_THROWS_AS(read_with("TREEFIX_RADIX_ITEMS", "-4"), InputError);
+  CHECK_FALSE(Environment::read().boost_key_sort.has_value());
 }

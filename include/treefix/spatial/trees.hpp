@@ -9,7 +9,8 @@
 //   vp-tree       binary, vantage point per inner node, [lo, hi] distance from the parent's
 //                 vantage point per node (so a node's truncation needs nothing from the stack)
 //
-// Nodes are numbered in depth-first preorder, root 0. `height` (edges on the longest root-to-leaf
+// Nodes are numbered in depth-first preorder, root 0 (trees built on the device and downloaded:
+// root 0, then in build order; device_build.hpp). `height` (edges on the longest root-to-leaf
 // path) bounds every traversal stack: a rope stack never holds more than height*(arity-1)+1 nodes.
 #include <cstddef>
 #include <cstdint>
