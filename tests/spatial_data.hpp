@@ -22,7 +22,8 @@ inline PointSet read_xyz(const std::string& name) {
     if (row >> a >> b >> c) x.push_back(a), y.push_back(b), z.push_back(c);
   }
   PointSet p(x.size(), 3);
-  for (std::size_t i = 0; i < x.size(); ++i) p.at(i, 0) = x[i], p.at(i, 1) = y[i], p.at(i, 2) = z[i];
+  for (std::size_t i = 0; i < x.size(); ++i)
+    p.at(i, 0) = x[i], p.at(i, 1) = y[i], p.at(i, 2) = z[i];
   return p;
 }
 

@@ -157,7 +157,8 @@ TEST_CASE("device-built octrees: leaves partition the bodies; masses and centres
   auto sets = point_sets(4099, 3);
   sets.push_back({"dragon", test::read_xyz("dragon_4k.xyz")});
   for (std::size_t n : {0, 1, 2, 3, 9, 97, 257})
-    sets.push_back({"awkward " + std::to_string(n), test::make_points(n, 3, test::Shape::uniform, n)});
+    sets.push_back(
+        {"awkward " + std::to_string(n), test::make_points(n, 3, test::Shape::uniform, n)});
   for (auto& [name, points] : sets) {
     CAPTURE(name);
     const std::size_t n = points.n;

@@ -138,7 +138,8 @@ Bodies direct_leapfrog(Bodies b, int steps, double dt, double eps) {
   const std::size_t n = b.size();
   std::vector<double> x(3 * n), v(3 * n);
   for (std::size_t i = 0; i < n; ++i)
-    for (int k = 0; k < 3; ++k) x[3 * i + k] = b.position.at(i, k), v[3 * i + k] = b.velocity.at(i, k);
+    for (int k = 0; k < 3; ++k)
+      x[3 * i + k] = b.position.at(i, k), v[3 * i + k] = b.velocity.at(i, k);
   auto acc = [&] {
     Bodies s = b;
     for (std::size_t i = 0; i < n; ++i)
@@ -152,7 +153,8 @@ Bodies direct_leapfrog(Bodies b, int steps, double dt, double eps) {
     for (std::size_t j = 0; j < 3 * n; ++j) v[j] += 0.5 * dt * a[j];
   }
   for (std::size_t i = 0; i < n; ++i)
-    for (int k = 0; k < 3; ++k) b.position.at(i, k) = float(x[3 * i + k]), b.velocity.at(i, k) = float(v[3 * i + k]);
+    for (int k = 0; k < 3; ++k)
+      b.position.at(i, k) = float(x[3 * i + k]), b.velocity.at(i, k) = float(v[3 * i + k]);
   return b;
 }
 
@@ -207,8 +209,8 @@ TEST_CASE("ropes: device time steps hand out snapshots in input order") {
 TEST_CASE("ropes: coordinates near the float limit give finite accelerations, not NaN") {
   auto& rt = test::runtime();
   Bodies b(4);
-  const float big[4][3] = {{3e38f, 3e38f, -3e38f}, {-3e38f, 3e38f, 3e38f}, {3e38f, -3e38f, 0},
-                           {-3e38f, -3e38f, -3e38f}};
+  const float big[4][3] = {
+      {3e38f, 3e38f, -3e38f}, {-3e38f, 3e38f, 3e38f}, {3e38f, -3e38f, 0}, {-3e38f, -3e38f, -3e38f}};
   for (int i = 0; i < 4; ++i) {
     b.mass[i] = 1.0f;
     for (int k = 0; k < 3; ++k) b.position.at(i, k) = big[i][k];

@@ -241,8 +241,7 @@ TEST_CASE("ropes: auto picks lockstep only for sorted, unguided, coherent traver
   CHECK(choose_variant(rt, Variant::automatic, pieces(false, false), true) ==
         Variant::independent);  // correlation: independent is 1.8x faster on the H100
   CHECK(choose_variant(rt, Variant::automatic, pieces(true, true), true) == Variant::independent);
-  CHECK(choose_variant(rt, Variant::automatic, pieces(false, true), false) ==
-        Variant::independent);
+  CHECK(choose_variant(rt, Variant::automatic, pieces(false, true), false) == Variant::independent);
   CHECK(choose_variant(rt, Variant::recursive, pieces(false, true), true) == Variant::recursive);
   CHECK(choose_sort(SortMode::automatic, 100000));
   CHECK_FALSE(choose_sort(SortMode::automatic, 10));

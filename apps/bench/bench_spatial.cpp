@@ -68,10 +68,11 @@ void dump(const Args& a, const std::vector<NamedPoints>& sets) {
     std::vector<float> rows(s.points.n * 3);  // (N, 3), row-major
     for (std::size_t i = 0; i < s.points.n; ++i)
       for (int k = 0; k < 3; ++k) rows[3 * i + k] = s.points.at(i, k);
-    write_output(a.dump_dir + "/" + file,
-                 [&](std::ostream& out) { write_npy(out, rows.data(), {s.points.n, 3}); });
-    manifest += s.name + "," + file + "," + std::to_string(s.points.n) + "," +
-                std::to_string(a.k) + "," + general(s.radius, 9) + "\n";
+    write_output(a.dump_dir + "/" + file, [&](std::ostream& out) {
+      write_npy(out, rows.data(), {s.points.n, 3});
+    });
+    manifest += s.name + "," + file + "," + std::to_string(s.points.n) + "," + std::to_string(a.k) +
+                "," + general(s.radius, 9) + "\n";
   }
   write_output(a.dump_dir + "/manifest.csv", [&](std::ostream& out) { out << manifest; });
   if (a.dump_text) {
@@ -221,18 +222,21 @@ void auto_rows(const std::string& app, const std::string& set, std::size_t n, co
 void nbody_auto_rows(Runtime& rt, const Args& a, Table& rows) {
   Bodies plummer = generate::plummer(a.bodies, 1);
   auto bodies = DeviceBodies::upload(rt, plummer);
-  DeviceOctree octree = build_octree(rt, DevicePoints{plummer.size(), 3, bodies.position},
-                                     bodies.mass, {a.leaf});
+  DeviceOctree octree =
+      build_octree(rt, DevicePoints{plummer.size(), 3, bodies.position}, bodies.mass, {a.leaf});
   DeviceArray<float> acc(rt, 3 * plummer.size(), "accelerations");
-  auto_rows("nbody", "plummer", plummer.size(), a, [&](Variant v, SortMode s, Profile* p) {
-    GravityOptions o;
-    o.theta = a.theta, o.variant = v, o.sort = s, o.profile = p;
-    Variant chosen;
-    o.chosen = &chosen;
-    accelerations(rt, octree, acc, o);
-    rt.queue().finish();
-    return std::make_pair(chosen, choose_sort(s, plummer.size()));
-  }, rows);
+  auto_rows(
+      "nbody", "plummer", plummer.size(), a,
+      [&](Variant v, SortMode s, Profile* p) {
+        GravityOptions o;
+        o.theta = a.theta, o.variant = v, o.sort = s, o.profile = p;
+        Variant chosen;
+        o.chosen = &chosen;
+        accelerations(rt, octree, acc, o);
+        rt.queue().finish();
+        return std::make_pair(chosen, choose_sort(s, plummer.size()));
+      },
+      rows);
 }
 
 void auto_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets, Table& rows) {

@@ -89,8 +89,8 @@ void nbody_table(Runtime& rt, const Args& a, Table& rows) {
   // integrations: per step, one of each.
   std::vector<std::string> row = {"nbody", std::to_string(n), cell(a.theta, 2), general(error, 3)};
   double device_ms = 0;
-  for (const char* phase : {"frame", "codes", "sort", "build", "summary", "body sort", "traverse",
-                            "integrate"}) {
+  for (const char* phase :
+       {"frame", "codes", "sort", "build", "summary", "body sort", "traverse", "integrate"}) {
     const double per_step =
         phase_ms(p, phase) / (std::string(phase) == "integrate" ? 1 + timed : 2 + timed);
     device_ms += per_step;

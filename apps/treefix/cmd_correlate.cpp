@@ -26,8 +26,7 @@ void run_correlate(const CorrelateArgs& args) {
   Profile profile;
   PhaseTimes phases;
   PointSet points = phases.measure("read", [&] { return read_points(args.points); });
-  Runtime runtime =
-      phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
   DevicePoints device =
       phases.measure("upload", [&] { return DevicePoints::upload(runtime, points, &profile); });
   DeviceArray<std::uint32_t> counts(runtime, points.n, "correlation counts");
@@ -43,8 +42,9 @@ void run_correlate(const CorrelateArgs& args) {
   });
   auto result = phases.measure("download", [&] { return counts.download(runtime, &profile); });
   std::vector<std::int64_t> values(result.begin(), result.end());
-  phases.measure("write",
-                 [&] { write_output(args.output, [&](std::ostream& out) { write_values(out, values); }); });
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) { write_values(out, values); });
+  });
   args.traversal.print_stats(std::cerr, "treefix correlate", phases, profile);
 }
 

@@ -21,9 +21,8 @@ struct KnnArgs {
   TraversalArgs traversal;
 };
 
-Neighbours kd_neighbours(Runtime& runtime, const PointSet& points, const PointSet& queries,
-                         int k, const TraversalArgs& traversal, Profile& profile,
-                         PhaseTimes& phases) {
+Neighbours kd_neighbours(Runtime& runtime, const PointSet& points, const PointSet& queries, int k,
+                         const TraversalArgs& traversal, Profile& profile, PhaseTimes& phases) {
   auto [data, asked] = phases.measure("upload", [&] {
     return std::make_pair(DevicePoints::upload(runtime, points, &profile),
                           DevicePoints::upload(runtime, queries, &profile));
@@ -85,8 +84,7 @@ void run_knn(const KnnArgs& args) {
     throw InputError(args.queries + ": queries have " + std::to_string(queries.dim) +
                      " coordinates, the points of " + args.points + " have " +
                      std::to_string(points.dim));
-  Runtime runtime =
-      phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
   Neighbours result;
   if (args.index == "kd") {
     result = kd_neighbours(runtime, points, queries, args.k, args.traversal, profile, phases);
@@ -97,8 +95,7 @@ void run_knn(const KnnArgs& args) {
     });
   }
   phases.measure("write", [&] {
-    write_output(args.output,
-                 [&](std::ostream& out) { write_neighbours(out, result, queries.n); });
+    write_output(args.output, [&](std::ostream& out) { write_neighbours(out, result, queries.n); });
   });
   args.traversal.print_stats(std::cerr, "treefix knn", phases, profile);
 }

@@ -40,20 +40,23 @@ void run_nbody(const NbodyArgs& args) {
   if (args.output_every > 0 && (args.output.empty() || args.output == "-"))
     throw InputError("--output-every needs --output FILE (snapshots go to FILE.stepN)");
   Bodies bodies = phases.measure("read", [&] { return read_bodies(args.bodies); });
-  Runtime runtime =
-      phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
-  DeviceBodies device = phases.measure("upload", [&] {
-    return DeviceBodies::upload(runtime, bodies, &profile);
-  });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  DeviceBodies device =
+      phases.measure("upload", [&] { return DeviceBodies::upload(runtime, bodies, &profile); });
   if (args.accelerations) {
-    std::vector<float> acc = phases.measure("compute", [&] {
-      DeviceOctree tree = build_octree(runtime, DevicePoints{bodies.size(), 3, device.position},
-                                       device.mass, {o.leaf_size, &profile});
-      DeviceArray<float> result(runtime, 3 * bodies.size(), "accelerations");
-      accelerations(runtime, tree, result, o);
-      runtime.queue().finish();
-      return result;
-    }).download(runtime, &profile);
+    std::vector<float> acc =
+        phases
+            .measure("compute",
+                     [&] {
+                       DeviceOctree tree =
+                           build_octree(runtime, DevicePoints{bodies.size(), 3, device.position},
+                                        device.mass, {o.leaf_size, &profile});
+                       DeviceArray<float> result(runtime, 3 * bodies.size(), "accelerations");
+                       accelerations(runtime, tree, result, o);
+                       runtime.queue().finish();
+                       return result;
+                     })
+            .download(runtime, &profile);
     phases.measure("write", [&] {
       write_output(args.output, [&](std::ostream& out) {
         char line[96];

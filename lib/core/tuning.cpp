@@ -70,8 +70,7 @@ std::string Tuning::summary() const {
          ", resident items/unit " + std::to_string(resident_items_per_unit) + ", min groups/unit " +
          std::to_string(min_groups_per_unit) + ", transfers " +
          (pinned_transfers ? "pinned" : "pageable") + ", key sort " +
-         (boost_key_sort ? "boost" : "radix") + ", radix items " +
-         std::to_string(radix_sort_items);
+         (boost_key_sort ? "boost" : "radix") + ", radix items " + std::to_string(radix_sort_items);
 }
 
 }  // namespace treefix

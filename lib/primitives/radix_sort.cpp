@@ -34,9 +34,9 @@ SortKernels sort_kernels(Runtime& runtime, const Phase& phase) {
   const std::size_t room = local > 4096 ? (local - 2048) / (6 * wg) : 1;
   const std::size_t items =
       std::max<std::size_t>(1, std::min<std::size_t>(runtime.tuning().radix_sort_items, room));
-  return {Kernels(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(items), phase,
-                  wg),
-          items};
+  return {
+      Kernels(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(items), phase, wg),
+      items};
 }
 }  // namespace
 

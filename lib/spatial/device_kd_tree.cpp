@@ -108,8 +108,8 @@ void build_kd_tree(Runtime& runtime, const DevicePoints& points, const BuildOpti
       detail::Permuter(runtime, "float", {profile, "build"})
           .gather_columns(n, dim, t.point_index.buffer(), points.coord.buffer(), t.data.buffer());
       if (n > static_cast<std::size_t>(leaf)) {
-        auto radix = detail::build_radix_tree(runtime, code, n, detail::morton_bits(dim) * dim,
-                                              profile);
+        auto radix =
+            detail::build_radix_tree(runtime, code, n, detail::morton_bits(dim) * dim, profile);
         const cl::Buffer offsets = runtime.scratch("kd.offsets", (n - 1) * sizeof(cl_int));
         const cl::Buffer shape = runtime.scratch("kd.shape", 2 * sizeof(cl_uint));
         fill(runtime, shape, cl_uint(0), 2, {profile, "build"});

@@ -42,8 +42,8 @@ DeviceOctree DeviceOctree::upload(Runtime& runtime, const Octree& t, Profile* p)
   d.first = DeviceArray<std::int32_t>::upload(runtime, t.first, p, "octree leaves");
   d.count = DeviceArray<std::int32_t>::upload(runtime, t.count, p, "octree leaves");
   d.body_index = DeviceArray<std::int32_t>::upload(runtime, t.point_index, p, "body order");
-  d.node_count = DeviceArray<std::int32_t>::upload(
-      runtime, {static_cast<std::int32_t>(t.nodes())}, p, "octree size");
+  d.node_count = DeviceArray<std::int32_t>::upload(runtime, {static_cast<std::int32_t>(t.nodes())},
+                                                   p, "octree size");
   d.centre_mass = DeviceArray<float>::upload(runtime, cm, p, "octree centres of mass");
   d.side = DeviceArray<float>::upload(runtime, side, p, "octree cell sides");
   d.position = DeviceArray<float>::upload(runtime, t.points.coord, p, "body positions");
@@ -71,7 +71,8 @@ Octree DeviceOctree::download(Runtime& runtime, Profile* p) const {
   t.mass = detail::head(runtime, mass, bodies, p);
   t.point_index = detail::head(runtime, body_index, bodies, p);
   // height: breadth-first from the root, level by level
-  std::vector<std::int32_t> level = nodes ? std::vector<std::int32_t>{0} : std::vector<std::int32_t>{};
+  std::vector<std::int32_t> level =
+      nodes ? std::vector<std::int32_t>{0} : std::vector<std::int32_t>{};
   t.height = -1;
   while (!level.empty()) {
     ++t.height;
@@ -140,8 +141,7 @@ void build_octree(Runtime& runtime, const DevicePoints& bodies, const DeviceArra
     Kernels summary = build.in("summary");
     for (int l = device_octree_height; l >= 0; --l)
       summary.run("oct_summary", summary.grid_stride(capacity), cl_int(l), t.node_count, level,
-                  t.child, t.first, t.count, cl_int(n), t.position, t.mass, t.frame,
-                  t.centre_mass);
+                  t.child, t.first, t.count, cl_int(n), t.position, t.mass, t.frame, t.centre_mass);
   });
 }
 

@@ -100,8 +100,8 @@ std::vector<float> accelerations(Runtime& runtime, const Bodies& bodies,
   auto* p = options.profile;
   DeviceBodies device = DeviceBodies::upload(runtime, bodies, p);
   BuildOptions build{options.leaf_size, p};
-  DeviceOctree tree = build_octree(runtime, DevicePoints{bodies.size(), 3, device.position},
-                                   device.mass, build);
+  DeviceOctree tree =
+      build_octree(runtime, DevicePoints{bodies.size(), 3, device.position}, device.mass, build);
   DeviceArray<float> acc(runtime, 3 * bodies.size(), "accelerations");
   accelerations(runtime, tree, acc, options);
   return acc.download(runtime, p);

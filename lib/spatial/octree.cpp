@@ -87,8 +87,8 @@ struct OctBuilder {
       for (int o = 7; o >= 0; --o) {  // popped in octant order
         if (bounds[o + 1] == bounds[o]) continue;
         stack.push_back({bounds[o], bounds[o + 1], c.cx + ((o & 1) ? q : -q),
-                         c.cy + ((o & 2) ? q : -q), c.cz + ((o & 4) ? q : -q), q, c.depth + 1,
-                         node, o});
+                         c.cy + ((o & 2) ? q : -q), c.cz + ((o & 4) ? q : -q), q, c.depth + 1, node,
+                         o});
       }
     }
   }

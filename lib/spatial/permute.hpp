@@ -36,9 +36,8 @@ class Permuter {
   void iota(std::size_t n, const cl::Buffer& dst);
 
  private:
-  void permute(std::size_t n, std::size_t width, std::size_t item_stride,
-               std::size_t value_stride, const cl::Buffer& order, bool scatter,
-               const cl::Buffer& src, const cl::Buffer& dst);
+  void permute(std::size_t n, std::size_t width, std::size_t item_stride, std::size_t value_stride,
+               const cl::Buffer& order, bool scatter, const cl::Buffer& src, const cl::Buffer& dst);
   Kernels kernels_;
 };
 

@@ -8,8 +8,8 @@
 
 namespace treefix::detail {
 
-RadixTree build_radix_tree(Runtime& runtime, const cl::Buffer& code, std::size_t n,
-                           int code_bits, Profile* profile) {
+RadixTree build_radix_tree(Runtime& runtime, const cl::Buffer& code, std::size_t n, int code_bits,
+                           Profile* profile) {
   RadixTree t;
   t.n = n;
   const std::size_t internal = std::max<std::size_t>(1, n - 1) * sizeof(cl_int);

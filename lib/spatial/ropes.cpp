@@ -45,8 +45,8 @@ bool choose_sort(SortMode mode, std::size_t queries) {
 }
 
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
-                   const TreeShape& tree, std::size_t items, const BindArgs& bind,
-                   Profile* profile, TraversalStats* stats, const cl::Buffer* overflow_flag) {
+                   const TreeShape& tree, std::size_t items, const BindArgs& bind, Profile* profile,
+                   TraversalStats* stats, const cl::Buffer* overflow_flag) {
   if (variant == Variant::automatic)
     throw Error("run_traversal: resolve Variant::automatic with choose_variant first");
   if (stats) {
