@@ -96,11 +96,13 @@ void run_set(Runtime& rt, const PointsArgs& a, const PointSetCase& set, Table& r
   const Runs runs = a.common.runs();
   const std::size_t n = set.points.n;
   const std::string threads = std::to_string(host_threads());
+  // A row; a query time < 0 means none (a build row): its cells stay empty.
   auto add = [&](const std::string& task, const std::string& variant, const std::string& used,
                  double build, double query, double kernel, double transfer,
                  const std::string& note) {
-    rows.add({set.name, std::to_string(n), task, variant, used, cell(build), cell(query),
-              cell(kernel), cell(transfer), cell(build + query), note});
+    auto maybe = [](double ms) { return ms < 0 ? std::string() : cell(ms); };
+    rows.add({set.name, std::to_string(n), task, variant, used, cell(build), maybe(query),
+              maybe(kernel), maybe(transfer), cell(build + std::max(query, 0.0)), note});
   };
   // Builds.
   const double vp_one = median_ms(runs, [&] { build_vp_tree(set.points, a.leaf, false); });
@@ -108,10 +110,10 @@ void run_set(Runtime& rt, const PointsArgs& a, const PointSetCase& set, Table& r
   const double kd_ms = median_ms(runs, [&] { build_kd_tree(set.points, a.leaf); });
   const KdTree kd = build_kd_tree(set.points, a.leaf);
   const VpTree vp = build_vp_tree(set.points, a.leaf);
-  add("vp-build", "host", "1", vp_one, 0, 0, 0, "height " + std::to_string(vp.height));
-  add("vp-build", "host", threads, vp_all, 0, 0, 0,
+  add("vp-build", "host", "1", vp_one, -1, -1, -1, "height " + std::to_string(vp.height));
+  add("vp-build", "host", threads, vp_all, -1, -1, -1,
       "speedup " + cell(vp_one / std::max(vp_all, 1e-9), 1));
-  add("kd-build", "library", "", kd_ms, 0, 0, 0, "height " + std::to_string(kd.height));
+  add("kd-build", "library", "", kd_ms, -1, -1, -1, "height " + std::to_string(kd.height));
   std::cerr << "  " << set.name << ": builds done\n";
   // Queries: the points themselves.
   auto measure = [&](const std::string& task, double build_ms, const std::string& note,
