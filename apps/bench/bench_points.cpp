@@ -17,7 +17,7 @@
 #include <random>
 
 #include "bench.hpp"
-#include "points_dump.hpp"
+#include "point_sets.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points_io.hpp"
@@ -48,14 +48,6 @@ std::string set_name(const std::string& path) {
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') c = '_';
   return name.empty() ? "points" : name;
-}
-
-PointSet uniform_points(std::size_t n, std::uint64_t seed) {
-  PointSet p(n, 3);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  for (auto& c : p.coord) c = u(rng);
-  return p;
 }
 
 // A radius whose ball holds about `neighbours` points on average (the point itself included),

@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "bench.hpp"
-#include "points_dump.hpp"
+#include "point_sets.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/neighbours.hpp"
@@ -73,14 +73,6 @@ void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu,
       std::cerr << "  done " << app << " " << to_string(v) << (sorted ? " sorted" : "") << "\n";
     }
   }
-}
-
-PointSet uniform_points(std::size_t n, std::uint64_t seed) {
-  PointSet p(n, 3);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  for (auto& c : p.coord) c = u(rng);
-  return p;
 }
 
 // --dump-dir: the query points, radius, k and our correlation counts for bench/ckdtree_peer.py.

@@ -1,5 +1,6 @@
 #pragma once
-// --dump-dir of the point suites (points, ropes): the point sets a suite measured, written for
+// Point sets of the spatial suites (points, ropes): uniform points, and --dump-dir, the point sets
+// a suite measured, written for
 // the CPU peer bench/ckdtree_peer.py (SciPy's cKDTree), so that it runs on the same points with
 // the same radius and k. The directory gets, per set NAME:
 //   NAME.npy          float32 array (n, d): the points (data and queries alike)
@@ -14,6 +15,9 @@
 #include "treefix/spatial/points.hpp"
 
 namespace treefix::bench {
+
+// n points uniform in the unit cube (3-D), from a fixed seed.
+PointSet uniform_points(std::size_t n, std::uint64_t seed);
 
 class PointsDump {
  public:

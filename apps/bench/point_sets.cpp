@@ -1,8 +1,9 @@
-// Point sets written for the CPU peer (points_dump.hpp).
-#include "points_dump.hpp"
+// Point sets of the spatial suites (point_sets.hpp).
+#include "point_sets.hpp"
 
 #include <cstdio>
 #include <filesystem>
+#include <random>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/npy.hpp"
@@ -10,6 +11,14 @@
 #include "treefix/spatial/points_io.hpp"
 
 namespace treefix::bench {
+
+PointSet uniform_points(std::size_t n, std::uint64_t seed) {
+  PointSet p(n, 3);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (auto& c : p.coord) c = u(rng);
+  return p;
+}
 
 PointsDump::PointsDump(std::string directory) : directory_(std::move(directory)) {
   if (directory_.empty()) return;
