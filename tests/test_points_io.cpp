@@ -22,9 +22,7 @@ struct Scratch {
   std::string path;
   explicit Scratch(std::string name) : path("points_io_test_" + std::move(name)) {}
   ~Scratch() { std::remove(path.c_str()); }
-  void text(const std::string& content) const {
-    std::ofstream(path, std::ios::binary) << content;
-  }
+  void text(const std::string& content) const { std::ofstream(path, std::ios::binary) << content; }
   template <class T>
   void npy(const std::vector<T>& values, const std::vector<std::size_t>& shape) const {
     std::ofstream out(path, std::ios::binary);
@@ -167,8 +165,9 @@ TEST_CASE("points io: bad text is refused with file, line and value") {
            {"0 0 0\n1 2\n3 4 5\n", ":2: row 2 has only 2 of 3 numbers"},
            {"0 0 0\n1 2 3 4\n", ":2: row 2 has more than 3 numbers"},
            {"0 0 0\n1 2 3\n4\n", ":3: row 3 has only 1 of 3 numbers"},
-           {"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n", ":1: the number of columns must be in "
-                                                          "1..16, the first row has 17"},
+           {"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n",
+            ":1: the number of columns must be in "
+            "1..16, the first row has 17"},
        }) {
     f.text(c.content);
     check_contains(points_error(f), f.path + c.message);
@@ -216,7 +215,8 @@ TEST_CASE("points io: errors deep in a large file name their line, whichever chu
     // A NaN in its place instead.
     f.text(rows.substr(0, last_space) + " nan" + rows.substr(line_end));
     check_contains(points_error(f), f.path + ":" + std::to_string(bad_row) + ": row " +
-                                        std::to_string(bad_row) + ", column 3 ('nan') is not finite");
+                                        std::to_string(bad_row) +
+                                        ", column 3 ('nan') is not finite");
   }
 }
 
@@ -229,7 +229,8 @@ TEST_CASE("points io: bad .npy arrays are refused with the element or the shape"
   f.npy(std::vector<float>(6), {2, 3, 1});
   check_contains(points_error(f), "shape (2, 3, 1), expected 2 dimensions");
   f.npy(std::vector<float>(17), {1, 17});
-  check_contains(points_error(f), "the number of columns must be in 1..16, the array has shape (1, 17)");
+  check_contains(points_error(f),
+                 "the number of columns must be in 1..16, the array has shape (1, 17)");
   f.npy(std::vector<float>(), {1, 0});
   check_contains(points_error(f), "the array has shape (1, 0)");
   f.npy(std::vector<std::int64_t>{1, 2, 3}, {1, 3});

@@ -90,8 +90,8 @@ void check_valid_vp_tree(const VpTree& t, const PointSet& input, int leaf_size) 
       }
   CHECK(t.height == height);
   // Medians: the height is about log2(n / leaf) whatever the points.
-  CHECK(height <= 1 + int(std::ceil(std::log2(double(std::max<std::size_t>(n, 2)) / leaf_size))) +
-                      1);
+  CHECK(height <=
+        1 + int(std::ceil(std::log2(double(std::max<std::size_t>(n, 2)) / leaf_size))) + 1);
 }
 
 void check_same_tree(const VpTree& a, const VpTree& b) {

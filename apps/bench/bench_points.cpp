@@ -171,8 +171,10 @@ void setup_points(CLI::App& app) {
                       a, run_points);
   c->add_option("--points", a->files,
                 "point file (text 'n d', .xyz rows, .npy (n, d)); may be repeated");
-  cli::add_enum_option(c, "--input-format", a->format, "format of the point files (auto: by extension)");
-  c->add_option("--uniform", a->uniform, "also uniform points in the unit cube (default 1000000; 0: none)");
+  cli::add_enum_option(c, "--input-format", a->format,
+                       "format of the point files (auto: by extension)");
+  c->add_option("--uniform", a->uniform,
+                "also uniform points in the unit cube (default 1000000; 0: none)");
   c->add_option("-k", a->k, "neighbours for kNN (default 8)");
   c->add_option("--neighbours", a->neighbours,
                 "mean points in a correlation ball, the radius is chosen for it (default 85)");

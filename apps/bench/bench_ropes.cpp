@@ -80,8 +80,8 @@ void dump_points(Runtime& rt, const RopesArgs& a, const KdTree& kd, const PointS
                  double radius) {
   if (a.dump_dir.empty()) return;
   const auto counts = correlation_counts(rt, kd, points, radius);
-  PointsDump(a.dump_dir).add("ropes_uniform_" + std::to_string(points.n), points, radius, a.k,
-                             &counts);
+  PointsDump(a.dump_dir)
+      .add("ropes_uniform_" + std::to_string(points.n), points, radius, a.k, &counts);
 }
 
 void run_ropes(const RopesArgs& a) {

@@ -56,7 +56,9 @@ void setup_nbody(CLI::App& app) {
   auto* c = add_command(app, "nbody",
                         "Barnes-Hut gravity (octree, G = 1): leapfrog steps or accelerations", args,
                         run_nbody);
-  c->add_option("--bodies", args->bodies, "body file, rows 'mass x y z vx vy vz': 'n 7' then the rows; .xyz: rows only; .npy: an (n, 7) array")
+  c->add_option("--bodies", args->bodies,
+                "body file, rows 'mass x y z vx vy vz': 'n 7' then the rows; .xyz: rows only; "
+                ".npy: an (n, 7) array")
       ->required();
   c->add_option("--steps", args->steps, "leapfrog steps (default 1)");
   c->add_option("--theta", args->theta, "opening angle (default 0.5; 0 = direct sum)");

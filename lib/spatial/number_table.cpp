@@ -36,8 +36,9 @@ void check_columns(std::size_t d, const TableSpec& spec, const std::string& wher
 
 void check_rows(std::size_t n, const std::string& where) {
   if (n > max_rows)
-    throw CapacityError(where + str(n) + " rows exceed the 2^30-1 that the trees' 32-bit indices "
-                                         "allow");
+    throw CapacityError(where + str(n) +
+                        " rows exceed the 2^30-1 that the trees' 32-bit indices "
+                        "allow");
 }
 
 PointSet allocate_table(std::size_t n, std::size_t d, const std::string& path) {
@@ -135,9 +136,9 @@ PointSet read_text_table(const std::string& path, bool counted, const TableSpec&
                                : "row " + str(row) + " has more than " + str(d) + " numbers");
         row_line = line;
       } else if (line != row_line) {
-        chunks.fail(index - column, row_line ? row_line : line,
-                    "row " + str(row + 1) + " has only " + str(column) + " of " + str(d) +
-                        " numbers");
+        chunks.fail(
+            index - column, row_line ? row_line : line,
+            "row " + str(row + 1) + " has only " + str(column) + " of " + str(d) + " numbers");
       }
       if (counted && row >= n)
         chunks.fail(index, line, "more than the " + str(n) + " rows the header announces");
@@ -154,13 +155,15 @@ PointSet read_text_table(const std::string& path, bool counted, const TableSpec&
       if (++column == d) column = 0, ++row;
     }
     if (column != 0 && row_line)  // the chunk, hence the row's line, ends inside the row
-      chunks.fail(index - column, row_line,
-                  "row " + str(row + 1) + " has only " + str(column) + " of " + str(d) +
-                      " numbers");
+      chunks.fail(
+          index - column, row_line,
+          "row " + str(row + 1) + " has only " + str(column) + " of " + str(d) + " numbers");
   });
   if (counted && tokens < n * d)
     throw InputError(path + ":" + str(chunks.last_token_line()) + ": " + str(tokens / d) +
                      " rows, but the header announces " + str(n));
+  if (!store)  // the walk refuses every other count; never return a table left empty
+    throw InputError(path + ": " + str(tokens) + " numbers are not rows of " + str(d));
   return table;
 }
 
@@ -213,8 +216,8 @@ PointSet read_npy_table(const std::string& path, const TableSpec& spec) {
       char text[32];
       const auto end = std::to_chars(text, text + sizeof text, v).ptr;
       throw InputError(path + ": element [" + str(bad / d) + ", " + str(bad % d) + "] (" +
-                       std::string(text, end) + ") " + value_problem(v, bad % d, spec) + " (the file holds " +
-                       header.descr + ")");
+                       std::string(text, end) + ") " + value_problem(v, bad % d, spec) +
+                       " (the file holds " + header.descr + ")");
     }
   return table;
 }

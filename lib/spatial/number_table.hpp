@@ -19,9 +19,9 @@ constexpr int max_table_columns = 16;
 struct TableSpec {
   const char* rows_name = "points";  // for messages: "empty file: no points"
   const char* row_name = "point";
-  int columns = 0;                   // the required d; 0: any in 1..max_table_columns
-  const char* columns_hint = "";     // what the required columns are: "mass x y z vx vy vz"
-  int nonnegative_column = -1;       // a column that must be >= 0 (body masses), -1: none
+  int columns = 0;                // the required d; 0: any in 1..max_table_columns
+  const char* columns_hint = "";  // what the required columns are: "mass x y z vx vy vz"
+  int nonnegative_column = -1;    // a column that must be >= 0 (body masses), -1: none
   const char* nonnegative_name = "";
 };
 

@@ -98,7 +98,8 @@ struct Builder {
 
   const float* row(std::int32_t position) const { return &rows[std::size_t(position) * dim]; }
   void swap_rows(std::int32_t a, std::int32_t b) {
-    std::swap_ranges(rows.begin() + std::ptrdiff_t(a) * dim, rows.begin() + std::ptrdiff_t(a + 1) * dim,
+    std::swap_ranges(rows.begin() + std::ptrdiff_t(a) * dim,
+                     rows.begin() + std::ptrdiff_t(a + 1) * dim,
                      rows.begin() + std::ptrdiff_t(b) * dim);
   }
   // The formula of squared_distance (treefix/spatial/points.hpp), on rows.
@@ -119,8 +120,10 @@ struct Builder {
     auto one = [&](std::size_t b) {
       body(b, begin + std::int32_t(r.begin(b)), begin + std::int32_t(r.end(b)));
     };
-    if (r.count == 1) one(0);
-    else parallel_for(r.count, one);
+    if (r.count == 1)
+      one(0);
+    else
+      parallel_for(r.count, one);
   }
 
   // The rank-th smallest key of [begin, end) (0-based): a radix select over blocks, 8 bits a
@@ -180,7 +183,8 @@ struct Builder {
     const std::int32_t vantage = order[begin], lo = begin + 1;
     std::copy(row(begin), row(begin) + dim, point.begin());
     for_blocks(lo, end, blocks, [&](std::size_t, std::int32_t from, std::int32_t to) {
-      for (std::int32_t i = from; i < to; ++i) key[i] = make_key(distance(point.data(), row(i)), order[i]);
+      for (std::int32_t i = from; i < to; ++i)
+        key[i] = make_key(distance(point.data(), row(i)), order[i]);
     });
     // The median key: the first of the outside half.
     const std::size_t inside = std::size_t(end - lo) / 2;
@@ -228,7 +232,8 @@ struct Builder {
     for_blocks(lo, end, blocks, [&](std::size_t, std::int32_t from, std::int32_t to) {
       std::copy(moved.begin() + from, moved.begin() + to, order.begin() + from);
       std::copy(moved_rows.begin() + std::ptrdiff_t(from) * dim,
-                moved_rows.begin() + std::ptrdiff_t(to) * dim, rows.begin() + std::ptrdiff_t(from) * dim);
+                moved_rows.begin() + std::ptrdiff_t(to) * dim,
+                rows.begin() + std::ptrdiff_t(from) * dim);
     });
     // Preorder: the inside subtree follows the node, the outside subtree follows it.
     const auto inside_nodes = std::int32_t(subtree_shape(mid - lo, leaf_size).nodes);
@@ -282,9 +287,14 @@ VpTree build_vp_tree(const PointSet& points, int leaf_size, bool parallel) {
   tree.parent_lo.assign(nodes, 0.0f);
   tree.parent_hi.assign(nodes, 0.0f);
 
-  Builder b{tree, leaf_size, points.dim, std::vector<float>(n * points.dim),
-            std::vector<float>(n * points.dim), std::vector<std::uint64_t>(n),
-            std::vector<std::uint64_t>(n), std::vector<std::int32_t>(n)};
+  Builder b{tree,
+            leaf_size,
+            points.dim,
+            std::vector<float>(n * points.dim),
+            std::vector<float>(n * points.dim),
+            std::vector<std::uint64_t>(n),
+            std::vector<std::uint64_t>(n),
+            std::vector<std::int32_t>(n)};
   const std::size_t dim = std::size_t(points.dim);
   each_slice(parallel, n, [&](std::size_t from, std::size_t to) {
     for (std::size_t i = from; i < to; ++i)
