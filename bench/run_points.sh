@@ -5,7 +5,7 @@
 #   bench/run_points.sh OUTDIR        (about a minute after the build on the H100 machine)
 # Environment: BIN (default build-gpu/apps), SCANS (the directory holding
 # stanford_dragon_scan.xyz and pcl_kinect_office1.xyz.xz; default: the first of shared/data,
-# ../shared/data, /work/shared/data that has them), N (uniform points, default 1000000),
+# ../shared/data, /work/shared/data, scans that has them), N (uniform points, default 1000000),
 # TREEFIX_DEVICE (default nvidia).
 # Writes (at most 8 files, what the device tool brings back):
 #   points.csv    treefix-bench points on the dragon scan (41,841 points), the Kinect office scan
@@ -28,7 +28,7 @@ nproc; date -u
 
 scans=${SCANS:-}
 if [[ -z $scans ]]; then
-  for d in shared/data ../shared/data /work/shared/data; do
+  for d in shared/data ../shared/data /work/shared/data scans; do
     [[ -f $d/stanford_dragon_scan.xyz ]] && { scans=$d; break; }
   done
 fi
