@@ -122,6 +122,11 @@ PointSet read_text_table(const std::string& path, bool counted, const TableSpec&
   // that promises more rows than the file holds allocates nothing.
   const bool store = tokens == n * d;
   PointSet table = store ? allocate_table(n, d, path) : PointSet();
+  // Row `row` (0-based), which starts at token `first` on `line`, ends after `count` numbers.
+  auto short_row = [&](std::size_t first, std::size_t line, std::size_t row, std::size_t count) {
+    chunks.fail(first, line,
+                "row " + str(row + 1) + " has only " + str(count) + " of " + str(d) + " numbers");
+  };
   chunks.for_each_chunk([&](std::size_t, ChunkTokens& in, std::size_t index) {
     // Chunks start at line starts, so a row that began in an earlier chunk is broken there.
     std::size_t last_line = counted && index == 0 ? layout.header_line : 0;
@@ -136,9 +141,7 @@ PointSet read_text_table(const std::string& path, bool counted, const TableSpec&
                                : "row " + str(row) + " has more than " + str(d) + " numbers");
         row_line = line;
       } else if (line != row_line) {
-        chunks.fail(
-            index - column, row_line ? row_line : line,
-            "row " + str(row + 1) + " has only " + str(column) + " of " + str(d) + " numbers");
+        short_row(index - column, row_line ? row_line : line, row, column);
       }
       if (counted && row >= n)
         chunks.fail(index, line, "more than the " + str(n) + " rows the header announces");
@@ -155,9 +158,7 @@ PointSet read_text_table(const std::string& path, bool counted, const TableSpec&
       if (++column == d) column = 0, ++row;
     }
     if (column != 0 && row_line)  // the chunk, hence the row's line, ends inside the row
-      chunks.fail(
-          index - column, row_line,
-          "row " + str(row + 1) + " has only " + str(column) + " of " + str(d) + " numbers");
+      short_row(index - column, row_line, row, column);
   });
   if (counted && tokens < n * d)
     throw InputError(path + ":" + str(chunks.last_token_line()) + ": " + str(tokens / d) +
