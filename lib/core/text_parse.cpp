@@ -85,7 +85,8 @@ void ChunkTokens::skip_space_and_comments() {
       ++at_;
     } else if (is_space(c)) {
       ++at_;
-    } else if (comments_ && *comments_ && std::strchr(comments_, c)) {
+    } else if (c != '\0' && comments_ && *comments_ && std::strchr(comments_, c)) {
+      // (a NUL byte is data, not a comment: strchr would find the string's terminator)
       const void* newline = std::memchr(at_, '\n', static_cast<std::size_t>(end_ - at_));
       at_ = newline ? static_cast<const char*>(newline) : end_;
     } else {
@@ -151,6 +152,7 @@ TokenChunks::TokenChunks(const TextFile& file, std::size_t from, const char* com
     if (tokens[c]) last_token_line_ = line + last_line[c];
     line += newlines[c];
   }
+  end_line_ = line;
 }
 
 void TokenChunks::fail(std::size_t token_index, std::size_t line,

@@ -1,0 +1,97 @@
+#pragma once
+// What the graph file formats share: records of a fixed number of tokens parsed on all host cores
+// by the core tokenizer (core/text_parse.hpp) for matrix_market.cpp and edge_list.cpp, vertex id
+// tokens, the reading phases that --stats shows, and text written row by row on all cores.
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+#include <string_view>
+#include <utility>
+
+#include "treefix/core/parallel.hpp"
+#include "treefix/core/phase_times.hpp"
+#include "treefix/core/text_io.hpp"
+#include "treefix/core/text_parse.hpp"
+
+namespace treefix::detail {
+
+// Records of `fields` tokens, each within one line (a line may hold several): Matrix Market
+// entries, edge-list pairs. Token t of the text is field t % fields of record t / fields; since
+// chunks start at line starts, no record crosses a chunk. For every token,
+// field(token, record, field_index, line) returns "" or what is wrong with it; missing(field_index)
+// names what a record cut short by the end of its line lacks. Errors are "path:line: ..." for
+// the first bad token of the file (TokenChunks::fail).
+template <class Field, class Missing>
+void parse_records(const TokenChunks& chunks, std::size_t fields, Field field, Missing missing) {
+  chunks.for_each_chunk([&](std::size_t, ChunkTokens& tokens, std::size_t index) {
+    std::string_view token;
+    std::size_t record_line = 0;
+    for (; tokens.next(token); ++index) {
+      const std::size_t f = index % fields;
+      if (f == 0)
+        record_line = tokens.line();
+      else if (tokens.line() != record_line)
+        chunks.fail(index - 1, record_line, missing(f));
+      if (token.find('\0') != std::string_view::npos)
+        chunks.fail(index, tokens.line(), "binary data (a NUL byte) in a text file");
+      const std::string problem = field(token, index / fields, f, tokens.line());
+      if (!problem.empty()) chunks.fail(index, tokens.line(), problem);
+    }
+    if (index % fields) chunks.fail(index - 1, record_line, missing(index % fields));
+  });
+}
+
+// A vertex id token: base-based (0 or 1) id in base..base+n-1 stored 0-based in `id`. Returns ""
+// or what is wrong ("expected an integer row index, found 'x'", "row index 9 outside 1..3").
+inline std::string vertex_id(std::string_view token, std::int64_t base, std::int64_t n,
+                             const char* what, std::int32_t& id) {
+  std::int64_t value = 0;
+  if (!parse_int(token, value))
+    return std::string("expected an integer ") + what + ", found '" +
+           std::string(token.substr(0, 40)) + "'";
+  if (value < base || value - base >= n)
+    return std::string(what) + " " + std::to_string(value) + " outside " + std::to_string(base) +
+           ".." + std::to_string(n + base - 1);
+  id = static_cast<std::int32_t>(value - base);
+  return {};
+}
+
+// f() timed as `phase` when the caller asked for phase times.
+template <class F>
+decltype(auto) timed(PhaseTimes* phases, const char* phase, F&& f) {
+  if (!phases) return f();
+  return phases->measure(phase, std::forward<F>(f));
+}
+
+// Appends an integer and a separator to text.
+inline void append_number(std::string& text, std::int64_t value, char separator) {
+  char digits[24];
+  char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  *end++ = separator;
+  text.append(digits, static_cast<std::size_t>(end - digits));
+}
+
+// Text made row by row on all host cores: format(text, v) appends the lines of row v. Slices of
+// rows are formatted a batch at a time (two per thread) and written in order.
+template <class Format>
+void write_rows(std::ostream& out, std::size_t rows, Format format) {
+  constexpr std::size_t kRowsPerSlice = std::size_t(1) << 14;
+  const std::size_t slices = (rows + kRowsPerSlice - 1) / kRowsPerSlice;
+  const std::size_t batch = 2 * std::size_t(host_threads());
+  std::vector<std::string> text(std::min(slices, batch));
+  for (std::size_t first = 0; first < slices; first += batch) {
+    const std::size_t in_batch = std::min(batch, slices - first);
+    parallel_for(in_batch, [&](std::size_t s) {
+      text[s].clear();
+      const std::size_t begin = (first + s) * kRowsPerSlice;
+      for (std::size_t v = begin; v < std::min(rows, begin + kRowsPerSlice); ++v) format(text[s], v);
+    });
+    for (std::size_t s = 0; s < in_batch; ++s)
+      out.write(text[s].data(), static_cast<std::streamsize>(text[s].size()));
+  }
+}
+
+}  // namespace treefix::detail
