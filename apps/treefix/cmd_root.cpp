@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "treefix/core/output_file.hpp"
+#include "treefix/core/phase_times.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
@@ -17,14 +18,21 @@ namespace {
 struct RootArgs {
   std::string edges, output, device;
   ListRankMethod list_rank = ListRankMethod::ruling_set;
-  std::int64_t vertices = -1;
+  std::int64_t vertices = -1;  // -1: not given (the option itself refuses negative counts)
   std::vector<std::int64_t> roots;
+  bool stats = false;
 };
 
 void run_root(const RootArgs& args) {
-  if (args.vertices < -1) throw InputError("--vertices must be at least 0");
+  PhaseTimes phases;
+  // The device first: the reader refuses a forest it cannot hold before allocating it, and
+  // before reading at all when --vertices says how large it is.
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.device); });
+  GraphLimits limits;
+  limits.device = &runtime;
   std::vector<std::size_t> lines;
-  EdgeList forest = read_edge_list_strict(args.edges, args.vertices, &lines);
+  EdgeList forest = phases.measure(
+      "read", [&] { return read_edge_list_strict(args.edges, args.vertices, &lines, limits); });
   RootingOptions options;
   for (auto r : args.roots) {
     if (r < 0 || r >= static_cast<std::int64_t>(forest.vertices))
@@ -34,14 +42,16 @@ void run_root(const RootArgs& args) {
     options.roots.push_back(static_cast<vertex_t>(r));
   }
   options.list_rank.method = args.list_rank;
-  Runtime runtime(args.device);
   ParentArray parent;
   try {
-    parent = root_forest(runtime, forest, options);
+    parent = phases.measure("rooting", [&] { return root_forest(runtime, forest, options); });
   } catch (const EdgeListError& e) {
     throw InputError(args.edges + ":" + std::to_string(lines.at(e.edge_index())) + ": " + e.what());
   }
-  write_output(args.output, [&](std::ostream& out) { write_tree(out, parent); });
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) { write_tree(out, parent); });
+  });
+  if (args.stats) phases.print(std::cerr, "treefix root");
 }
 
 void setup_root(CLI::App& app) {
@@ -51,13 +61,16 @@ void setup_root(CLI::App& app) {
       args, run_root);
   command->add_option("--edges", args->edges, "edge list: 'u v' per line, 0-based, # comments")
       ->required();
-  command->add_option("--vertices", args->vertices,
-                      "number of vertices (default: largest id + 1; the rest are isolated)");
+  command
+      ->add_option("--vertices", args->vertices,
+                   "number of vertices (default: largest id + 1; the rest are isolated)")
+      ->check(CLI::Range(std::int64_t(0), std::int64_t(INT32_MAX)));
   command->add_option(
       "--root", args->roots,
       "root of its tree (repeatable, one per tree; default: each tree's smallest id)");
   add_output_option(command, args->output, "parent array file");
   add_enum_option(command, "--list-rank", args->list_rank, "list-ranking method");
+  add_stats_option(command, args->stats);
   add_device_option(command, args->device);
 }
 

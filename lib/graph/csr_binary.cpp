@@ -50,13 +50,13 @@ Csr read_csr_binary(const std::string& path, const GraphReadOptions& options) {
   // The exact size first: a truncated file is refused before anything is allocated.
   const std::uint64_t payload = bytes.size() - kHeaderBytes;
   const std::uint64_t offset_bytes = bytes_for(h.vertices + 1, 8), column_bytes = bytes_for(h.arcs, 4);
-  if (h.vertices >= UINT64_MAX / 8 || offset_bytes > payload || column_bytes != payload - offset_bytes)
+  const std::uint64_t needed =
+      offset_bytes > UINT64_MAX - column_bytes ? UINT64_MAX : offset_bytes + column_bytes;
+  if (needed != payload)
     throw InputError(path + ": the header promises " + std::to_string(h.vertices) +
                      " vertices and " + std::to_string(h.arcs) + " arcs, but the file holds " +
                      std::to_string(payload) + " bytes after it" +
-                     (offset_bytes <= payload && column_bytes > payload - offset_bytes
-                          ? " (truncated)"
-                          : ""));
+                     (needed > payload ? " (truncated)" : " (bytes after the columns)"));
   require_graph_fits(options.limits, path, static_cast<std::size_t>(h.vertices), h.arcs);
   Csr g;
   detail::timed(options.phases, "read: copy", [&] {

@@ -79,14 +79,16 @@ void integers(const NpyHeader& header, std::string_view bytes, const std::string
 Csr read_npz_csr(const std::string& path, const GraphReadOptions& options) {
   std::unique_ptr<NpzReader> archive;
   detail::timed(options.phases, "read: map", [&] { archive = std::make_unique<NpzReader>(path); });
-  for (const char* name : {"format", "shape", "indptr", "indices"})
+  auto require = [&](const char* name) {
     if (!archive->has(name))
-      throw InputError(path + ": no '" + name +
-                       ".npy' member: not a scipy.sparse.save_npz file");
+      throw InputError(path + ": no '" + name + ".npy' member: not a scipy.sparse.save_npz file");
+  };
+  require("format");
   const std::string format = format_text(*archive);
   if (format != "csr")
     throw InputError(path + ": holds a '" + format +
                      "' matrix; save a CSR matrix (scipy.sparse.save_npz(path, m.tocsr()))");
+  for (const char* name : {"shape", "indptr", "indices"}) require(name);
   std::vector<std::int64_t> shape;
   {
     std::string storage;

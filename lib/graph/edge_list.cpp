@@ -36,19 +36,18 @@ ParsedEdges parse_edge_pairs(const TokenChunks& chunks, std::int64_t vertices, b
   const std::int64_t limit = vertices >= 0 ? vertices : std::int64_t(INT32_MAX);
   detail::parse_records(
       chunks, 2,
-      [&](std::string_view token, std::size_t edge, std::size_t field,
-          std::size_t line) -> std::string {
+      [&](std::string_view token, std::size_t edge, std::size_t field, std::size_t line,
+          const auto& fail) {
         std::int64_t id = 0;
         if (!parse_int(token, id))
-          return "expected a vertex id, found '" + std::string(token.substr(0, 40)) + "'";
+          fail("expected a vertex id, found '" + std::string(token.substr(0, 40)) + "'");
         if (id < 0 || id >= limit)
-          return "vertex id " + std::to_string(id) + " is out of range: " +
-                 (vertices >= 0 ? "there are " + std::to_string(vertices) + " vertices (ids 0.." +
-                                      std::to_string(vertices - 1) + ")"
-                                : std::string("ids are 0..2^31-2"));
+          fail("vertex id " + std::to_string(id) + " is out of range: " +
+               (vertices >= 0 ? "there are " + std::to_string(vertices) + " vertices (ids 0.." +
+                                    std::to_string(vertices - 1) + ")"
+                              : std::string("ids are 0..2^31-2")));
         (field == 0 ? parsed.source : parsed.target)[edge] = static_cast<vertex_t>(id);
         if (want_lines && field == 0) parsed.line[edge] = line;
-        return {};
       },
       [](std::size_t) { return std::string("an edge line needs two vertex ids ('u v')"); });
   // The largest id, per slice on all cores.
@@ -89,10 +88,9 @@ Csr read_edge_list(const std::string& path, const GraphReadOptions& options) {
   const bool undirected = !options.edges_directed;
   std::unique_ptr<TextFile> file;
   std::unique_ptr<TokenChunks> chunks;
-  detail::timed(options.phases, "read: scan", [&] {
-    file = std::make_unique<TextFile>(path);
-    chunks = std::make_unique<TokenChunks>(*file, 0, kComments);
-  });
+  detail::timed(options.phases, "read: map", [&] { file = std::make_unique<TextFile>(path); });
+  detail::timed(options.phases, "read: scan",
+                [&] { chunks = std::make_unique<TokenChunks>(*file, 0, kComments); });
   ParsedEdges parsed = detail::timed(options.phases, "read: parse", [&] {
     return parse_edge_pairs(*chunks, -1, false, [&](std::size_t edges) {
       // n is not known yet: the edges, and the CSR of their arcs over no vertices

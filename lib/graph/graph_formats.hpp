@@ -21,9 +21,10 @@ namespace treefix::detail {
 // Records of `fields` tokens, each within one line (a line may hold several): Matrix Market
 // entries, edge-list pairs. Token t of the text is field t % fields of record t / fields; since
 // chunks start at line starts, no record crosses a chunk. For every token,
-// field(token, record, field_index, line) returns "" or what is wrong with it; missing(field_index)
-// names what a record cut short by the end of its line lacks. Errors are "path:line: ..." for
-// the first bad token of the file (TokenChunks::fail).
+// field(token, record, field_index, line, fail) takes the token or calls fail("what is wrong"),
+// which throws (no string is made for a good token); missing(field_index) names what a record cut
+// short by the end of its line lacks. Errors are "path:line: ..." for the first bad token of the
+// file (TokenChunks::fail).
 template <class Field, class Missing>
 void parse_records(const TokenChunks& chunks, std::size_t fields, Field field, Missing missing) {
   chunks.for_each_chunk([&](std::size_t, ChunkTokens& tokens, std::size_t index) {
@@ -37,26 +38,26 @@ void parse_records(const TokenChunks& chunks, std::size_t fields, Field field, M
         chunks.fail(index - 1, record_line, missing(f));
       if (token.find('\0') != std::string_view::npos)
         chunks.fail(index, tokens.line(), "binary data (a NUL byte) in a text file");
-      const std::string problem = field(token, index / fields, f, tokens.line());
-      if (!problem.empty()) chunks.fail(index, tokens.line(), problem);
+      field(token, index / fields, f, tokens.line(),
+            [&](const std::string& problem) { chunks.fail(index, tokens.line(), problem); });
     }
     if (index % fields) chunks.fail(index - 1, record_line, missing(index % fields));
   });
 }
 
-// A vertex id token: base-based (0 or 1) id in base..base+n-1 stored 0-based in `id`. Returns ""
-// or what is wrong ("expected an integer row index, found 'x'", "row index 9 outside 1..3").
-inline std::string vertex_id(std::string_view token, std::int64_t base, std::int64_t n,
-                             const char* what, std::int32_t& id) {
+// A vertex id token: base-based (0 or 1) id in base..base+n-1 stored 0-based in `id`, or
+// fail("expected an integer row index, found 'x'" / "row index 9 outside 1..3").
+template <class Fail>
+void vertex_id(std::string_view token, std::int64_t base, std::int64_t n, const char* what,
+               std::int32_t& id, const Fail& fail) {
   std::int64_t value = 0;
   if (!parse_int(token, value))
-    return std::string("expected an integer ") + what + ", found '" +
-           std::string(token.substr(0, 40)) + "'";
+    fail(std::string("expected an integer ") + what + ", found '" +
+         std::string(token.substr(0, 40)) + "'");
   if (value < base || value - base >= n)
-    return std::string(what) + " " + std::to_string(value) + " outside " + std::to_string(base) +
-           ".." + std::to_string(n + base - 1);
+    fail(std::string(what) + " " + std::to_string(value) + " outside " + std::to_string(base) +
+         ".." + std::to_string(n + base - 1));
   id = static_cast<std::int32_t>(value - base);
-  return {};
 }
 
 // f() timed as `phase` when the caller asked for phase times.

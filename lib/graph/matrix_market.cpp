@@ -93,34 +93,37 @@ Csr read_matrix_market(const std::string& path, const GraphReadOptions& options)
     throw InputError(at_size + "the size line promises " + std::to_string(entries) +
                      " entries, but the " + std::to_string(rest) +
                      " bytes after it cannot hold them (a truncated file?)");
-  const std::uint64_t arcs = static_cast<std::uint64_t>(entries) * (banner.symmetric ? 2 : 1);
+  const std::uint64_t held = std::min<std::uint64_t>(entries, (rest + 1) / (2 * fields));
+  const std::uint64_t arcs = held * (banner.symmetric ? 2 : 1);
   require_graph_fits(options.limits, path, static_cast<std::size_t>(rows), arcs,
-                     bytes_for(static_cast<std::uint64_t>(entries), 8));
+                     bytes_for(held, 8));
 
+  std::unique_ptr<TokenChunks> tokens;
+  detail::timed(options.phases, "read: scan",
+                [&] { tokens = std::make_unique<TokenChunks>(*file, body, "%"); });
   std::vector<vertex_t> source, target;
   detail::timed(options.phases, "read: parse", [&] {
-    TokenChunks chunks(*file, body, "%");
+    const TokenChunks& chunks = *tokens;
     // As many entries as the file holds, at most the promised: a malformed line is reported
     // before a missing entry, as a sequential reader would.
-    const std::size_t held = std::min<std::size_t>(static_cast<std::size_t>(entries),
-                                                   (chunks.tokens() + fields - 1) / fields);
-    source.resize(held);
-    target.resize(held);
+    const std::size_t stored = std::min<std::size_t>(static_cast<std::size_t>(entries),
+                                                     (chunks.tokens() + fields - 1) / fields);
+    source.resize(stored);
+    target.resize(stored);
     detail::parse_records(
         chunks, fields,
-        [&](std::string_view token, std::size_t entry, std::size_t field,
-            std::size_t) -> std::string {
+        [&](std::string_view token, std::size_t entry, std::size_t field, std::size_t,
+            const auto& fail) {
           if (entry >= static_cast<std::size_t>(entries))
-            return "unexpected '" + std::string(token.substr(0, 40)) + "' after " +
-                   std::to_string(entries) + " entries";
+            fail("unexpected '" + std::string(token.substr(0, 40)) + "' after " +
+                 std::to_string(entries) + " entries");
           if (field < 2)
             return detail::vertex_id(token, 1, rows, field == 0 ? "row index" : "column index",
-                                     (field == 0 ? source : target)[entry]);
+                                     (field == 0 ? source : target)[entry], fail);
           double value;
           if (!parse_double(token, value))
-            return "expected a number for the value, found '" + std::string(token.substr(0, 40)) +
-                   "'";
-          return {};
+            fail("expected a number for the value, found '" + std::string(token.substr(0, 40)) +
+                 "'");
         },
         [](std::size_t field) {
           return std::string(field == 1 ? "entry without a column index"

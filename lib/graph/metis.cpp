@@ -82,15 +82,17 @@ Csr read_metis(const std::string& path, const GraphReadOptions& options) {
   const std::string_view text = file->text();
   const Header h = parse_header(text, path);
   const std::string at_header = path + ":" + std::to_string(h.line) + ": ";
-  // n vertex lines need n - 1 newlines at least, and 2m neighbours two bytes each: a header that
-  // the rest of the file cannot hold is a truncated file, refused before anything is allocated.
-  const std::uint64_t rest = text.size() - h.body;
-  if (static_cast<std::uint64_t>(h.n) > rest + 1 || static_cast<std::uint64_t>(h.m) > (rest + 1) / 4)
+  // n vertex lines need n - 1 newlines at least: a header that the rest of the file cannot hold
+  // is a truncated file, refused before anything is read or allocated. So are 2m neighbours of
+  // two bytes each in a large file (a small one is read, for the exact count in the message).
+  const std::uint64_t rest = text.size() - h.body, neighbours_held = (rest + 1) / 2;
+  const std::uint64_t claimed = 2 * static_cast<std::uint64_t>(h.m);
+  if (static_cast<std::uint64_t>(h.n) > rest + 1 || (claimed > neighbours_held && rest > (1u << 20)))
     throw InputError(at_header + "the header promises " + std::to_string(h.n) + " vertices and " +
                      std::to_string(h.m) + " edges, but the " + std::to_string(rest) +
                      " bytes after it cannot hold them (a truncated file?)");
   require_graph_fits(options.limits, path, static_cast<std::size_t>(h.n),
-                     2 * static_cast<std::uint64_t>(h.m));
+                     std::min(claimed, neighbours_held));
   const std::size_t n = static_cast<std::size_t>(h.n);
 
   std::unique_ptr<TokenChunks> chunks;
@@ -168,9 +170,10 @@ Csr read_metis(const std::string& path, const GraphReadOptions& options) {
           const bool is_neighbour = position >= h.leading &&
                                     (!h.edge_weights || (position - h.leading) % 2 == 0);
           if (is_neighbour) {
-            const std::string problem =
-                detail::vertex_id(token, 1, h.n, "neighbour", g.column[column++]);
-            if (!problem.empty()) chunks->fail(index, token_line, problem);
+            detail::vertex_id(token, 1, h.n, "neighbour", g.column[column++],
+                              [&](const std::string& problem) {
+                                chunks->fail(index, token_line, problem);
+                              });
           } else {
             double x;
             if (!parse_double(token, x))
