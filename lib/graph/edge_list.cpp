@@ -22,6 +22,18 @@ struct ParsedEdges {
   std::int64_t largest = -1;      // the largest id (-1: no edge)
 };
 
+// What is wrong with a token that is not a vertex id (kept out of the parsing loop: a call
+// there only on failure).
+[[gnu::noinline, gnu::cold]] std::string bad_id(std::string_view token, std::int64_t vertices) {
+  std::int64_t id = 0;
+  if (!parse_int(token, id))
+    return "expected a vertex id, found '" + std::string(token.substr(0, 40)) + "'";
+  return "vertex id " + std::to_string(id) + " is out of range: " +
+         (vertices >= 0 ? "there are " + std::to_string(vertices) + " vertices (ids 0.." +
+                              std::to_string(vertices - 1) + ")"
+                        : std::string("ids are 0..2^31-2"));
+}
+
 // The pairs of an edge list; `vertices` >= 0 bounds the ids. `check_size(edges)` runs once the
 // number of edges is known, before anything of that size is allocated.
 template <class CheckSize>
@@ -39,13 +51,7 @@ ParsedEdges parse_edge_pairs(const TokenChunks& chunks, std::int64_t vertices, b
       [&](std::string_view token, std::size_t edge, std::size_t field, std::size_t line,
           const auto& fail) {
         std::int64_t id = 0;
-        if (!parse_int(token, id))
-          fail("expected a vertex id, found '" + std::string(token.substr(0, 40)) + "'");
-        if (id < 0 || id >= limit)
-          fail("vertex id " + std::to_string(id) + " is out of range: " +
-               (vertices >= 0 ? "there are " + std::to_string(vertices) + " vertices (ids 0.." +
-                                    std::to_string(vertices - 1) + ")"
-                              : std::string("ids are 0..2^31-2")));
+        if (!parse_int(token, id) || id < 0 || id >= limit) fail(bad_id(token, vertices));
         (field == 0 ? parsed.source : parsed.target)[edge] = static_cast<vertex_t>(id);
         if (want_lines && field == 0) parsed.line[edge] = line;
       },

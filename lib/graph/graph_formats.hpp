@@ -30,19 +30,39 @@ void parse_records(const TokenChunks& chunks, std::size_t fields, Field field, M
   chunks.for_each_chunk([&](std::size_t, ChunkTokens& tokens, std::size_t index) {
     std::string_view token;
     std::size_t record_line = 0;
+    // field and record kept as counters: a division per token would cost as much as parsing it
+    std::size_t f = index % fields, record = index / fields;
     for (; tokens.next(token); ++index) {
-      const std::size_t f = index % fields;
       if (f == 0)
         record_line = tokens.line();
       else if (tokens.line() != record_line)
         chunks.fail(index - 1, record_line, missing(f));
-      if (token.find('\0') != std::string_view::npos)
-        chunks.fail(index, tokens.line(), "binary data (a NUL byte) in a text file");
-      field(token, index / fields, f, tokens.line(),
-            [&](const std::string& problem) { chunks.fail(index, tokens.line(), problem); });
+      // A token holding a NUL byte never parses: binary data is named when a field fails.
+      field(token, record, f, tokens.line(), [&](const std::string& problem) {
+        chunks.fail(index, tokens.line(),
+                    token.find('\0') != std::string_view::npos
+                        ? std::string("binary data (a NUL byte) in a text file")
+                        : problem);
+      });
+      if (++f == fields) {
+        f = 0;
+        ++record;
+      }
     }
-    if (index % fields) chunks.fail(index - 1, record_line, missing(index % fields));
+    if (f) chunks.fail(index - 1, record_line, missing(f));
   });
+}
+
+// What is wrong with a vertex id token (only called on failure, out of the parsing loop).
+[[gnu::noinline, gnu::cold]] inline std::string bad_vertex_id(std::string_view token,
+                                                              std::int64_t base, std::int64_t n,
+                                                              const char* what) {
+  std::int64_t value = 0;
+  if (!parse_int(token, value))
+    return std::string("expected an integer ") + what + ", found '" +
+           std::string(token.substr(0, 40)) + "'";
+  return std::string(what) + " " + std::to_string(value) + " outside " + std::to_string(base) +
+         ".." + std::to_string(n + base - 1);
 }
 
 // A vertex id token: base-based (0 or 1) id in base..base+n-1 stored 0-based in `id`, or
@@ -51,12 +71,8 @@ template <class Fail>
 void vertex_id(std::string_view token, std::int64_t base, std::int64_t n, const char* what,
                std::int32_t& id, const Fail& fail) {
   std::int64_t value = 0;
-  if (!parse_int(token, value))
-    fail(std::string("expected an integer ") + what + ", found '" +
-         std::string(token.substr(0, 40)) + "'");
-  if (value < base || value - base >= n)
-    fail(std::string(what) + " " + std::to_string(value) + " outside " + std::to_string(base) +
-         ".." + std::to_string(n + base - 1));
+  if (!parse_int(token, value) || value < base || value - base >= n)
+    fail(bad_vertex_id(token, base, n, what));
   id = static_cast<std::int32_t>(value - base);
 }
 
