@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <initializer_list>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
@@ -214,6 +215,14 @@ namespace {
 void put_little(std::string& out, std::uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) out += static_cast<char>((value >> (8 * i)) & 0xff);
 }
+// The zip64 extra field: the 64-bit values of the fields that say 0xffffffff, in field order.
+std::string zip64_extra(std::initializer_list<std::uint64_t> values) {
+  std::string extra;
+  put_little(extra, kZip64Extra, 2);
+  put_little(extra, 8 * values.size(), 2);
+  for (std::uint64_t v : values) put_little(extra, v, 8);
+  return extra;
+}
 }  // namespace
 
 void NpzWriter::add(const std::string& name, const std::string& descr,
@@ -253,12 +262,7 @@ void NpzWriter::add(const std::string& name, const std::string& descr,
   put_little(local, e.name.size(), 2);
   put_little(local, zip64 ? 20 : 0, 2);
   local += e.name;
-  if (zip64) {
-    put_little(local, kZip64Extra, 2);
-    put_little(local, 16, 2);
-    put_little(local, e.size, 8);
-    put_little(local, e.compressed, 8);
-  }
+  if (zip64) local += zip64_extra({e.size, e.compressed});
   put(local.data(), local.size());
   if (compress_) {
     for (const auto& p : pieces) put(p.data(), p.size());
@@ -292,13 +296,7 @@ void NpzWriter::finish() {
     put_little(central, 0, 4);   // external attributes
     put_little(central, zip64 ? k32 : e.offset, 4);
     central += e.name;
-    if (zip64) {
-      put_little(central, kZip64Extra, 2);
-      put_little(central, 24, 2);
-      put_little(central, e.size, 8);
-      put_little(central, e.compressed, 8);
-      put_little(central, e.offset, 8);
-    }
+    if (zip64) central += zip64_extra({e.size, e.compressed, e.offset});
     put(central.data(), central.size());
   }
   const std::uint64_t directory_size = written_ - directory;

@@ -2,6 +2,7 @@
 // What the graph file formats share: records of a fixed number of tokens parsed on all host cores
 // by the core tokenizer (core/text_parse.hpp) for matrix_market.cpp and edge_list.cpp, vertex id
 // tokens, the reading phases that --stats shows, and text written row by row on all cores.
+#include <algorithm>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -11,10 +12,10 @@
 #include <string_view>
 #include <utility>
 
-#include "treefix/core/parallel.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/core/text_parse.hpp"
+#include "treefix/core/value_format.hpp"
 
 namespace treefix::detail {
 
@@ -91,24 +92,16 @@ inline void append_number(std::string& text, std::int64_t value, char separator)
   text.append(digits, static_cast<std::size_t>(end - digits));
 }
 
-// Text made row by row on all host cores: format(text, v) appends the lines of row v. Slices of
-// rows are formatted a batch at a time (two per thread) and written in order.
+// Text made row by row on all host cores (core/value_format.hpp's write_slices): format(text, v)
+// appends the lines of row v.
 template <class Format>
 void write_rows(std::ostream& out, std::size_t rows, Format format) {
   constexpr std::size_t kRowsPerSlice = std::size_t(1) << 14;
-  const std::size_t slices = (rows + kRowsPerSlice - 1) / kRowsPerSlice;
-  const std::size_t batch = 2 * std::size_t(host_threads());
-  std::vector<std::string> text(std::min(slices, batch));
-  for (std::size_t first = 0; first < slices; first += batch) {
-    const std::size_t in_batch = std::min(batch, slices - first);
-    parallel_for(in_batch, [&](std::size_t s) {
-      text[s].clear();
-      const std::size_t begin = (first + s) * kRowsPerSlice;
-      for (std::size_t v = begin; v < std::min(rows, begin + kRowsPerSlice); ++v) format(text[s], v);
-    });
-    for (std::size_t s = 0; s < in_batch; ++s)
-      out.write(text[s].data(), static_cast<std::streamsize>(text[s].size()));
-  }
+  write_slices(out, (rows + kRowsPerSlice - 1) / kRowsPerSlice,
+               [&](std::string& text, std::size_t s) {
+                 const std::size_t end = std::min(rows, (s + 1) * kRowsPerSlice);
+                 for (std::size_t v = s * kRowsPerSlice; v < end; ++v) format(text, v);
+               });
 }
 
 }  // namespace treefix::detail
