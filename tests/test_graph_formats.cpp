@@ -130,6 +130,17 @@ TEST_CASE("the symmetry check finds one missing reverse among many arcs") {
   CHECK_FALSE(has_reverse_arcs(directed));
 }
 
+TEST_CASE("a graph's undirected edges: each once, an arc without its reverse included") {
+  const Csr directed = csr_from_edges(5, std::vector<vertex_t>{0, 1, 3, 2},
+                                      std::vector<vertex_t>{1, 0, 2, 4}, false);
+  const EdgeList list = undirected_edges(directed);
+  CHECK(list.vertices == 5);
+  CHECK(list.source == std::vector<vertex_t>{0, 2, 2});
+  CHECK(list.target == std::vector<vertex_t>{1, 3, 4});
+  const EdgeList grid = undirected_edges(generate::grid2d(3, 4));
+  CHECK(grid.edges() == 2 * 4 + 3 * 3);
+}
+
 TEST_CASE("SciPy's save_npz files read as their graphs, compressed or stored, int64 or not") {
   const Csr petersen = read_graph(data_path("petersen.mtx"));
   for (const char* name : {"npz/petersen_compressed.npz", "npz/petersen_stored.npz"}) {

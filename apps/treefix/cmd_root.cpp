@@ -1,5 +1,6 @@
-// treefix root: roots an unrooted forest given as an edge list (Euler-tour technique on the device)
-// and writes its parent array in the tree format.
+// treefix root: roots an unrooted forest given as an edge list, or in any graph format
+// (graph/graph_io.hpp), by the Euler-tour technique on the device, and writes its parent array in
+// the tree format.
 #include <iostream>
 
 #include "command.hpp"
@@ -7,6 +8,7 @@
 #include "treefix/core/phase_times.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/graph/connectivity.hpp"
+#include "treefix/graph/graph_io.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/treefix/euler_tour.hpp"
@@ -17,6 +19,7 @@ namespace {
 
 struct RootArgs {
   std::string edges, output, device;
+  GraphFormat format = GraphFormat::automatic;
   ListRankMethod list_rank = ListRankMethod::ruling_set;
   std::int64_t vertices = -1;  // -1: not given (the option itself refuses negative counts)
   std::vector<std::int64_t> roots;
@@ -30,9 +33,27 @@ void run_root(const RootArgs& args) {
   Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.device); });
   GraphLimits limits;
   limits.device = &runtime;
-  std::vector<std::size_t> lines;
-  EdgeList forest = phases.measure(
-      "read", [&] { return read_edge_list_strict(args.edges, args.vertices, &lines, limits); });
+  std::vector<std::size_t> lines;  // of each edge, for messages (edge lists only)
+  const GraphFormat format =
+      args.format == GraphFormat::automatic ? format_from_extension(args.edges) : args.format;
+  EdgeList forest;
+  if (format == GraphFormat::edges) {  // every edge as written: repeats and loops are reported
+    forest = phases.measure(
+        "read", [&] { return read_edge_list_strict(args.edges, args.vertices, &lines, limits); });
+  } else {  // another graph format: its undirected edges
+    GraphReadOptions read;
+    read.format = format;
+    read.limits = limits;
+    read.phases = &phases;
+    forest = undirected_edges(read_graph(args.edges, read));
+    if (args.vertices >= 0) {
+      if (static_cast<std::size_t>(args.vertices) < forest.vertices)
+        throw InputError("--vertices " + std::to_string(args.vertices) + ": " + args.edges +
+                         " has " + std::to_string(forest.vertices) + " vertices");
+      forest.vertices = static_cast<std::size_t>(args.vertices);
+    }
+    require_forest_fits(limits, args.edges, forest.vertices, forest.edges());
+  }
   RootingOptions options;
   for (auto r : args.roots) {
     if (r < 0 || r >= static_cast<std::int64_t>(forest.vertices))
@@ -46,7 +67,10 @@ void run_root(const RootArgs& args) {
   try {
     parent = phases.measure("rooting", [&] { return root_forest(runtime, forest, options); });
   } catch (const EdgeListError& e) {
-    throw InputError(args.edges + ":" + std::to_string(lines.at(e.edge_index())) + ": " + e.what());
+    const std::string where = e.edge_index() < lines.size()
+                                  ? args.edges + ":" + std::to_string(lines[e.edge_index()])
+                                  : args.edges;
+    throw InputError(where + ": " + e.what());
   }
   phases.measure("write", [&] {
     write_output(args.output, [&](std::ostream& out) { write_tree(out, parent); });
@@ -59,8 +83,12 @@ void setup_root(CLI::App& app) {
   auto* command = add_command(
       app, "root", "Root an unrooted forest (edge list) on the device; write its parent array",
       args, run_root);
-  command->add_option("--edges", args->edges, "edge list: 'u v' per line, 0-based, # comments")
+  command
+      ->add_option("--edges", args->edges,
+                   "the forest: an edge list ('u v' per line, 0-based, # comments), or a graph "
+                   "file (.mtx, .graph, .npz, .csr: its undirected edges)")
       ->required();
+  add_enum_option(command, "--format", args->format, "forest file format (auto: by extension)");
   command
       ->add_option("--vertices", args->vertices,
                    "number of vertices (default: largest id + 1; the rest are isolated)")

@@ -113,6 +113,32 @@ Csr read_edge_list(const std::string& path, const GraphReadOptions& options) {
   });
 }
 
+EdgeList undirected_edges(const Csr& graph) {
+  const std::size_t n = graph.vertices();
+  // Symmetric first (every arc's reverse added, duplicates merged), then the arcs with u < v.
+  Csr symmetric;
+  if (!graph.undirected) {
+    std::vector<vertex_t> source(graph.edges());
+    parallel_for(n, [&](std::size_t v) {
+      std::fill(source.begin() + graph.row_offset[v], source.begin() + graph.row_offset[v + 1],
+                static_cast<vertex_t>(v));
+    });
+    symmetric = csr_from_edges(n, source, graph.column, true);
+  }
+  const Csr& g = graph.undirected ? graph : symmetric;
+  EdgeList list;
+  list.vertices = n;
+  list.source.reserve(g.edges() / 2);
+  list.target.reserve(g.edges() / 2);
+  for (std::size_t v = 0; v < n; ++v)
+    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
+      if (static_cast<std::size_t>(g.column[e]) > v) {
+        list.source.push_back(static_cast<vertex_t>(v));
+        list.target.push_back(g.column[e]);
+      }
+  return list;
+}
+
 void write_edge_list(std::ostream& out, const Csr& graph) {
   detail::write_rows(out, graph.vertices(), [&](std::string& text, std::size_t v) {
     for (std::int64_t e = graph.row_offset[v]; e < graph.row_offset[v + 1]; ++e) {

@@ -52,6 +52,20 @@ for g in k.npz kz.npz k.csr k.graph; do
   cmp "d.$g.txt" d.mtx.txt || fail "bfs depths differ on $g"
 done
 
+# root takes a forest in any graph format: the same parents as from its edge list
+printf '# a forest\n1 0\n2 1\n3 1\n5 4\n' > forest.txt
+"$treefix" root --edges forest.txt --vertices 7 -o rooted.txt
+"$treefix" convert --graph forest.txt --output forest.mtx
+"$treefix" convert --graph forest.txt --directed --output forest.npz   # one arc per edge
+for f in forest.mtx forest.npz; do
+  "$treefix" root --edges $f --vertices 7 -o rooted_$f.txt
+  cmp rooted.txt rooted_$f.txt || fail "root --edges $f differs from the edge list"
+done
+printf '0 1\n1 2\n2 0\n' > cycle.txt
+"$treefix" convert --graph cycle.txt --output cycle.csr
+expect_error "cycle.csr: edge .* closes a cycle" "$treefix" root --edges cycle.csr
+expect_error "forest.mtx has 6 vertices" "$treefix" root --edges forest.mtx --vertices 3
+
 # --stats: the reading phases of a graph command
 "$treefix" bfs --graph k.npz --stats --output /dev/null 2> stats.txt
 grep -q "treefix bfs: read: members" stats.txt || { cat stats.txt >&2; fail "bfs --stats read phase"; }

@@ -38,4 +38,10 @@ EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices = 
                                std::vector<std::size_t>* lines = nullptr,
                                const GraphLimits& limits = {});
 
+struct Csr;
+// The undirected edges of a graph, each once as (u, v) with u < v: an arc without its reverse
+// counts as the edge it names. What `treefix root` makes of a forest given in a graph format
+// other than an edge list (.mtx, .graph, .npz, .csr).
+EdgeList undirected_edges(const Csr& graph);
+
 }  // namespace treefix
