@@ -14,12 +14,14 @@ namespace treefix {
 namespace {
 
 // Ranges of vertices holding about equal shares of vertices plus arcs, so that a hub's row
-// does not leave one thread with most of the work.
-std::vector<std::size_t> balanced_rows(const std::vector<std::int64_t>& row_offset) {
+// does not leave one thread with most of the work: `wanted` ranges (default eight per thread),
+// fewer for a small graph. Range p is [first[p], first[p + 1]).
+std::vector<std::size_t> balanced_rows(const std::vector<std::int64_t>& row_offset,
+                                       std::size_t wanted = 8 * std::size_t(host_threads())) {
   const std::size_t n = row_offset.size() - 1;
   const std::uint64_t work = n + static_cast<std::uint64_t>(row_offset[n]);
   const std::size_t pieces =
-      std::max<std::size_t>(1, std::min<std::uint64_t>(8 * host_threads(), work / 4096 + 1));
+      std::max<std::size_t>(1, std::min<std::uint64_t>(wanted, work / 4096 + 1));
   std::vector<std::size_t> first(pieces + 1, n);
   first[0] = 0;
   for (std::size_t p = 1; p < pieces; ++p) {
@@ -102,10 +104,7 @@ Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target
   // Each thread owns a range of rows and walks all arcs for those whose endpoints fall in it:
   // no atomics, and its degree counters and scatter cursors stay in its own cache. The arcs are
   // read once per thread, sequentially, which costs less than a contended random atomic per arc.
-  const Ranges owned(n, host_threads(), std::size_t(1) << 12);
-  auto for_my_arcs = [&](std::size_t range, auto&& visit) {
-    const vertex_t lo = static_cast<vertex_t>(owned.begin(range));
-    const std::uint32_t width = static_cast<std::uint32_t>(owned.end(range) - owned.begin(range));
+  auto for_my_arcs = [&](vertex_t lo, std::uint32_t width, auto&& visit) {
     for (std::size_t i = 0; i < count; ++i) {
       const vertex_t u = source[i], v = target[i];
       if (u == v) continue;
@@ -113,18 +112,25 @@ Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target
       if (undirected && static_cast<std::uint32_t>(v - lo) < width) visit(v, u);
     }
   };
-  // Degrees (of v at row_offset[v]), then their exclusive prefix sum: the row offsets.
+  // Degrees (of v at row_offset[v]) over equal ranges of vertices, then their exclusive prefix
+  // sum: the row offsets.
+  const Ranges owned(n, host_threads(), std::size_t(1) << 12);
   std::int64_t* offset = g.row_offset.data();
   parallel_for(owned.count, [&](std::size_t r) {
-    for_my_arcs(r, [&](vertex_t from, vertex_t) { ++offset[from]; });
+    for_my_arcs(static_cast<vertex_t>(owned.begin(r)),
+                static_cast<std::uint32_t>(owned.end(r) - owned.begin(r)),
+                [&](vertex_t from, vertex_t) { ++offset[from]; });
   });
   const std::int64_t arcs = exclusive_sum(offset, n + 1);
-  // Scatter: each arc takes the next free slot of its row.
+  // Scatter over ranges of equal arcs (the degrees are known now): each arc takes the next free
+  // slot of its row.
+  const std::vector<std::size_t> rows = balanced_rows(g.row_offset, host_threads());
   std::vector<std::int64_t> cursor(g.row_offset.begin(), g.row_offset.end() - 1);
   g.column.resize(static_cast<std::size_t>(arcs));
   vertex_t* column = g.column.data();
-  parallel_for(owned.count, [&](std::size_t r) {
-    for_my_arcs(r, [&](vertex_t from, vertex_t to) { column[cursor[from]++] = to; });
+  parallel_for(rows.size() - 1, [&](std::size_t r) {
+    for_my_arcs(static_cast<vertex_t>(rows[r]), static_cast<std::uint32_t>(rows[r + 1] - rows[r]),
+                [&](vertex_t from, vertex_t to) { column[cursor[from]++] = to; });
   });
   cursor = {};
   sort_and_compact_rows(g, false);  // the scatter's order within a row is arbitrary: sort
