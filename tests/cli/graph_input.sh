@@ -67,9 +67,9 @@ expect_error "cycle.csr: edge .* closes a cycle" "$treefix" root --edges cycle.c
 expect_error "forest.mtx has 6 vertices" "$treefix" root --edges forest.mtx --vertices 3
 
 # --stats: the reading phases of a graph command
-"$treefix" bfs --graph k.npz --stats --output /dev/null 2> stats.txt
+"$treefix" bfs --graph k.npz --stats --output depth_stats.txt 2> stats.txt
 grep -q "treefix bfs: read: members" stats.txt || { cat stats.txt >&2; fail "bfs --stats read phase"; }
-"$treefix" rst --graph grid.txt --stats --output /dev/null 2> stats.txt
+"$treefix" rst --graph grid.txt --stats --output rst_stats.txt 2> stats.txt
 grep -q "treefix rst: read: parse" stats.txt || { cat stats.txt >&2; fail "rst --stats read phase"; }
 "$treefix" convert --graph grid.txt --output k2.csr --stats 2> stats.txt
 grep -q "treefix convert: read: csr" stats.txt || fail "convert --stats"
