@@ -40,41 +40,40 @@ else
 fi
 echo "built: $(($(date +%s) - started)) s"
 
-# Real scans as point files ('n 3' header).
+# Real scans (x y z rows, read as .xyz).
 real=()
 for scan in stanford_dragon_scan pcl_kinect_office1; do
   src="$data/$scan.xyz"
   [ -f "$src" ] || src="$data/$scan.xyz.xz"
   [ -f "$src" ] || continue
-  { if [[ $src == *.xz ]]; then xz -dc "$src"; else cat "$src"; fi; } > "$work/$scan.xyz"
-  { echo "$(wc -l < "$work/$scan.xyz") 3"; cat "$work/$scan.xyz"; } > "$work/$scan.txt"
-  real+=("$work/$scan.txt")
+  if [[ $src == *.xz ]]; then xz -dc "$src" > "$work/$scan.xyz"; else cp "$src" "$work/$scan.xyz"; fi
+  real+=("$work/$scan.xyz")
 done
 
 # The suite: one process per real scan set after the main one, so each table has its points.
 timeout $(($(left) - 60)) "$bin/apps/treefix-bench" spatial --points "$n" --bodies "$n" \
   --sort-sizes 1048576,4194304 --repeats 5 --warmup 1 --cpu-repeats 2 \
-  --dump-dir "$work/points" --dump-text --csv "$out/spatial.csv" \
+  --dump-dir "$work/points" --dump-bodies --csv "$out/spatial.csv" \
   ${real[0]:+--real "${real[0]}"}
 for scan in "${real[@]:1}"; do
   [ "$(left)" -gt 70 ] || break
   timeout $(($(left) - 50)) "$bin/apps/treefix-bench" spatial --points 0 --bodies 0 \
     --tables build,knn,correlate,auto --real "$scan" --repeats 5 --cpu-repeats 2 \
-    --dump-dir "$work/points-$(basename "$scan" .txt)" --csv "$out/spatial-$(basename "$scan" .txt).csv"
+    --dump-dir "$work/points-$(basename "$scan" .xyz)" --csv "$out/spatial-$(basename "$scan" .xyz).csv"
 done
 
 # The CLI end to end, process start to exit, with its phases.
 {
   if [ "$(left)" -gt 30 ]; then
-    p="$work/points/points_uniform.txt"
+    p="$work/points/uniform.npy"
     /usr/bin/time -f "knn wall %e s" "$bin/apps/treefix" knn --points "$p" --queries "$p" -k 8 \
       --stats --output "$work/knn.txt"
-    r=$(awk -F, '$1 == "uniform" { print $5 }' "$work/points/manifest.csv")
+    r=$(awk -F, '$1 == "uniform" { print $5 }' "$work/points/points_manifest.csv")
     /usr/bin/time -f "correlate wall %e s" "$bin/apps/treefix" correlate --points "$p" \
       --radius "$r" --stats --output "$work/correlate.txt"
     for steps in 1 11; do
       /usr/bin/time -f "nbody --steps $steps wall %e s" "$bin/apps/treefix" nbody \
-        --bodies "$work/points/bodies_plummer.txt" --steps $steps --dt 0.001 --stats \
+        --bodies "$work/points/bodies_plummer.npy" --steps $steps --dt 0.001 --stats \
         --output "$work/nbody.txt"
     done
   fi
@@ -87,9 +86,9 @@ if [ "$(left)" -gt 20 ]; then
   tail -3 "$out/tests.log"
 fi
 
-# The SciPy peer on the same points (bench/ckdtree_peer.py reads the manifest's .npy files).
-if [ -f bench/ckdtree_peer.py ] && [ "$(left)" -gt 15 ]; then
-  timeout $(($(left) - 5)) python3 bench/ckdtree_peer.py --manifest "$work/points/manifest.csv" \
-    --csv "$out/ckdtree.csv"
+# The SciPy peer on the same points (bench/ckdtree_peer.py reads points_manifest.csv there).
+if [ "$(left)" -gt 15 ]; then
+  timeout $(($(left) - 5)) python3 bench/ckdtree_peer.py "$work/points" --csv "$out/ckdtree.csv" \
+    --repeats 3 --warmup 1
 fi
 echo "spatial: done in $(($(date +%s) - started)) s"

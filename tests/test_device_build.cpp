@@ -12,7 +12,6 @@
 
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
-#include "spatial_data.hpp"
 #include "treefix/core/environment.hpp"
 #include "treefix/spatial/device_build.hpp"
 
@@ -139,10 +138,10 @@ TEST_CASE("device-built kd-trees stay shallow on duplicates and real scans") {
   KdTree t = build_kd_tree(rt, DevicePoints::upload(rt, same), {8}).download(rt);
   check_structure(t, same.n, 8, false);
   CHECK(t.height <= 15);
-  for (const char* file : {"dragon_4k.xyz", "kinect_office_4k.xyz"}) {
+  for (const std::string& file : test::real_scans()) {
     CAPTURE(file);
-    PointSet scan = test::read_xyz(file);
-    REQUIRE(scan.n > 3000);
+    PointSet scan = test::real_scan(file);
+    REQUIRE(scan.n > 2000);
     KdTree s = build_kd_tree(rt, DevicePoints::upload(rt, scan), {8}).download(rt);
     check_permutation(s.point_index, scan, s.points);
     check_structure(s, scan.n, 8, false);
@@ -155,7 +154,7 @@ TEST_CASE("device-built octrees: leaves partition the bodies; masses and centres
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<float> mass(0.0f, 2.0f);
   auto sets = point_sets(4099, 3);
-  sets.push_back({"dragon", test::read_xyz("dragon_4k.xyz")});
+  sets.push_back({"dragon", test::real_scan("dragon_scan_2k.xyz")});
   for (std::size_t n : {0, 1, 2, 3, 9, 97, 257})
     sets.push_back(
         {"awkward " + std::to_string(n), test::make_points(n, 3, test::Shape::uniform, n)});

@@ -5,7 +5,6 @@
 
 #include "fixture.hpp"
 #include "ropes_fixture.hpp"
-#include "spatial_data.hpp"
 #include "treefix/spatial/neighbours.hpp"
 
 using namespace treefix;
@@ -27,9 +26,9 @@ std::vector<Case> cases() {
   PointSet same(600, 2);  // all equal: every distance ties
   for (auto& x : same.coord) x = -3.0f;
   c.push_back({"all equal", same, same});
-  PointSet dragon = test::read_xyz("dragon_4k.xyz");
+  PointSet dragon = test::real_scan("dragon_scan_2k.xyz");
   c.push_back({"dragon", dragon, test::make_points(257, 3, test::Shape::clustered, 4)});
-  c.push_back({"kinect office", test::read_xyz("kinect_office_4k.xyz"), dragon});
+  c.push_back({"kinect office", test::real_scan("kinect_office_2k.xyz"), dragon});
   return c;
 }
 

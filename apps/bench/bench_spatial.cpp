@@ -8,9 +8,10 @@
 //   knn        k = 8 end to end (upload, build, query, download) against the CPU
 //   correlate  the same for correlation counts at about 85 points per ball
 //   auto       every variant and sort on device-built trees: which is fastest, what auto takes
-// --dump-dir writes the query point sets as .npy (N, 3) float32 with a manifest (name, file, k,
-// radius) so that bench/ckdtree_peer.py measures SciPy's cKDTree on the same points.
+// --dump-dir writes the query point sets with our correlation counts (point_sets.hpp: .npy and
+// points_manifest.csv), so that bench/ckdtree_peer.py runs SciPy's cKDTree on the same points.
 #include "bench_spatial.hpp"
+#include "point_sets.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -59,31 +60,32 @@ double radius_for(const PointSet& p, double neighbours) {
   return r[samples / 2];
 }
 
-void dump(const Args& a, const std::vector<NamedPoints>& sets) {
-  if (a.dump_dir.empty()) return;
-  std::filesystem::create_directories(a.dump_dir);
-  std::string manifest = "name,file,n,k,radius\n";
+// The query sets, with our correlation counts, for bench/ckdtree_peer.py; the Plummer bodies as
+// an (n, 7) .npy for the CLI.
+void dump(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets) {
+  PointsDump dump(a.dump_dir);
+  if (!dump.enabled()) return;
   for (const auto& s : sets) {
-    const std::string file = "points_" + s.name + ".npy";
-    std::vector<float> rows(s.points.n * 3);  // (N, 3), row-major
-    for (std::size_t i = 0; i < s.points.n; ++i)
-      for (int k = 0; k < 3; ++k) rows[3 * i + k] = s.points.at(i, k);
-    write_output(a.dump_dir + "/" + file, [&](std::ostream& out) {
-      write_npy(out, rows.data(), {s.points.n, 3});
-    });
-    manifest += s.name + "," + file + "," + std::to_string(s.points.n) + "," + std::to_string(a.k) +
-                "," + general(s.radius, 9) + "\n";
+    DeviceKdTree tree = build_kd_tree(rt, DevicePoints::upload(rt, s.points), {a.leaf});
+    DeviceArray<std::uint32_t> counts(rt, s.points.n, "counts");
+    correlation_counts(rt, tree, nullptr, s.radius, counts);
+    const std::vector<std::uint32_t> host_counts = counts.download(rt);
+    dump.add(s.name, s.points, s.radius, a.k, &host_counts);
   }
-  write_output(a.dump_dir + "/manifest.csv", [&](std::ostream& out) { out << manifest; });
-  if (a.dump_text) {
-    for (const auto& s : sets)
-      write_output(a.dump_dir + "/points_" + s.name + ".txt",
-                   [&](std::ostream& out) { write_points(out, s.points); });
+  if (a.dump_bodies) {
     const Bodies plummer = generate::plummer(a.bodies, 1);
-    write_output(a.dump_dir + "/bodies_plummer.txt",
-                 [&](std::ostream& out) { write_bodies(out, plummer); });
+    PointSet rows(plummer.size(), 7);  // mass x y z vx vy vz
+    for (std::size_t i = 0; i < plummer.size(); ++i) {
+      rows.at(i, 0) = plummer.mass[i];
+      for (int k = 0; k < 3; ++k) {
+        rows.at(i, 1 + k) = plummer.position.at(i, k);
+        rows.at(i, 4 + k) = plummer.velocity.at(i, k);
+      }
+    }
+    write_output(a.dump_dir + "/bodies_plummer.npy",
+                 [&](std::ostream& out) { write_points_npy(out, rows); });
   }
-  std::cout << "# points written to " << a.dump_dir << " (manifest.csv)\n";
+  std::cout << "# points written to " << a.dump_dir << " (points_manifest.csv)\n";
 }
 
 // Keys of `bits` random bits with identity values, sorted `repeats` times after warm-up.
@@ -286,7 +288,7 @@ void run_spatial(const Args& a) {
                  "cpu_query_ms", "speedup_vs_cpu"});
   Table autos({"app", "points", "n", "variant_sort", "traverse_ms", "auto", "fastest"});
   const std::vector<NamedPoints> sets = query_sets(a);
-  dump(a, sets);
+  dump(rt, a, sets);
   if (wants("sort"))
     for (const std::string& size : split(a.sort_sizes)) {
       const std::size_t n = std::stoul(size);
@@ -315,10 +317,10 @@ void setup_spatial(CLI::App& app) {
   c->add_option("--bodies", a->bodies, "Plummer bodies for Barnes-Hut (default 1000000)");
   c->add_option("--sort-sizes", a->sort_sizes, "comma list of sort sizes (default 1048576)");
   c->add_option("--tables", a->tables, "comma list of sort,build,nbody,knn,correlate,auto");
-  c->add_option("--real", a->real, "a point file ('n 3' header) of a real scan to add");
+  c->add_option("--real", a->real, "a point file of a real scan to add (text, .xyz or .npy)");
   c->add_option("--dump-dir", a->dump_dir, "write the query point sets there as .npy");
-  c->add_flag("--dump-text", a->dump_text,
-              "with --dump-dir: also as point files, and the Plummer bodies as a body file");
+  c->add_flag("--dump-bodies", a->dump_bodies,
+              "with --dump-dir: also the Plummer bodies as bodies_plummer.npy (n, 7)");
   c->add_option("-k", a->k, "neighbours for kNN (default 8)");
   c->add_option("--neighbours", a->neighbours, "mean points per correlation ball (default 85)");
   c->add_option("--theta", a->theta, "Barnes-Hut opening angle (default 0.5)");
@@ -332,7 +334,7 @@ void setup_spatial(CLI::App& app) {
 
 std::vector<NamedPoints> query_sets(const Args& a) {
   std::vector<NamedPoints> sets;
-  if (a.points > 0) sets.push_back({"uniform", generate::uniform_points(a.points, 3, 2), 0});
+  if (a.points > 0) sets.push_back({"uniform", uniform_points(a.points, 2), 0});
   if (!a.real.empty()) {
     PointSet p = read_points(a.real);
     if (p.dim != 3) throw InputError(a.real + ": the spatial suite takes 3-d points");

@@ -19,8 +19,8 @@ struct Args {
   std::string sort_sizes = "1048576";
   std::string tables = "sort,build,nbody,knn,correlate,auto";
   std::string real;        // an x y z file (a real scan) for the build, knn and correlate tables
-  std::string dump_dir;    // where the point sets go as .npy (N, 3) float32, for the cKDTree peer
-  bool dump_text = false;  // also as point files and the Plummer bodies as a body file (the CLI)
+  std::string dump_dir;      // the point sets for the cKDTree peer (point_sets.hpp's PointsDump)
+  bool dump_bodies = false;  // also the Plummer bodies as an (n, 7) .npy (for `treefix nbody`)
   int k = 8, leaf = 8, cpu_repeats = 2, steps = 5;
   double neighbours = 85, theta = 0.5;
   unsigned threads = 0;

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "point_input.hpp"
 #include "traversal_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
@@ -18,6 +19,7 @@ struct CorrelateArgs {
   std::string points, output;
   double radius = 0;
   TraversalArgs traversal;
+  PointInputArgs input;
 };
 
 void run_correlate(const CorrelateArgs& args) {
@@ -25,7 +27,7 @@ void run_correlate(const CorrelateArgs& args) {
     throw InputError("--radius must be a finite number >= 0");
   Profile profile;
   PhaseTimes phases;
-  PointSet points = phases.measure("read", [&] { return read_points(args.points); });
+  PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
   Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
   DevicePoints device =
       phases.measure("upload", [&] { return DevicePoints::upload(runtime, points, &profile); });
@@ -54,11 +56,12 @@ void setup_correlate(CLI::App& app) {
       app, "correlate",
       "2-point correlation: for each point, the points within radius R (itself included)", args,
       run_correlate);
-  c->add_option("--points", args->points, "point file: 'n d', then n rows of d numbers")
+  c->add_option("--points", args->points, std::string("point file: ") + point_file_help)
       ->required();
   c->add_option("--radius", args->radius, "radius R >= 0 (squared float distances <= float(R)^2)")
       ->required();
   add_output_option(c, args->output, "output file, one count per line");
+  args->input.add_to(c);
   args->traversal.add_to(c, "points");
 }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "point_input.hpp"
 #include "traversal_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/parallel.hpp"
@@ -19,6 +20,7 @@ struct KnnArgs {
   std::string points, queries, output, index = "kd";
   int k = 1;
   TraversalArgs traversal;
+  PointInputArgs input;
 };
 
 Neighbours kd_neighbours(Runtime& runtime, const PointSet& points, const PointSet& queries, int k,
@@ -78,8 +80,8 @@ void run_knn(const KnnArgs& args) {
     throw InputError("--index must be kd or vp, not '" + args.index + "'");
   Profile profile;
   PhaseTimes phases;
-  PointSet points = phases.measure("read", [&] { return read_points(args.points); });
-  PointSet queries = phases.measure("read", [&] { return read_points(args.queries); });
+  PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
+  PointSet queries = phases.measure("read", [&] { return args.input.points(args.queries); });
   if (queries.dim != points.dim)
     throw InputError(args.queries + ": queries have " + std::to_string(queries.dim) +
                      " coordinates, the points of " + args.points + " have " +
@@ -105,13 +107,14 @@ void setup_knn(CLI::App& app) {
   auto* c = add_command(app, "knn",
                         "k nearest neighbours: per query, k pairs 'index distance', nearest first",
                         args, run_knn);
-  c->add_option("--points", args->points, "data point file: 'n d', then n rows of d numbers")
+  c->add_option("--points", args->points, std::string("data point file: ") + point_file_help)
       ->required();
   c->add_option("--queries", args->queries, "query point file, same dimension")->required();
   c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")->required();
   c->add_option("--index", args->index,
                 "kd|vp: kd-tree built on the device, or vantage-point tree (default kd)");
   add_output_option(c, args->output, "output file");
+  args->input.add_to(c);
   args->traversal.add_to(c, "queries");
 }
 

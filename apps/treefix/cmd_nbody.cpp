@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "point_input.hpp"
 #include "traversal_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
@@ -21,6 +22,7 @@ struct NbodyArgs {
   double theta = 0.5, eps = 0.01, dt = 0.01;
   bool accelerations = false;
   TraversalArgs traversal;
+  PointInputArgs input;
 };
 
 void run_nbody(const NbodyArgs& args) {
@@ -39,7 +41,7 @@ void run_nbody(const NbodyArgs& args) {
   if (args.output_every < 0) throw InputError("--output-every must be >= 0");
   if (args.output_every > 0 && (args.output.empty() || args.output == "-"))
     throw InputError("--output-every needs --output FILE (snapshots go to FILE.stepN)");
-  Bodies bodies = phases.measure("read", [&] { return read_bodies(args.bodies); });
+  Bodies bodies = phases.measure("read", [&] { return args.input.bodies(args.bodies); });
   Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
   DeviceBodies device =
       phases.measure("upload", [&] { return DeviceBodies::upload(runtime, bodies, &profile); });
@@ -90,7 +92,9 @@ void setup_nbody(CLI::App& app) {
   auto* c = add_command(app, "nbody",
                         "Barnes-Hut gravity (octree, G = 1): leapfrog steps or accelerations", args,
                         run_nbody);
-  c->add_option("--bodies", args->bodies, "body file: 'n 7', then rows 'mass x y z vx vy vz'")
+  c->add_option("--bodies", args->bodies,
+                "body file, rows 'mass x y z vx vy vz': 'n 7' then the rows; .xyz: rows only; "
+                ".npy: an (n, 7) array")
       ->required();
   c->add_option("--steps", args->steps, "leapfrog steps, all on the device (default 1)");
   c->add_option("--output-every", args->output_every,
@@ -101,6 +105,7 @@ void setup_nbody(CLI::App& app) {
   c->add_flag("--accelerations", args->accelerations,
               "write 'ax ay az' per body for the input state instead of stepping");
   add_output_option(c, args->output, "output file");
+  args->input.add_to(c);
   args->traversal.add_to(c, "bodies (the state is kept in the octree's leaf order)");
 }
 

@@ -1,7 +1,6 @@
 // Point sets: permutation and Morton (Z-order) ordering.
 #include <algorithm>
 #include <numeric>
-#include <random>
 
 #include "treefix/spatial/points.hpp"
 
@@ -44,15 +43,4 @@ std::vector<std::int32_t> morton_order(const PointSet& points) {
   return order;
 }
 
-namespace generate {
-
-PointSet uniform_points(std::size_t n, int dim, std::uint64_t seed) {
-  PointSet points(n, dim);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-  for (float& c : points.coord) c = unit(rng);
-  return points;
-}
-
-}  // namespace generate
 }  // namespace treefix

@@ -38,9 +38,4 @@ inline float squared_distance(const PointSet& a, std::size_t i, const PointSet& 
 // coordinates: order[i] is the original index of the i-th point in curve order.
 std::vector<std::int32_t> morton_order(const PointSet& points);
 
-namespace generate {
-// n points uniform in the unit cube [0, 1)^dim, deterministic for a seed (std::mt19937_64).
-PointSet uniform_points(std::size_t n, int dim, std::uint64_t seed);
-}  // namespace generate
-
 }  // namespace treefix
