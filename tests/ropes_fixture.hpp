@@ -1,6 +1,8 @@
 #pragma once
 // Point sets for the rope-stack tests: uniform, clustered, coincident and lattice points (the last
 // two make many exact distance ties).
+#include <doctest/doctest.h>
+
 #include <filesystem>
 #include <random>
 #include <string>
@@ -62,6 +64,17 @@ inline PointSet real_scan(const std::string& name) { return read_points(test_dat
 inline const std::vector<std::string>& real_scans() {
   static const std::vector<std::string> names = {"dragon_scan_2k.xyz", "kinect_office_2k.xyz"};
   return names;
+}
+
+// f(variant, sort) for every variant, sorted and not; both are reported when a check fails.
+template <class F>
+void each_variant_and_sort(F f) {
+  for (Variant v : all_variants())
+    for (SortMode sort : {SortMode::on, SortMode::off}) {
+      CAPTURE(std::string(to_string(v)));
+      CAPTURE(std::string(to_string(sort)));
+      f(v, sort);
+    }
 }
 
 }  // namespace treefix::test

@@ -196,40 +196,58 @@ TEST_CASE("automatic: min and max by depth; sum and xor take the tour until leve
   CHECK(choose_algorithm(path, Op::sum, ValueType::int32) == Algorithm::euler);
 }
 
+namespace {
+// Sorts random keys of `bits` bits with values and with identity values through `sort`
+// (radix_sort_by_key or radix_sort_by_key64) and compares with std::stable_sort.
+template <class Key, class Sort>
+void check_radix_sort(std::size_t n, unsigned bits, std::mt19937_64& rng, Sort sort) {
+  auto& rt = test::runtime();
+  CAPTURE(n);
+  CAPTURE(bits);
+  std::vector<Key> keys(n);
+  std::vector<cl_int> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = bits >= 8 * sizeof(Key) ? static_cast<Key>(rng())
+                                      : static_cast<Key>(rng() % (std::uint64_t(1) << bits));
+    values[i] = static_cast<cl_int>(rng() % 1000);
+  }
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  auto dk = DeviceArray<Key>::upload(rt, keys);
+  auto dv = DeviceArray<cl_int>::upload(rt, values);
+  auto di = DeviceArray<cl_int>(rt, n);
+  sort(rt, dk.buffer(), dv.buffer(), n, bits, false, nullptr);
+  auto sorted_keys = dk.download(rt);
+  auto sorted_values = dv.download(rt);
+  dk.write(rt, keys);
+  sort(rt, dk.buffer(), di.buffer(), n, bits, true, nullptr);
+  auto permutation = di.download(rt);
+  bool same = true;
+  for (std::size_t i = 0; i < n && same; ++i)
+    same = sorted_keys[i] == keys[order[i]] && sorted_values[i] == values[order[i]] &&
+           permutation[i] == static_cast<cl_int>(order[i]);
+  CHECK(same);
+}
+}  // namespace
+
 TEST_CASE("radix sort: stable, every key width, awkward sizes, identity values") {
   auto& rt = test::runtime();
   std::mt19937_64 rng(5);
-  for (std::size_t n : {1ul, 2ul, 255ul, 2048ul, 2049ul, 65537ul, 300007ul}) {
-    for (unsigned bits : {1u, 7u, 8u, 9u, 17u, 25u, 32u}) {
-      CAPTURE(n);
-      CAPTURE(bits);
-      std::vector<cl_uint> keys(n);
-      std::vector<cl_int> values(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        keys[i] =
-            bits == 32 ? static_cast<cl_uint>(rng()) : static_cast<cl_uint>(rng() % (1ull << bits));
-        values[i] = static_cast<cl_int>(rng() % 1000);
-      }
-      std::vector<std::size_t> order(n);
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-      auto dk = DeviceArray<cl_uint>::upload(rt, keys);
-      auto dv = DeviceArray<cl_int>::upload(rt, values);
-      auto di = DeviceArray<cl_int>(rt, n);
-      radix_sort_by_key(rt, dk.buffer(), dv.buffer(), n, bits);
-      auto sorted_keys = dk.download(rt);
-      auto sorted_values = dv.download(rt);
-      dk.write(rt, keys);
-      radix_sort_by_key(rt, dk.buffer(), di.buffer(), n, bits, true);
-      auto permutation = di.download(rt);
-      bool same = true;
-      for (std::size_t i = 0; i < n && same; ++i)
-        same = sorted_keys[i] == keys[order[i]] && sorted_values[i] == values[order[i]] &&
-               permutation[i] == static_cast<cl_int>(order[i]);
-      CHECK(same);
-    }
+  for (std::size_t n : {1ul, 2ul, 255ul, 2048ul, 2049ul, 65537ul, 300007ul})
+    for (unsigned bits : {1u, 7u, 8u, 9u, 17u, 25u, 32u})
+      check_radix_sort<cl_uint>(n, bits, rng, radix_sort_by_key);
+  for (std::size_t n : {1ul, 2ul, 2049ul, 65537ul})
+    for (unsigned bits : {1u, 31u, 32u, 33u, 63u, 64u})
+      check_radix_sort<cl_ulong>(n, bits, rng, radix_sort_by_key64);
+  for (std::size_t items : {3, 16}) {  // other tile sizes (Tuning::radix_sort_items)
+    test::ScopedTuning tuning;
+    tuning->radix_sort_items = items;
+    check_radix_sort<cl_uint>(65537, 25, rng, radix_sort_by_key);
+    check_radix_sort<cl_ulong>(65537, 63, rng, radix_sort_by_key64);
   }
+  CHECK_THROWS_AS(radix_sort_by_key64(rt, cl::Buffer(), cl::Buffer(), 5, 65), InputError);
   CHECK(key_bits_for(0) == 1);
   CHECK(key_bits_for(1) == 1);
   CHECK(key_bits_for(16777216) == 25);

@@ -1,5 +1,7 @@
-// treefix correlate: 2-point correlation counts (kd-tree) of a point file.
+// treefix correlate: 2-point correlation counts of a point file, end to end on the device:
+// upload, kd-tree build, queries (the points themselves), download.
 #include <cmath>
+#include <iostream>
 #include <memory>
 
 #include "point_input.hpp"
@@ -23,13 +25,29 @@ struct CorrelateArgs {
 void run_correlate(const CorrelateArgs& args) {
   if (!(args.radius >= 0) || !std::isfinite(args.radius))
     throw InputError("--radius must be a finite number >= 0");
-  PointSet points = args.input.points(args.points);
-  KdTree tree = build_kd_tree(points);
-  Runtime runtime(args.traversal.device);
-  auto counts = correlation_counts(runtime, tree, points, args.radius,
-                                   args.traversal.options<QueryOptions>());
-  std::vector<std::int64_t> values(counts.begin(), counts.end());
-  write_output(args.output, [&](std::ostream& out) { write_values(out, values); });
+  Profile profile;
+  PhaseTimes phases;
+  PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  DevicePoints device =
+      phases.measure("upload", [&] { return DevicePoints::upload(runtime, points, &profile); });
+  DeviceArray<std::uint32_t> counts(runtime, points.n, "correlation counts");
+  DeviceKdTree tree = phases.measure("build", [&] {
+    DeviceKdTree built = build_kd_tree(runtime, device, {8, &profile});
+    runtime.queue().finish();
+    return built;
+  });
+  phases.measure("query", [&] {
+    correlation_counts(runtime, tree, nullptr, args.radius, counts,
+                       args.traversal.options<QueryOptions>(&profile));
+    runtime.queue().finish();
+  });
+  auto result = phases.measure("download", [&] { return counts.download(runtime, &profile); });
+  std::vector<std::int64_t> values(result.begin(), result.end());
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) { write_values(out, values); });
+  });
+  args.traversal.print_stats(std::cerr, "treefix correlate", phases, profile);
 }
 
 void setup_correlate(CLI::App& app) {

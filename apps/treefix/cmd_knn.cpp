@@ -1,11 +1,14 @@
-// treefix knn: the k nearest data points of each query (kd-tree or vp-tree).
+// treefix knn: the k nearest data points of each query. kd-tree: end to end on the device
+// (upload, build, query, download); vp-tree: built on the host, queried on the device.
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <memory>
 
 #include "point_input.hpp"
 #include "traversal_options.hpp"
 #include "treefix/core/output_file.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points_io.hpp"
@@ -20,30 +23,83 @@ struct KnnArgs {
   PointInputArgs input;
 };
 
+Neighbours kd_neighbours(Runtime& runtime, const PointSet& points, const PointSet& queries, int k,
+                         const TraversalArgs& traversal, Profile& profile, PhaseTimes& phases) {
+  auto [data, asked] = phases.measure("upload", [&] {
+    return std::make_pair(DevicePoints::upload(runtime, points, &profile),
+                          DevicePoints::upload(runtime, queries, &profile));
+  });
+  DeviceKdTree tree = phases.measure("build", [&] {
+    DeviceKdTree built = build_kd_tree(runtime, data, {8, &profile});
+    runtime.queue().finish();
+    return built;
+  });
+  const std::size_t values = queries.n * static_cast<std::size_t>(k);
+  DeviceArray<std::int32_t> index(runtime, values, "neighbour indices");
+  DeviceArray<float> d2(runtime, values, "neighbour distances");
+  phases.measure("query", [&] {
+    knn(runtime, tree, &asked, k, index, d2, traversal.options<QueryOptions>(&profile));
+    runtime.queue().finish();
+  });
+  return phases.measure("download", [&] {
+    Neighbours result;
+    result.k = k;
+    result.index = index.download(runtime, &profile);
+    result.d2 = d2.download(runtime, &profile);
+    return result;
+  });
+}
+
+// The lines `index distance ...`, formatted on every host core a batch of slices at a time and
+// written in order (8M pairs take seconds on one core).
+void write_neighbours(std::ostream& out, const Neighbours& result, std::size_t queries) {
+  constexpr std::size_t kRowsPerSlice = 4096;
+  const std::size_t batch = 4 * std::max(1u, host_threads());
+  for (std::size_t first = 0; first < queries; first += batch * kRowsPerSlice) {
+    const std::size_t rows = std::min(queries - first, batch * kRowsPerSlice);
+    const Ranges slices(rows, batch, kRowsPerSlice);
+    std::vector<std::string> text(slices.count);
+    parallel_for(slices.count, [&](std::size_t s) {
+      char buf[48];
+      for (std::size_t q = first + slices.begin(s); q < first + slices.end(s); ++q) {
+        for (int j = 0; j < result.k; ++j) {
+          const std::size_t at = q * result.k + j;
+          std::snprintf(buf, sizeof buf, "%s%d %.9g", j ? " " : "", result.index[at],
+                        double(std::sqrt(result.d2[at])));
+          text[s] += buf;
+        }
+        text[s] += '\n';
+      }
+    });
+    for (const std::string& t : text) out << t;
+  }
+}
+
 void run_knn(const KnnArgs& args) {
   if (args.index != "kd" && args.index != "vp")
     throw InputError("--index must be kd or vp, not '" + args.index + "'");
-  PointSet points = args.input.points(args.points);
-  PointSet queries = args.input.points(args.queries);
+  Profile profile;
+  PhaseTimes phases;
+  PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
+  PointSet queries = phases.measure("read", [&] { return args.input.points(args.queries); });
   if (queries.dim != points.dim)
     throw InputError(args.queries + ": queries have " + std::to_string(queries.dim) +
                      " coordinates, the points of " + args.points + " have " +
                      std::to_string(points.dim));
-  Runtime runtime(args.traversal.device);
-  const auto o = args.traversal.options<QueryOptions>();
-  Neighbours result = args.index == "kd" ? knn(runtime, build_kd_tree(points), queries, args.k, o)
-                                         : knn(runtime, build_vp_tree(points), queries, args.k, o);
-  write_output(args.output, [&](std::ostream& out) {
-    char buf[48];
-    for (std::size_t q = 0; q < queries.n; ++q) {
-      for (int j = 0; j < result.k; ++j) {
-        std::snprintf(buf, sizeof buf, "%s%d %.9g", j ? " " : "", result.index[q * result.k + j],
-                      double(std::sqrt(result.d2[q * result.k + j])));
-        out << buf;
-      }
-      out << '\n';
-    }
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  Neighbours result;
+  if (args.index == "kd") {
+    result = kd_neighbours(runtime, points, queries, args.k, args.traversal, profile, phases);
+  } else {
+    VpTree tree = phases.measure("build", [&] { return build_vp_tree(points); });
+    result = phases.measure("query", [&] {
+      return knn(runtime, tree, queries, args.k, args.traversal.options<QueryOptions>(&profile));
+    });
+  }
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) { write_neighbours(out, result, queries.n); });
   });
+  args.traversal.print_stats(std::cerr, "treefix knn", phases, profile);
 }
 
 void setup_knn(CLI::App& app) {
@@ -55,7 +111,8 @@ void setup_knn(CLI::App& app) {
       ->required();
   c->add_option("--queries", args->queries, "query point file, same dimension")->required();
   c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")->required();
-  c->add_option("--index", args->index, "kd|vp: kd-tree or vantage-point tree (default kd)");
+  c->add_option("--index", args->index,
+                "kd|vp: kd-tree built on the device, or vantage-point tree (default kd)");
   add_output_option(c, args->output, "output file");
   args->input.add_to(c);
   args->traversal.add_to(c, "queries");

@@ -1,6 +1,9 @@
-// treefix nbody: Barnes-Hut accelerations or leapfrog steps of a body file.
+// treefix nbody: Barnes-Hut accelerations or leapfrog steps of a body file, on the device: the
+// bodies are uploaded once, every step (octree build, force, integration) runs there, and they
+// come back at the end and for each snapshot.
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <memory>
 
 #include "point_input.hpp"
@@ -15,7 +18,7 @@ namespace {
 
 struct NbodyArgs {
   std::string bodies, output;
-  int steps = 1;
+  int steps = 1, output_every = 0;
   double theta = 0.5, eps = 0.01, dt = 0.01;
   bool accelerations = false;
   TraversalArgs traversal;
@@ -23,7 +26,9 @@ struct NbodyArgs {
 };
 
 void run_nbody(const NbodyArgs& args) {
-  GravityOptions o = args.traversal.options<GravityOptions>();
+  Profile profile;
+  PhaseTimes phases;
+  GravityOptions o = args.traversal.options<GravityOptions>(&profile);
   o.theta = args.theta;
   o.eps = args.eps;
   if (!(args.theta >= 0) || !std::isfinite(args.theta))
@@ -33,22 +38,53 @@ void run_nbody(const NbodyArgs& args) {
   if (!(args.dt > 0) || !std::isfinite(args.dt))
     throw InputError("--dt must be a finite number > 0");
   if (args.steps < 0) throw InputError("--steps must be >= 0");
-  Bodies bodies = args.input.bodies(args.bodies);
-  Runtime runtime(args.traversal.device);
+  if (args.output_every < 0) throw InputError("--output-every must be >= 0");
+  if (args.output_every > 0 && (args.output.empty() || args.output == "-"))
+    throw InputError("--output-every needs --output FILE (snapshots go to FILE.stepN)");
+  Bodies bodies = phases.measure("read", [&] { return args.input.bodies(args.bodies); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  DeviceBodies device =
+      phases.measure("upload", [&] { return DeviceBodies::upload(runtime, bodies, &profile); });
   if (args.accelerations) {
-    auto acc = accelerations(runtime, bodies, o);
-    write_output(args.output, [&](std::ostream& out) {
-      char line[96];
-      for (std::size_t i = 0; i < bodies.size(); ++i) {
-        std::snprintf(line, sizeof line, "%.9g %.9g %.9g\n", double(acc[3 * i]),
-                      double(acc[3 * i + 1]), double(acc[3 * i + 2]));
-        out << line;
-      }
+    std::vector<float> acc =
+        phases
+            .measure("compute",
+                     [&] {
+                       DeviceOctree tree =
+                           build_octree(runtime, DevicePoints{bodies.size(), 3, device.position},
+                                        device.mass, {o.leaf_size, &profile});
+                       DeviceArray<float> result(runtime, 3 * bodies.size(), "accelerations");
+                       accelerations(runtime, tree, result, o);
+                       runtime.queue().finish();
+                       return result;
+                     })
+            .download(runtime, &profile);
+    phases.measure("write", [&] {
+      write_output(args.output, [&](std::ostream& out) {
+        char line[96];
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+          std::snprintf(line, sizeof line, "%.9g %.9g %.9g\n", double(acc[3 * i]),
+                        double(acc[3 * i + 1]), double(acc[3 * i + 2]));
+          out << line;
+        }
+      });
     });
+    args.traversal.print_stats(std::cerr, "treefix nbody", phases, profile);
     return;
   }
-  leapfrog(runtime, bodies, args.steps, args.dt, o);
-  write_output(args.output, [&](std::ostream& out) { write_bodies(out, bodies); });
+  StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
+                      write_output(args.output + ".step" + std::to_string(step),
+                                   [&](std::ostream& out) { write_bodies(out, state); });
+                    }};
+  phases.measure("steps", [&] {
+    leapfrog(runtime, device, steps, o);
+    runtime.queue().finish();
+  });
+  bodies = phases.measure("download", [&] { return device.download(runtime, &profile); });
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) { write_bodies(out, bodies); });
+  });
+  args.traversal.print_stats(std::cerr, "treefix nbody", phases, profile);
 }
 
 void setup_nbody(CLI::App& app) {
@@ -60,7 +96,9 @@ void setup_nbody(CLI::App& app) {
                 "body file, rows 'mass x y z vx vy vz': 'n 7' then the rows; .xyz: rows only; "
                 ".npy: an (n, 7) array")
       ->required();
-  c->add_option("--steps", args->steps, "leapfrog steps (default 1)");
+  c->add_option("--steps", args->steps, "leapfrog steps, all on the device (default 1)");
+  c->add_option("--output-every", args->output_every,
+                "also write the state every S steps to OUTPUT.stepS, 2S, ... (default 0: never)");
   c->add_option("--theta", args->theta, "opening angle (default 0.5; 0 = direct sum)");
   c->add_option("--eps", args->eps, "softening length (default 0.01)");
   c->add_option("--dt", args->dt, "time step (default 0.01)");
@@ -68,7 +106,7 @@ void setup_nbody(CLI::App& app) {
               "write 'ax ay az' per body for the input state instead of stepping");
   add_output_option(c, args->output, "output file");
   args->input.add_to(c);
-  args->traversal.add_to(c, "bodies (the octree's leaf order)");
+  args->traversal.add_to(c, "bodies (the state is kept in the octree's leaf order)");
 }
 
 TREEFIX_COMMAND("nbody", setup_nbody);

@@ -93,3 +93,29 @@ kernel void radix_scatter(global const uint* key_in, global const int* value_in,
     value_out[to] = identity_values ? (int)from : value_in[from];
   }
 }
+
+// 64-bit keys (radix_sort_by_key64) are sorted as two stable passes over their 32-bit halves,
+// the low half first; these kernels split the halves and apply the resulting permutation.
+//   key_low_words   low[i] = (uint)key[i]
+//   key_high_words  high[i] = key[order[i]] >> 32 (the high halves in the order of pass one)
+//   gather_pairs    key_out[i] = key[order[i]]; value_out[i] = value[order[i]] (identity_values:
+//                   the order itself)
+kernel void key_low_words(const uint n, global const ulong* key, global uint* low) {
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) low[i] = (uint)key[i];
+}
+
+kernel void key_high_words(const uint n, global const int* order, global const ulong* key,
+                           global uint* high) {
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0))
+    high[i] = (uint)(key[order[i]] >> 32);
+}
+
+kernel void gather_pairs(const uint n, global const int* order, global const ulong* key,
+                         global const int* value, const int identity_values,
+                         global ulong* key_out, global int* value_out) {
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) {
+    const int from = order[i];
+    key_out[i] = key[from];
+    value_out[i] = identity_values ? from : value[from];
+  }
+}

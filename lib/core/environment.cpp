@@ -35,6 +35,15 @@ std::optional<std::size_t> positive(const char* name, std::size_t most) {
   return parsed;
 }
 
+// One of two words: true for `yes`, false for `no`, nothing when unset.
+std::optional<bool> either(const char* name, const char* yes, const char* no) {
+  std::string value = detail::trim(text(name));
+  if (value.empty()) return std::nullopt;
+  if (value == yes) return true;
+  if (value == no) return false;
+  refuse(name, value, std::string(yes) + " or " + no);
+}
+
 }  // namespace
 
 Environment Environment::read() {
@@ -45,20 +54,10 @@ Environment Environment::read() {
   e.work_group_size = positive("TREEFIX_WG_SIZE", 1 << 16);
   e.lockstep_width = positive("TREEFIX_LOCKSTEP_WIDTH", 1 << 16);
   e.list_rank_stride = positive("TREEFIX_LIST_RANK_STRIDE", 1 << 20);
-  std::string scan = detail::trim(text("TREEFIX_SCAN"));
-  if (scan == "single-pass")
-    e.single_pass_scan = true;
-  else if (scan == "reduce-then-scan")
-    e.single_pass_scan = false;
-  else if (!scan.empty())
-    refuse("TREEFIX_SCAN", scan, "single-pass or reduce-then-scan");
-  std::string transfers = detail::trim(text("TREEFIX_TRANSFERS"));
-  if (transfers == "pinned")
-    e.pinned_transfers = true;
-  else if (transfers == "pageable")
-    e.pinned_transfers = false;
-  else if (!transfers.empty())
-    refuse("TREEFIX_TRANSFERS", transfers, "pinned or pageable");
+  e.radix_sort_items = positive("TREEFIX_RADIX_ITEMS", 64);
+  e.single_pass_scan = either("TREEFIX_SCAN", "single-pass", "reduce-then-scan");
+  e.pinned_transfers = either("TREEFIX_TRANSFERS", "pinned", "pageable");
+  e.boost_key_sort = either("TREEFIX_KEY_SORT", "boost", "radix");
   return e;
 }
 

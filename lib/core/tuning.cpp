@@ -53,6 +53,8 @@ Tuning resolve_tuning(const DeviceDescription& d, const Environment& env) {
   if (env.lockstep_width) t.lockstep_width = *env.lockstep_width;
   if (env.list_rank_stride) t.list_rank_stride = *env.list_rank_stride;
   if (env.pinned_transfers) t.pinned_transfers = *env.pinned_transfers;
+  if (env.boost_key_sort) t.boost_key_sort = *env.boost_key_sort;
+  if (env.radix_sort_items) t.radix_sort_items = *env.radix_sort_items;
   const std::size_t most = std::max<std::size_t>(1, d.max_work_group_size);
   t.work_group_size = floor_pow2(std::min(t.work_group_size, most));
   t.lockstep_width = std::min(t.lockstep_width, most);
@@ -67,7 +69,8 @@ std::string Tuning::summary() const {
          std::to_string(list_rank_stride) + ", lockstep width " + std::to_string(lockstep_width) +
          ", resident items/unit " + std::to_string(resident_items_per_unit) + ", min groups/unit " +
          std::to_string(min_groups_per_unit) + ", transfers " +
-         (pinned_transfers ? "pinned" : "pageable");
+         (pinned_transfers ? "pinned" : "pageable") + ", key sort " +
+         (boost_key_sort ? "boost" : "radix") + ", radix items " + std::to_string(radix_sort_items);
 }
 
 }  // namespace treefix

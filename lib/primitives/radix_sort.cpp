@@ -13,7 +13,31 @@ namespace treefix {
 
 namespace {
 constexpr unsigned kDigitBits = 8;
-constexpr std::size_t kItems = 8;  // pairs per work-item: a tile of 2048 at 256 work-items
+
+// The sort's kernels: work-groups of at most 256 and Tuning::radix_sort_items pairs each, as
+// many as the device's local memory holds (a tile needs 6 bytes a pair, plus 2 KB).
+void check_sort(std::size_t count, unsigned key_bits, unsigned most_bits) {
+  if (key_bits < 1 || key_bits > most_bits)
+    throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to " +
+                     std::to_string(most_bits) + ")");
+  if (count >= (std::size_t(1) << 31))
+    throw CapacityError("radix sort of " + std::to_string(count) + " pairs: at most 2^31 - 1");
+}
+
+struct SortKernels {
+  Kernels kernels;
+  std::size_t items;
+};
+SortKernels sort_kernels(Runtime& runtime, const Phase& phase) {
+  const std::size_t wg = std::min<std::size_t>(256, runtime.tuning().work_group_size);
+  const std::size_t local = runtime.description().local_mem_bytes;
+  const std::size_t room = local > 4096 ? (local - 2048) / (6 * wg) : 1;
+  const std::size_t items =
+      std::max<std::size_t>(1, std::min<std::size_t>(runtime.tuning().radix_sort_items, room));
+  return {
+      Kernels(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(items), phase, wg),
+      items};
+}
 }  // namespace
 
 unsigned key_bits_for(std::size_t max_key) {
@@ -25,17 +49,12 @@ unsigned key_bits_for(std::size_t max_key) {
 void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
                        std::size_t count, unsigned key_bits, bool identity_values,
                        Profile* profile) {
-  if (key_bits < 1 || key_bits > 32)
-    throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to 32)");
-  if (count >= (std::size_t(1) << 31))
-    throw CapacityError("radix sort of " + std::to_string(count) + " pairs: at most 2^31 - 1");
+  check_sort(count, key_bits, 32);
   if (count == 0) return;
   translate_device_errors("radix sort", [&] {
     const Phase phase{profile, "sort"};
-    // The tile lives in local memory (6 bytes a pair): at most 256 work-items.
-    Kernels sort(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(kItems), phase,
-                 std::min<std::size_t>(256, runtime.tuning().work_group_size));
-    const std::size_t tile = sort.wg_size() * kItems;
+    auto [sort, items] = sort_kernels(runtime, phase);
+    const std::size_t tile = sort.wg_size() * items;
     const std::size_t tiles = (count + tile - 1) / tile;
     cl::Buffer key_other = runtime.scratch("radix.keys", count * sizeof(cl_uint));
     cl::Buffer value_other = runtime.scratch("radix.values", count * sizeof(cl_int));
@@ -61,6 +80,38 @@ void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffe
       phase.record(copied_keys);
       phase.record(copied_values);
     }
+  });
+}
+
+void radix_sort_by_key64(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
+                         std::size_t count, unsigned key_bits, bool identity_values,
+                         Profile* profile) {
+  check_sort(count, key_bits, 64);
+  if (count == 0) return;
+  translate_device_errors("radix sort", [&] {
+    const Phase phase{profile, "sort"};
+    Kernels halves = sort_kernels(runtime, phase).kernels;
+    const Grid grid = halves.grid_stride(count);
+    const cl_uint n = static_cast<cl_uint>(count);
+    cl::Buffer half = runtime.scratch("radix64.half", count * sizeof(cl_uint));
+    cl::Buffer order = runtime.scratch("radix64.order", count * sizeof(cl_int));
+    halves.run("key_low_words", grid, n, keys, half);
+    radix_sort_by_key(runtime, half, order, count, std::min(32u, key_bits), true, profile);
+    if (key_bits > 32) {
+      halves.run("key_high_words", grid, n, order, keys, half);
+      radix_sort_by_key(runtime, half, order, count, key_bits - 32, false, profile);
+    }
+    cl::Buffer key_out = runtime.scratch("radix64.keys", count * sizeof(cl_ulong));
+    cl::Buffer value_out = runtime.scratch("radix64.values", count * sizeof(cl_int));
+    halves.run("gather_pairs", grid, n, order, keys, values, cl_int(identity_values), key_out,
+               value_out);
+    cl::Event copied_keys, copied_values;
+    runtime.queue().enqueueCopyBuffer(key_out, keys, 0, 0, count * sizeof(cl_ulong), nullptr,
+                                      &copied_keys);
+    runtime.queue().enqueueCopyBuffer(value_out, values, 0, 0, count * sizeof(cl_int), nullptr,
+                                      &copied_values);
+    phase.record(copied_keys);
+    phase.record(copied_values);
   });
 }
 

@@ -1,4 +1,4 @@
-// 2-point correlation on a kd-tree: device traversal (kernels/spatial/ropes_correlation.clh) and
+// 2-point correlation on a host kd-tree (uploaded; the device traversal is in kd_queries.cpp) and
 // the brute-force and tree-based CPU references.
 #include <algorithm>
 
@@ -10,32 +10,15 @@ namespace treefix {
 std::vector<std::uint32_t> correlation_counts(Runtime& runtime, const KdTree& tree,
                                               const PointSet& queries, double radius,
                                               const QueryOptions& options) {
-  const float radius2 = detail::squared_radius(radius);
+  detail::squared_radius(radius);
   if (queries.dim != tree.points.dim)
     throw InputError("correlation: queries have dimension " + std::to_string(queries.dim) +
                      ", the points " + std::to_string(tree.points.dim));
-  TraversalPieces pieces{"ropes-correlation",
-                         Runtime::expanded_source("spatial/ropes_correlation.clh"),
-                         detail::dim_option("correlation", queries.dim), false};
-  auto run = detail::run_order(queries, options.sort);
-  Variant variant = choose_variant(runtime, options.variant, pieces.guided, run.sorted);
-  if (options.chosen) *options.chosen = variant;
-  if (options.sorted) *options.sorted = run.sorted;
-  if (queries.n == 0) {
-    if (options.stats) *options.stats = {};
-    return {};
-  }
-  detail::DeviceKdTree device_tree(runtime, tree, options.profile);
-  auto query = DeviceArray<float>::upload(runtime, run.points.coord, options.profile, "queries");
-  DeviceArray<std::uint32_t> result(runtime, queries.n, "correlation counts");
-  run_traversal(
-      runtime, pieces, variant, tree, queries.n,
-      [&](KernelArgs& args) {
-        device_tree.bind(args, cl_uint(queries.n), query.buffer());
-        args(radius2, result);
-      },
-      options.profile, options.stats);
-  return detail::unpermute(result.download(runtime, options.profile), run.order);
+  DeviceKdTree device_tree = DeviceKdTree::upload(runtime, tree, options.profile);
+  DevicePoints device_queries = DevicePoints::upload(runtime, queries, options.profile);
+  DeviceArray<std::uint32_t> counts(runtime, queries.n, "correlation counts");
+  correlation_counts(runtime, device_tree, &device_queries, radius, counts, options);
+  return counts.download(runtime, options.profile);
 }
 
 namespace reference {

@@ -1,6 +1,6 @@
 #pragma once
-// Internal to the spatial module: device copies of the trees, query sorting and un-permuting,
-// shared by the rope-stack applications.
+// Internal to the spatial module: host query sorting and un-permuting (the vp-tree queries),
+// the radius and distance formulas shared by the references.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -57,33 +57,6 @@ template <class T>
 DeviceArray<T> upload(Runtime& rt, const std::vector<T>& v, Profile* p, const char* what) {
   return DeviceArray<T>::upload(rt, v, p, what);
 }
-
-// The kd-tree arrays in the order of KD_PARAMS (kernels/spatial/ropes_kd.clh), data points
-// included.
-struct DeviceKdTree {
-  cl_uint nodes, n_data;
-  DeviceArray<std::int32_t> child, first, count, split_dim, data_index;
-  DeviceArray<float> box_lo, box_hi, split_value, data;
-
-  DeviceKdTree(Runtime& rt, const KdTree& t, Profile* p)
-      : nodes(cl_uint(t.nodes())),
-        n_data(cl_uint(t.points.n)),
-        child(upload(rt, t.child, p, "kd-tree children")),
-        first(upload(rt, t.first, p, "kd-tree leaves")),
-        count(upload(rt, t.count, p, "kd-tree leaves")),
-        split_dim(upload(rt, t.split_dim, p, "kd-tree splits")),
-        data_index(upload(rt, t.point_index, p, "kd-tree point indices")),
-        box_lo(upload(rt, t.box_lo, p, "kd-tree boxes")),
-        box_hi(upload(rt, t.box_hi, p, "kd-tree boxes")),
-        split_value(upload(rt, t.split_value, p, "kd-tree splits")),
-        data(upload(rt, t.points.coord, p, "kd-tree points")) {}
-
-  // Appends KD_PARAMS (queries included).
-  void bind(KernelArgs& args, cl_uint n_query, const cl::Buffer& query) const {
-    args(nodes, child, first, count, box_lo, box_hi, split_dim, split_value, n_data, data,
-         data_index, n_query, query);
-  }
-};
 
 inline float squared_radius(double radius) {
   if (!(radius >= 0) || !std::isfinite(radius))

@@ -1,5 +1,5 @@
-// k nearest neighbours on kd-trees and vp-trees: device traversals (kernels/spatial/ropes_knn.clh,
-// kernels/spatial/ropes_vp.clh) and the brute-force and tree-based CPU references.
+// k nearest neighbours on host kd-trees (uploaded; the device traversal is in kd_queries.cpp) and
+// vp-trees (kernels/spatial/ropes_vp.clh), and the brute-force and tree-based CPU references.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -32,7 +32,7 @@ Neighbours run_knn(Runtime& runtime, const LinearTree& tree, const PointSet& que
                          detail::dim_option(label, queries.dim) + " -DKNN_K=" + std::to_string(k),
                          true, arg_bytes};
   auto run = detail::run_order(queries, options.sort);
-  Variant variant = choose_variant(runtime, options.variant, pieces.guided, run.sorted);
+  Variant variant = choose_variant(runtime, options.variant, pieces, run.sorted);
   if (options.chosen) *options.chosen = variant;
   if (options.sorted) *options.sorted = run.sorted;
   Neighbours result;
@@ -45,7 +45,7 @@ Neighbours run_knn(Runtime& runtime, const LinearTree& tree, const PointSet& que
   DeviceArray<std::int32_t> out_id(runtime, queries.n * k, "neighbour indices");
   DeviceArray<float> out_d2(runtime, queries.n * k, "neighbour distances");
   run_traversal(
-      runtime, pieces, variant, tree, queries.n,
+      runtime, pieces, variant, tree.shape(), queries.n,
       [&](KernelArgs& args) {
         bind_tree(args, cl_uint(queries.n), query.buffer());
         args(out_id, out_d2);
@@ -162,11 +162,16 @@ Neighbours knn_on_host(const Tree& tree, const PointSet& queries, int k, unsigne
 Neighbours knn(Runtime& runtime, const KdTree& tree, const PointSet& queries, int k,
                const QueryOptions& options) {
   check_knn(tree, queries, k, "knn (kd-tree)");
-  detail::DeviceKdTree device_tree(runtime, tree, options.profile);
-  return run_knn(runtime, tree, queries, k, options, "ropes-knn-kd", "spatial/ropes_knn.clh", 0,
-                 [&](KernelArgs& args, cl_uint nq, const cl::Buffer& query) {
-                   device_tree.bind(args, nq, query);
-                 });
+  DeviceKdTree device_tree = DeviceKdTree::upload(runtime, tree, options.profile);
+  DevicePoints device_queries = DevicePoints::upload(runtime, queries, options.profile);
+  DeviceArray<std::int32_t> index(runtime, queries.n * k, "neighbour indices");
+  DeviceArray<float> d2(runtime, queries.n * k, "neighbour distances");
+  knn(runtime, device_tree, &device_queries, k, index, d2, options);
+  Neighbours result;
+  result.k = k;
+  result.index = index.download(runtime, options.profile);
+  result.d2 = d2.download(runtime, options.profile);
+  return result;
 }
 
 Neighbours knn(Runtime& runtime, const VpTree& tree, const PointSet& queries, int k,

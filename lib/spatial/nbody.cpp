@@ -1,14 +1,15 @@
-// Barnes-Hut gravity: device traversal (kernels/spatial/ropes_nbody.clh), leapfrog integration,
-// Plummer generator, and the direct and tree-based CPU references.
+// Barnes-Hut gravity on the device: the force traversal (kernels/spatial/ropes_nbody.clh) on a
+// device octree, and the host conveniences over it.
 #include "treefix/spatial/nbody.hpp"
 
 #include <cmath>
-#include <random>
 
-#include "spatial/device_trees.hpp"
+#include "spatial/nbody_detail.hpp"
+#include "spatial/permute.hpp"
+#include "treefix/core/error.hpp"
 
 namespace treefix {
-namespace {
+namespace detail {
 
 void check_gravity(const GravityOptions& o) {
   if (!(o.theta >= 0) || !std::isfinite(o.theta))
@@ -17,218 +18,93 @@ void check_gravity(const GravityOptions& o) {
     throw InputError("nbody: eps must be a finite number >= 0");
 }
 
-Octree build_tree(const Bodies& bodies, const GravityOptions& o) {
-  return build_octree(bodies.position, bodies.mass, o.leaf_size);
-}
-
-}  // namespace
-
-std::vector<float> accelerations(Runtime& runtime, const Octree& tree,
-                                 const GravityOptions& options) {
-  check_gravity(options);
-  const std::size_t n = tree.points.n;
+TraversalPieces gravity_pieces() {
   TraversalPieces pieces{"ropes-nbody", Runtime::expanded_source("spatial/ropes_nbody.clh"), "",
                          false};
-  // Sorted: the bodies run in the octree's leaf order, so a work-group holds neighbours.
-  const bool sorted = choose_sort(options.sort, n);
-  Variant variant = choose_variant(runtime, options.variant, false, sorted);
-  if (options.chosen) *options.chosen = variant;
-  if (n == 0) {
-    if (options.stats) *options.stats = {};
-    return {};
-  }
-  // run position -> tree position of the body, and -> original body index
-  std::vector<std::int32_t> query_body(n), order(n);
-  if (sorted) {
-    for (std::size_t i = 0; i < n; ++i) query_body[i] = std::int32_t(i);
-    order = tree.point_index;
-  } else {
-    for (std::size_t i = 0; i < n; ++i) {
-      query_body[tree.point_index[i]] = std::int32_t(i);
-      order[i] = std::int32_t(i);
-    }
-  }
-  auto* p = options.profile;
-  auto child = DeviceArray<std::int32_t>::upload(runtime, tree.child, p, "octree children");
-  auto first = DeviceArray<std::int32_t>::upload(runtime, tree.first, p, "octree leaves");
-  auto count = DeviceArray<std::int32_t>::upload(runtime, tree.count, p, "octree leaves");
-  auto cm = DeviceArray<float>::upload(runtime, tree.centre_mass, p, "octree centres of mass");
-  auto side = DeviceArray<float>::upload(runtime, tree.side, p, "octree cell sides");
-  auto pos = DeviceArray<float>::upload(runtime, tree.points.coord, p, "body positions");
-  auto mass = DeviceArray<float>::upload(runtime, tree.mass, p, "body masses");
-  auto qb = DeviceArray<std::int32_t>::upload(runtime, query_body, p, "body order");
-  DeviceArray<float> acc(runtime, 3 * n, "accelerations");
+  pieces.coherent = true;
+  return pieces;
+}
+
+void gravity_traversal(Runtime& runtime, const DeviceOctree& tree, const cl::Buffer& query_body,
+                       DeviceArray<float>& acc, Variant variant, const GravityOptions& options,
+                       const cl::Buffer* overflow) {
+  const std::size_t n = tree.bodies;
   const float theta2 = float(options.theta * options.theta);
   const float eps2 = float(options.eps * options.eps);
   run_traversal(
-      runtime, pieces, variant, tree, n,
+      runtime, gravity_pieces(), variant, tree.shape, n,
       [&](KernelArgs& args) {
-        args(child, first, count, cm, side, cl_uint(n), pos, mass, qb, theta2, eps2, acc);
+        args(tree.child, tree.first, tree.count, tree.centre_mass, tree.side, cl_uint(n),
+             tree.position, tree.mass, query_body, tree.frame, theta2, eps2, acc);
       },
-      p, options.stats);
-  return detail::unpermute(acc.download(runtime, p), order, 3);
+      options.profile, options.stats, overflow);
+}
+
+void run_order_of_bodies(Runtime& runtime, const DeviceOctree& tree, bool sorted,
+                         DeviceArray<std::int32_t>& query_body, Profile* profile) {
+  const std::size_t n = tree.bodies;
+  Permuter ints(runtime, "int", {profile, "traverse"});
+  if (sorted) {
+    ints.iota(n, query_body.buffer());
+    return;
+  }
+  // body i of the input order sits at tree position p where body_index[p] = i
+  DeviceArray<std::int32_t> positions(runtime, n, "tree positions");
+  ints.iota(n, positions.buffer());
+  ints.scatter_rows(n, 1, tree.body_index.buffer(), positions.buffer(), query_body.buffer());
+}
+
+}  // namespace detail
+
+void accelerations(Runtime& runtime, const DeviceOctree& tree, DeviceArray<float>& acc,
+                   const GravityOptions& options) {
+  detail::check_gravity(options);
+  const std::size_t n = tree.bodies;
+  const bool sorted = choose_sort(options.sort, n);
+  const Variant variant =
+      choose_variant(runtime, options.variant, detail::gravity_pieces(), sorted);
+  if (options.chosen) *options.chosen = variant;
+  if (acc.size() < 3 * n) throw InputError("nbody: the acceleration array is too small");
+  if (n == 0) {
+    if (options.stats) *options.stats = {};
+    return;
+  }
+  translate_device_errors("nbody", [&] {
+    DeviceArray<std::int32_t> query_body(runtime, n, "body order");
+    detail::run_order_of_bodies(runtime, tree, sorted, query_body, options.profile);
+    if (!sorted) {
+      detail::gravity_traversal(runtime, tree, query_body.buffer(), acc, variant, options);
+      return;
+    }
+    DeviceArray<float> in_tree_order(runtime, 3 * n, "accelerations");
+    detail::gravity_traversal(runtime, tree, query_body.buffer(), in_tree_order, variant, options);
+    detail::Permuter(runtime, "float", {options.profile, "traverse"})
+        .scatter_rows(n, 3, tree.body_index.buffer(), in_tree_order.buffer(), acc.buffer());
+  });
+}
+
+std::vector<float> accelerations(Runtime& runtime, const Octree& tree,
+                                 const GravityOptions& options) {
+  detail::check_gravity(options);
+  auto* p = options.profile;
+  DeviceOctree device = DeviceOctree::upload(runtime, tree, p);
+  // Uploaded, the tree's body_index is its point_index: the results come in the original order.
+  DeviceArray<float> acc(runtime, 3 * tree.points.n, "accelerations");
+  accelerations(runtime, device, acc, options);
+  return acc.download(runtime, p);
 }
 
 std::vector<float> accelerations(Runtime& runtime, const Bodies& bodies,
                                  const GravityOptions& options) {
-  check_gravity(options);
-  return accelerations(runtime, build_tree(bodies, options), options);
+  detail::check_gravity(options);
+  auto* p = options.profile;
+  DeviceBodies device = DeviceBodies::upload(runtime, bodies, p);
+  BuildOptions build{options.leaf_size, p};
+  DeviceOctree tree =
+      build_octree(runtime, DevicePoints{bodies.size(), 3, device.position}, device.mass, build);
+  DeviceArray<float> acc(runtime, 3 * bodies.size(), "accelerations");
+  accelerations(runtime, tree, acc, options);
+  return acc.download(runtime, p);
 }
 
-void leapfrog(Runtime& runtime, Bodies& bodies, int steps, double dt,
-              const GravityOptions& options) {
-  if (steps < 0) throw InputError("nbody: the number of steps must be >= 0");
-  if (!std::isfinite(dt)) throw InputError("nbody: dt must be finite");
-  const std::size_t n = bodies.size();
-  if (steps == 0 || n == 0) return;
-  auto acc = accelerations(runtime, bodies, options);
-  for (int s = 0; s < steps; ++s) {
-    for (std::size_t i = 0; i < n; ++i)
-      for (int k = 0; k < 3; ++k) {
-        double v = bodies.velocity.at(i, k) + 0.5 * dt * acc[3 * i + k];
-        bodies.velocity.at(i, k) = float(v);
-        bodies.position.at(i, k) = float(bodies.position.at(i, k) + dt * v);
-      }
-    acc = accelerations(runtime, bodies, options);
-    for (std::size_t i = 0; i < n; ++i)
-      for (int k = 0; k < 3; ++k)
-        bodies.velocity.at(i, k) = float(bodies.velocity.at(i, k) + 0.5 * dt * acc[3 * i + k]);
-  }
-}
-
-namespace generate {
-
-Bodies plummer(std::size_t n, std::uint64_t seed) {
-  Bodies b(n);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  const double pi = 3.14159265358979323846;
-  const double length = 3 * pi / 16, speed = 1 / std::sqrt(length);  // to standard units
-  auto isotropic = [&](double r, double out[3]) {
-    double z = (2 * u(rng) - 1), phi = 2 * pi * u(rng), s = std::sqrt(1 - z * z);
-    out[0] = r * s * std::cos(phi);
-    out[1] = r * s * std::sin(phi);
-    out[2] = r * z;
-  };
-  std::vector<double> p(3 * n), v(3 * n);
-  double mean_p[3] = {0, 0, 0}, mean_v[3] = {0, 0, 0};
-  for (std::size_t i = 0; i < n; ++i) {
-    // radius from the cumulative mass M(r) = r^3 (1 + r^2)^(-3/2); cut the far tail at M = 0.999
-    double m = 1e-10 + u(rng) * 0.999;
-    double r = 1 / std::sqrt(std::pow(m, -2.0 / 3.0) - 1);
-    isotropic(r, &p[3 * i]);
-    // speed: q = v / v_escape with density g(q) = q^2 (1 - q^2)^3.5, by rejection (max < 0.1)
-    double q = 0;
-    for (;;) {
-      q = u(rng);
-      if (0.1 * u(rng) < q * q * std::pow(1 - q * q, 3.5)) break;
-    }
-    double ve = std::sqrt(2.0) * std::pow(1 + r * r, -0.25);
-    isotropic(q * ve, &v[3 * i]);
-    for (int k = 0; k < 3; ++k) {
-      mean_p[k] += p[3 * i + k] / double(n);
-      mean_v[k] += v[3 * i + k] / double(n);
-    }
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    b.mass[i] = float(1.0 / double(n));
-    for (int k = 0; k < 3; ++k) {
-      b.position.at(i, k) = float((p[3 * i + k] - mean_p[k]) * length);
-      b.velocity.at(i, k) = float((v[3 * i + k] - mean_v[k]) * speed);
-    }
-  }
-  return b;
-}
-
-}  // namespace generate
-
-namespace reference {
-
-std::vector<double> accelerations_direct(const Bodies& bodies, double eps, unsigned threads) {
-  const std::size_t n = bodies.size();
-  std::vector<double> acc(3 * n, 0.0);
-  const double eps2 = eps * eps;
-  const auto& x = bodies.position;
-  parallel_for_items(n, threads, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      double a[3] = {0, 0, 0};
-      for (std::size_t j = 0; j < n; ++j) {
-        if (j == i) continue;
-        double d[3] = {double(x.at(j, 0)) - x.at(i, 0), double(x.at(j, 1)) - x.at(i, 1),
-                       double(x.at(j, 2)) - x.at(i, 2)};
-        double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps2;
-        if (r2 <= 0) continue;
-        double inv = bodies.mass[j] / (r2 * std::sqrt(r2));
-        for (int k = 0; k < 3; ++k) a[k] += d[k] * inv;
-      }
-      for (int k = 0; k < 3; ++k) acc[3 * i + k] = a[k];
-    }
-  });
-  return acc;
-}
-
-namespace {
-struct GravityState {
-  const Octree& t;
-  std::int32_t self;
-  float x, y, z, theta2, eps2;
-  float ax = 0, ay = 0, az = 0;
-  void add(float m, float dx, float dy, float dz) {
-    float r2 = dx * dx + dy * dy + dz * dz + eps2;
-    if (r2 > 0.0f) {
-      float inv = 1.0f / (r2 * std::sqrt(r2));
-      ax += m * dx * inv;
-      ay += m * dy * inv;
-      az += m * dz * inv;
-    }
-  }
-  bool truncate(std::int32_t node) {
-    const float* cm = &t.centre_mass[4 * node];
-    float dx = cm[0] - x, dy = cm[1] - y, dz = cm[2] - z;
-    float d2 = dx * dx + dy * dy + dz * dz;
-    float s = t.side[node];
-    if (s * s < theta2 * d2) {
-      add(cm[3], dx, dy, dz);
-      return true;
-    }
-    return false;
-  }
-  void visit(std::int32_t node) {
-    for (std::int32_t j = t.first[node]; j < t.first[node] + t.count[node]; ++j)
-      if (j != self)
-        add(t.mass[j], t.points.at(j, 0) - x, t.points.at(j, 1) - y, t.points.at(j, 2) - z);
-  }
-  int call_set(std::int32_t) const { return 0; }
-  std::int32_t child(std::int32_t node, int, int i) const { return t.child[8 * node + i]; }
-};
-}  // namespace
-
-std::vector<float> accelerations_tree(const Octree& tree, double theta, double eps,
-                                      unsigned threads, std::vector<std::uint32_t>* visits) {
-  const std::size_t n = tree.points.n;
-  std::vector<float> acc(3 * n);
-  if (visits) visits->assign(n, 0);
-  const float theta2 = float(theta * theta), eps2 = float(eps * eps);
-  parallel_for_items(n, threads, [&](std::size_t begin, std::size_t end) {
-    std::vector<std::int32_t> stack;
-    for (std::size_t p = begin; p < end; ++p) {  // p: tree position
-      GravityState s{tree,
-                     std::int32_t(p),
-                     tree.points.at(p, 0),
-                     tree.points.at(p, 1),
-                     tree.points.at(p, 2),
-                     theta2,
-                     eps2};
-      std::uint32_t v = cpu_rope_traverse(s, tree, stack);
-      std::size_t i = tree.point_index[p];
-      acc[3 * i] = s.ax;
-      acc[3 * i + 1] = s.ay;
-      acc[3 * i + 2] = s.az;
-      if (visits) (*visits)[i] = v;
-    }
-  });
-  return acc;
-}
-
-}  // namespace reference
 }  // namespace treefix

@@ -26,11 +26,15 @@ double TraversalStats::work_expansion() const {
 
 std::size_t lockstep_width(const Runtime& runtime) { return runtime.tuning().lockstep_width; }
 
-Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted) {
+Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
+                       bool sorted) {
   if (wish != Variant::automatic) return wish;
-  // Lockstep pays through coalesced loads on SIMT hardware; on a CPU device its barriers cost
-  // and there is nothing to coalesce.
-  if (runtime.description().is_gpu && sorted && !guided) return Variant::lockstep;
+  // Lockstep pays through coalesced loads on SIMT hardware when the group's items need nearly
+  // the same nodes (coherent, sorted, unguided); elsewhere the nodes it carries items through
+  // cost more than coalescing saves, and on a CPU device its barriers cost and there is nothing
+  // to coalesce (docs/ropes.md, the table of `treefix-bench spatial`).
+  if (runtime.description().is_gpu && sorted && !pieces.guided && pieces.coherent)
+    return Variant::lockstep;
   return Variant::independent;
 }
 
@@ -41,8 +45,8 @@ bool choose_sort(SortMode mode, std::size_t queries) {
 }
 
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
-                   const LinearTree& tree, std::size_t items, const BindArgs& bind,
-                   Profile* profile, TraversalStats* stats) {
+                   const TreeShape& tree, std::size_t items, const BindArgs& bind, Profile* profile,
+                   TraversalStats* stats, const cl::Buffer* overflow_flag) {
   if (variant == Variant::automatic)
     throw Error("run_traversal: resolve Variant::automatic with choose_variant first");
   if (stats) {
@@ -50,7 +54,7 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     stats->group_steps.assign(items, 0);
   }
   if (items == 0) return;
-  if (tree.nodes() == 0) throw InputError(pieces.label + ": the tree has no nodes");
+  if (tree.nodes == 0) throw InputError(pieces.label + ": the tree has no nodes");
   if (items > 0x7fffffffu) throw CapacityError(pieces.label + ": more than 2^31 items");
   translate_device_errors(pieces.label.c_str(), [&] {
     std::string source = pieces.source + "\n" + Runtime::expanded_source("spatial/ropes.cl");
@@ -97,16 +101,16 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
     }
     cl::Buffer stat_buffer =
         runtime.allocate(stats ? 2 * items * sizeof(std::uint32_t) : 4, "traversal statistics");
-    cl::Buffer overflow = runtime.allocate(sizeof(cl_int), "overflow flag");
-    fill(runtime, overflow, cl_int(0), 1);
+    cl::Buffer overflow =
+        overflow_flag ? *overflow_flag : runtime.allocate(sizeof(cl_int), "overflow flag");
+    if (!overflow_flag) fill(runtime, overflow, cl_int(0), 1);
     rope.run_bound(name, grid, [&](KernelArgs& args) {
       args(cl_uint(items), cl_uint(cap), stack, arg_stack, LocalBytes{local_node},
            LocalBytes{local_mask}, stat_buffer, cl_uint(stats ? 1 : 0), overflow);
       bind(args);
     });
-    if (read_value<cl_int>(runtime, overflow))
-      throw Error(pieces.label + ": traversal stack overflow despite the height bound " +
-                  std::to_string(cap) + " (a bug: the tree height is wrong)");
+    if (!overflow_flag && read_value<cl_int>(runtime, overflow))
+      throw_stack_overflow(pieces.label, cap);
     if (stats) {
       std::vector<std::uint32_t> both(2 * items);
       runtime.queue().enqueueReadBuffer(stat_buffer, CL_TRUE, 0, both.size() * 4, both.data());
@@ -114,6 +118,11 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
       std::copy(both.begin() + items, both.end(), stats->group_steps.begin());
     }
   });
+}
+
+void throw_stack_overflow(const std::string& label, std::size_t bound) {
+  throw Error(label + ": traversal stack overflow despite the height bound " +
+              std::to_string(bound) + " (a bug: the tree height is wrong)");
 }
 
 void parallel_for_items(std::size_t items, unsigned threads,

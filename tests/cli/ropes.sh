@@ -70,6 +70,40 @@ awk 'NR==2 { if ($2 <= 0 || $5 <= 0) exit 1 } NR==3 { if ($2 >= 1 || $5 >= 0) ex
 "$treefix" nbody --bodies two.txt --steps 0 --output out.txt
 cmp -s <(sed -n 2,3p out.txt) <(printf '1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n') || fail "nbody steps 0 changed: $(cat out.txt)"
 
+# snapshots every 2 steps, each written whole; the last one equals the output
+"$treefix" nbody --bodies two.txt --steps 5 --output-every 2 --output out.txt --stats 2> stats.txt
+[ -s out.txt.step2 ] && [ -s out.txt.step4 ] || fail "nbody snapshots missing: $(ls)"
+[ ! -e out.txt.step5 ] && [ ! -e out.txt.step1 ] || fail "nbody wrote snapshots off the period: $(ls)"
+ls | grep -q 'tmp-' && fail "temporary files left: $(ls)"
+for phase in upload steps download "device sort" "device build" "device summary" "device traverse" "device integrate"; do
+  grep -q "treefix nbody: $phase" stats.txt || fail "nbody --stats lacks $phase: $(cat stats.txt)"
+done
+"$treefix" nbody --bodies two.txt --steps 4 --output-every 2 --output same.txt
+cmp -s same.txt same.txt.step4 || fail "nbody last snapshot differs from the output"
+expect_error "output-every" "$treefix" nbody --bodies two.txt --steps 4 --output-every 2
+rm -f out.txt.step* same.txt*
+# coordinates near the float limit: finite accelerations (issue 15), not NaN
+cat > huge.txt <<'P'
+3 7
+1 3e38 3e38 -3e38 0 0 0
+1 -3e38 3e38 3e38 0 0 0
+1 3e38 -3e38 0 0 0 0
+P
+"$treefix" nbody --bodies huge.txt --accelerations --output out.txt
+grep -qi nan out.txt && fail "nbody made NaN of huge coordinates: $(cat out.txt)"
+"$treefix" nbody --bodies huge.txt --steps 3 --output out.txt
+grep -qi nan out.txt && fail "nbody steps made NaN of huge coordinates: $(cat out.txt)"
+printf '2 7\n1 0 0 0 0 0 0\n1 1e-19 0 0 0 0 0\n' > close.txt
+expect_error "eps" "$treefix" nbody --bodies close.txt --eps 0 --steps 2 --output out.txt
+"$treefix" correlate --points square.txt --radius 1 --stats --output out.txt 2> stats.txt
+for phase in upload build query download "device sort" "device traverse"; do
+  grep -q "treefix correlate: $phase" stats.txt || fail "correlate --stats lacks $phase: $(cat stats.txt)"
+done
+"$treefix" knn --points square.txt --queries queries.txt -k 2 --stats --output out.txt 2> stats.txt
+for phase in upload build query download "device traverse"; do
+  grep -q "treefix knn: $phase" stats.txt || fail "knn --stats lacks $phase: $(cat stats.txt)"
+done
+
 # --- bad inputs: non-zero exit, a message naming the problem, no output file
 printf '3 2\n0 0\n1\n2 2\n' > short_row.txt
 expect_error "short_row.txt:3" "$treefix" correlate --points short_row.txt --radius 1 --output out.txt

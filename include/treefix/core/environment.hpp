@@ -11,8 +11,10 @@
 //   TREEFIX_LOCKSTEP_WIDTH    items per lockstep group of the rope traversals (positive integer)
 //   TREEFIX_LIST_RANK_STRIDE  elements per ruler of the ruling-set list ranking (positive integer)
 //   TREEFIX_TRANSFERS         pinned | pageable: how large host <-> device copies are staged
+//   TREEFIX_KEY_SORT          radix | boost: the sort of the spatial trees' Morton keys
+//   TREEFIX_RADIX_ITEMS       pairs per work-item of a radix sort tile (positive integer)
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last five override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer". The last seven override the per-device Tuning (treefix/core/tuning.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -28,6 +30,8 @@ struct Environment {
   std::optional<std::size_t> lockstep_width;
   std::optional<std::size_t> list_rank_stride;
   std::optional<bool> pinned_transfers;
+  std::optional<bool> boost_key_sort;
+  std::optional<std::size_t> radix_sort_items;
 
   static Environment read();
 };

@@ -16,6 +16,8 @@
 // | resident_items_per_unit  | 2048       | 2048      | 0          |                          |
 // | min_groups_per_unit      | 1          | 1         | 4          |                          |
 // | pinned_transfers         | on         | off       | off        | TREEFIX_TRANSFERS        |
+// | boost_key_sort           | off        | off       | off        | TREEFIX_KEY_SORT         |
+// | radix_sort_items         | 8          | 8         | 8          | TREEFIX_RADIX_ITEMS      |
 #include <cstddef>
 #include <string>
 
@@ -48,6 +50,14 @@ struct Tuning {
   // DMA is about twice as fast on a discrete GPU; on a CPU device it only adds a copy.
   // `treefix-bench pipeline` measures both.
   bool pinned_transfers = false;
+  // The Morton keys of the spatial trees' builds (64-bit codes with point indices) sorted by
+  // Boost.Compute's sort_by_key instead of our radix sort (two 32-bit LSD passes over the key
+  // halves). `treefix-bench spatial` times both (its sort table).
+  bool boost_key_sort = false;
+  // Pairs per work-item of a radix sort tile (primitives/radix_sort.hpp): a tile of
+  // work-group * items pairs is sorted in local memory (6 bytes a pair), so local memory bounds
+  // it. More items: fewer tiles, so less counting and scanning; longer local sorts.
+  std::size_t radix_sort_items = 8;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;

@@ -22,6 +22,14 @@ void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffe
                        std::size_t count, unsigned key_bits, bool identity_values = false,
                        Profile* profile = nullptr);
 
+// The same for 64-bit (ulong) keys of key_bits bits (1 .. 64): two stable passes over the halves
+// of the keys (the low 32 bits, then the high bits in that order), then one gather of the pairs.
+// Traffic beyond the passes: the halves split off and the pairs gathered once (about 24 bytes a
+// pair). The spatial trees sort their 63-bit Morton codes so.
+void radix_sort_by_key64(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
+                         std::size_t count, unsigned key_bits, bool identity_values = false,
+                         Profile* profile = nullptr);
+
 // Bits needed for keys up to max_key (at least 1).
 unsigned key_bits_for(std::size_t max_key);
 

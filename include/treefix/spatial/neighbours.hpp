@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "treefix/core/device_array.hpp"
 #include "treefix/core/runtime.hpp"
+#include "treefix/spatial/device_build.hpp"
 #include "treefix/spatial/ropes.hpp"
 #include "treefix/spatial/trees.hpp"
 
@@ -42,6 +44,18 @@ Neighbours knn(Runtime& runtime, const KdTree& tree, const PointSet& queries, in
                const QueryOptions& options = {});
 Neighbours knn(Runtime& runtime, const VpTree& tree, const PointSet& queries, int k,
                const QueryOptions& options = {});
+
+// On a device kd-tree (treefix/spatial/device_build.hpp), everything on the device: queries
+// sorted there (Morton order) when options.sort says so, results scattered back there, in the
+// queries' order. queries == nullptr: the tree's own points, in the order they were given to
+// build_kd_tree (their Morton order is the tree's, so sorting costs nothing). The output arrays
+// hold at least queries * 1 (counts) or queries * k (index, d2) values.
+void correlation_counts(Runtime& runtime, const DeviceKdTree& tree, const DevicePoints* queries,
+                        double radius, DeviceArray<std::uint32_t>& counts,
+                        const QueryOptions& options = {});
+void knn(Runtime& runtime, const DeviceKdTree& tree, const DevicePoints* queries, int k,
+         DeviceArray<std::int32_t>& index, DeviceArray<float>& d2,
+         const QueryOptions& options = {});
 
 namespace reference {
 std::vector<std::uint32_t> correlation_brute(const PointSet& data, const PointSet& queries,

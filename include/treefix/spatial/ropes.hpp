@@ -54,6 +54,10 @@ struct TraversalPieces {
   std::string options;        // build options
   bool guided = false;        // several call sets: lockstep takes the majority's
   std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
+  // Neighbouring items need nearly the same nodes (lockstep's measured work expansion on sorted
+  // items stays near 1: Barnes-Hut 1.3, against 3.3 for the kd-tree queries): what `automatic`
+  // takes lockstep for (choose_variant).
+  bool coherent = false;
 };
 
 // What a traversal did, per item (filled when asked for).
@@ -69,17 +73,25 @@ struct TraversalStats {
 // paper; $TREEFIX_LOCKSTEP_WIDTH), rounded down to a power of two when built.
 std::size_t lockstep_width(const Runtime& runtime);
 
-// Resolves `automatic` (sorted: whether the queries were sorted).
-Variant choose_variant(const Runtime& runtime, Variant wish, bool guided, bool sorted);
+// Resolves `automatic` for a traversal (sorted: whether the items were sorted); the rule and the
+// measurements behind it are in docs/ropes.md.
+Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
+                       bool sorted);
 // Resolves SortMode::automatic: sorting pays once there are several work-groups of queries.
 bool choose_sort(SortMode mode, std::size_t queries);
 
 // One launch of a traversal over `items` items on `tree` (only its height and arity are used: the
 // application binds the tree arrays). bind(args) appends the application's arguments (ROPE_PARAMS)
-// after the engine's. Throws CapacityError before launch when the stack cannot be held.
+// after the engine's. Throws CapacityError before launch when the stack cannot be held. A stack
+// overflow (impossible when the height is right) is recorded in an int flag: the engine's own,
+// read before returning (one small read), or `overflow` (zero before the launch), which the
+// caller reads when it likes: the time steps read theirs once, at the end.
 void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant variant,
-                   const LinearTree& tree, std::size_t items, const BindArgs& bind,
-                   Profile* profile = nullptr, TraversalStats* stats = nullptr);
+                   const TreeShape& tree, std::size_t items, const BindArgs& bind,
+                   Profile* profile = nullptr, TraversalStats* stats = nullptr,
+                   const cl::Buffer* overflow = nullptr);
+// The message of that overflow (an Error: the tree's height was wrong).
+[[noreturn]] void throw_stack_overflow(const std::string& label, std::size_t bound);
 
 // The same traversal on the host, item by item, on `threads` std::threads (0 = hardware
 // concurrency): the multi-threaded CPU baseline and the tree-based references. T provides

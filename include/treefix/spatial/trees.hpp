@@ -9,7 +9,8 @@
 //   vp-tree       binary, vantage point per inner node, [lo, hi] distance from the parent's
 //                 vantage point per node (so a node's truncation needs nothing from the stack)
 //
-// Nodes are numbered in depth-first preorder, root 0. `height` (edges on the longest root-to-leaf
+// Nodes are numbered in depth-first preorder, root 0 (trees built on the device and downloaded:
+// root 0, then in build order; device_build.hpp). `height` (edges on the longest root-to-leaf
 // path) bounds every traversal stack: a rope stack never holds more than height*(arity-1)+1 nodes.
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +19,19 @@
 #include "treefix/spatial/points.hpp"
 
 namespace treefix {
+
+// What a traversal needs to know of a tree to size its stacks: arity, height (or a bound on it)
+// and the number of nodes (or a bound). Host trees (LinearTree::shape) and device-built trees
+// (treefix/spatial/device_build.hpp) both have one.
+struct TreeShape {
+  int arity = 2;
+  int height = 0;
+  std::size_t nodes = 0;
+  // Entries a rope stack needs for this tree: height*(arity-1)+1.
+  std::size_t stack_bound() const {
+    return static_cast<std::size_t>(height) * static_cast<std::size_t>(arity - 1) + 1;
+  }
+};
 
 // Common part of the linear trees.
 struct LinearTree {
@@ -30,10 +44,8 @@ struct LinearTree {
   PointSet points;                        // the points in tree order
 
   std::size_t nodes() const { return first.size(); }
-  // Entries a rope stack needs for this tree: height*(arity-1)+1.
-  std::size_t stack_bound() const {
-    return static_cast<std::size_t>(height) * static_cast<std::size_t>(arity - 1) + 1;
-  }
+  TreeShape shape() const { return {arity, height, nodes()}; }
+  std::size_t stack_bound() const { return shape().stack_bound(); }
 };
 
 struct KdTree : LinearTree {

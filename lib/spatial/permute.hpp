@@ -1,0 +1,44 @@
+#pragma once
+// Internal to the spatial module: moving arrays into and out of a tree's order on the device
+// (kernels/spatial/permute.cl), for one value type.
+#include <cstddef>
+#include <string>
+
+#include "treefix/core/launch.hpp"
+
+namespace treefix::detail {
+
+class Permuter {
+ public:
+  // value_type: the OpenCL C name of the values ("float", "int", "uint", "ulong").
+  Permuter(Runtime& runtime, const std::string& value_type, Phase phase);
+  // dst[i*per + j] = src[order[i]*per + j]
+  void gather_rows(std::size_t n, std::size_t per, const cl::Buffer& order, const cl::Buffer& src,
+                   const cl::Buffer& dst) {
+    permute(n, per, per, 1, order, false, src, dst);
+  }
+  // dst[order[i]*per + j] = src[i*per + j]
+  void scatter_rows(std::size_t n, std::size_t per, const cl::Buffer& order, const cl::Buffer& src,
+                    const cl::Buffer& dst) {
+    permute(n, per, per, 1, order, true, src, dst);
+  }
+  // dst[k*n + i] = src[k*n + order[i]], k < dim
+  void gather_columns(std::size_t n, int dim, const cl::Buffer& order, const cl::Buffer& src,
+                      const cl::Buffer& dst) {
+    permute(n, dim, 1, n, order, false, src, dst);
+  }
+  // dst[k*n + order[i]] = src[k*n + i]
+  void scatter_columns(std::size_t n, int dim, const cl::Buffer& order, const cl::Buffer& src,
+                       const cl::Buffer& dst) {
+    permute(n, dim, 1, n, order, true, src, dst);
+  }
+  // dst[i] = i (int values)
+  void iota(std::size_t n, const cl::Buffer& dst);
+
+ private:
+  void permute(std::size_t n, std::size_t width, std::size_t item_stride, std::size_t value_stride,
+               const cl::Buffer& order, bool scatter, const cl::Buffer& src, const cl::Buffer& dst);
+  Kernels kernels_;
+};
+
+}  // namespace treefix::detail
