@@ -45,6 +45,11 @@ Environment Environment::read() {
   e.work_group_size = positive("TREEFIX_WG_SIZE", 1 << 16);
   e.lockstep_width = positive("TREEFIX_LOCKSTEP_WIDTH", 1 << 16);
   e.list_rank_stride = positive("TREEFIX_LIST_RANK_STRIDE", 1 << 20);
+  e.bfs_small_frontier = positive("TREEFIX_BFS_SMALL_FRONTIER", 1 << 30);
+  if (std::string samples = detail::trim(text("TREEFIX_CC_SAMPLES")); samples == "0")
+    e.connectivity_samples = 0;
+  else
+    e.connectivity_samples = positive("TREEFIX_CC_SAMPLES", 64);
   std::string scan = detail::trim(text("TREEFIX_SCAN"));
   if (scan == "single-pass")
     e.single_pass_scan = true;

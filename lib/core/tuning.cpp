@@ -35,6 +35,7 @@ Tuning default_tuning(const DeviceDescription& d) {
       // Pinned staging: 32-35 GB/s against 8-11 GB/s pageable (the pipeline's transfers table).
       t.pinned_transfers = true;
     }
+    t.bfs_small_frontier = 2 * t.work_group_size;
   } else {
     // A CPU device runs a work-group on one core: long tiles, long ruler sublists (fewer
     // dependent rounds), a few groups per core for balance.
@@ -42,6 +43,7 @@ Tuning default_tuning(const DeviceDescription& d) {
     t.list_rank_stride = 256;
     t.resident_items_per_unit = 0, t.min_groups_per_unit = 4;
     t.single_pass_scan = false;
+    t.bfs_small_frontier = t.work_group_size;
   }
   return t;
 }
@@ -53,6 +55,8 @@ Tuning resolve_tuning(const DeviceDescription& d, const Environment& env) {
   if (env.lockstep_width) t.lockstep_width = *env.lockstep_width;
   if (env.list_rank_stride) t.list_rank_stride = *env.list_rank_stride;
   if (env.pinned_transfers) t.pinned_transfers = *env.pinned_transfers;
+  if (env.connectivity_samples) t.connectivity_samples = *env.connectivity_samples;
+  if (env.bfs_small_frontier) t.bfs_small_frontier = *env.bfs_small_frontier;
   const std::size_t most = std::max<std::size_t>(1, d.max_work_group_size);
   t.work_group_size = floor_pow2(std::min(t.work_group_size, most));
   t.lockstep_width = std::min(t.lockstep_width, most);
@@ -67,7 +71,9 @@ std::string Tuning::summary() const {
          std::to_string(list_rank_stride) + ", lockstep width " + std::to_string(lockstep_width) +
          ", resident items/unit " + std::to_string(resident_items_per_unit) + ", min groups/unit " +
          std::to_string(min_groups_per_unit) + ", transfers " +
-         (pinned_transfers ? "pinned" : "pageable");
+         (pinned_transfers ? "pinned" : "pageable") + ", connectivity samples " +
+         std::to_string(connectivity_samples) + ", BFS small frontier " +
+         std::to_string(bfs_small_frontier);
 }
 
 }  // namespace treefix

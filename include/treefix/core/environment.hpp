@@ -11,8 +11,11 @@
 //   TREEFIX_LOCKSTEP_WIDTH    items per lockstep group of the rope traversals (positive integer)
 //   TREEFIX_LIST_RANK_STRIDE  elements per ruler of the ruling-set list ranking (positive integer)
 //   TREEFIX_TRANSFERS         pinned | pageable: how large host <-> device copies are staged
+//   TREEFIX_CC_SAMPLES        arcs per row sampled by connectivity before skipping the giant
+//                             component (0 .. 64; 0: ECL-CC alone)
+//   TREEFIX_BFS_SMALL_FRONTIER  frontier size up to which one work-group runs BFS levels
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last five override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer". The last seven override the per-device Tuning (treefix/core/tuning.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -28,6 +31,8 @@ struct Environment {
   std::optional<std::size_t> lockstep_width;
   std::optional<std::size_t> list_rank_stride;
   std::optional<bool> pinned_transfers;
+  std::optional<std::size_t> connectivity_samples;
+  std::optional<std::size_t> bfs_small_frontier;
 
   static Environment read();
 };

@@ -16,6 +16,8 @@
 // | resident_items_per_unit  | 2048       | 2048      | 0          |                          |
 // | min_groups_per_unit      | 1          | 1         | 4          |                          |
 // | pinned_transfers         | on         | off       | off        | TREEFIX_TRANSFERS        |
+// | connectivity_samples     | 2          | 2         | 2          | TREEFIX_CC_SAMPLES       |
+// | bfs_small_frontier       | 2 x wg     | 2 x wg    | wg         | TREEFIX_BFS_SMALL_FRONTIER |
 #include <cstddef>
 #include <string>
 
@@ -48,6 +50,14 @@ struct Tuning {
   // DMA is about twice as fast on a discrete GPU; on a CPU device it only adds a copy.
   // `treefix-bench pipeline` measures both.
   bool pinned_transfers = false;
+  // Connected components: arcs per row linked in Afforest's sampling rounds before the most
+  // frequent component is found and skipped (0: ECL-CC alone, every edge linked once).
+  // `treefix-bench rooting` times 0, 1 and 2 on every graph.
+  std::size_t connectivity_samples = 2;
+  // BFS: while a level holds at most this many vertices, one work-group runs the following
+  // levels in one launch (work-group barriers between levels), until the frontier grows past it.
+  // Tests set it to a few vertices so that a search switches paths often.
+  std::size_t bfs_small_frontier = 512;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;
