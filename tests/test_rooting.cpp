@@ -250,7 +250,7 @@ TEST_CASE("rooting: rooted spanning forests of every graph family, with and with
   const auto graphs = test::graph_families();
   for (auto& [name, g] : graphs) {
     CAPTURE(name);
-    for (auto method : {RstMethod::euler, RstMethod::bfs}) {
+    for (auto method : {RstMethod::euler, RstMethod::bfs, RstMethod::path_reversal}) {
       std::string method_name = to_string(method);
       CAPTURE(method_name);
       RstOptions options;

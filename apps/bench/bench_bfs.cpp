@@ -1,10 +1,13 @@
 // treefix-bench bfs: BFS traversal rate on Kronecker and grid graphs, and the level-synchronous
 // treefix against the sequential CPU reference on stars, caterpillars and BFS spanning trees.
 //
+// Real graphs (--graph FILE, repeatable) get the same traversal rows as the generated ones;
+// --small-frontiers 0,512,... repeats the traversal part with other single-group thresholds.
+//
 // Traversal rate follows Graph500: edges/s = (undirected edges of the reached component) / time,
 // the component's edges being half the arcs of its vertices. Two times are reported: `kernel`,
-// the sum of the profiled kernels, and `wall`, host time of the whole search (kernels plus the
-// per-level read of the queue counters that decides the next launch), each a median over
+// the sum of the profiled kernels, and `wall`, host time of the whole search (kernels, the
+// launches, and one read of the search state per batch of launches), each a median over
 // `repeats` searches from different sources after `warmup` searches.
 #include <algorithm>
 #include <chrono>
@@ -20,6 +23,7 @@
 #include "treefix/core/error.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/levels.hpp"
 #include "treefix/treefix/reference.hpp"
@@ -33,6 +37,8 @@ struct BfsBenchOptions {
   unsigned scale = 20, edge_factor = 16;
   std::size_t grid_side = 1024, tree_vertices = std::size_t{1} << 22;
   bool skip_trees = false;
+  std::vector<std::string> graphs;  // real graph files (any format read_graph takes)
+  std::string small_frontiers;      // Tuning::bfs_small_frontier values to compare ("" = default)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -41,7 +47,9 @@ double ms_since(Clock::time_point t) {
 }
 
 void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, Runs runs, bool beamer,
-                     Table& table) {
+                     std::size_t small, Table& table) {
+  const std::size_t saved_small = rt.tuning().bfs_small_frontier;
+  rt.tuning().bfs_small_frontier = small;
   DeviceGraph device_graph(rt, g);
   std::mt19937_64 rng(42);
   std::vector<vertex_t> sources;
@@ -79,7 +87,9 @@ void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, Runs ru
     if (ref.depth != depth)
       throw Error("bfs bench: device depths differ from the reference on " + name);
   }
-  table.add({name, beamer ? "direction-optimising" : "top-down", std::to_string(g.vertices()),
+  rt.tuning().bfs_small_frontier = saved_small;
+  table.add({name, beamer ? "direction-optimising" : "top-down", std::to_string(small),
+             std::to_string(g.vertices()),
              std::to_string(g.edges()), std::to_string(levels), std::to_string(bottom_up),
              std::to_string(launches), cell(median(kernel_ms)), cell(median(wall_ms)),
              cell(median(rate) * 1e-9, 4), cell(median(cpu_ms))});
@@ -198,17 +208,28 @@ void run(const BfsBenchOptions& o) {
   const Runs runs = o.common.runs();
   std::cout << info.header() << "\n# treefix-bench bfs: " << rt.description().summary() << "\n\n";
 
-  Table traversal({"graph", "bfs", "vertices", "arcs", "levels", "bottom_up", "launches",
-                   "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
+  Table traversal({"graph", "bfs", "small_frontier", "vertices", "arcs", "levels", "bottom_up",
+                   "launches", "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
   std::cerr << "generating graphs\n";
   Csr kron = generate::kronecker(o.scale, o.edge_factor, 1);
   Csr grid = generate::grid2d(o.grid_side, o.grid_side);
   const std::string grid_name =
       "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side);
-  for (bool beamer : {false, true}) {
-    bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, runs, beamer, traversal);
-    bench_traversal(rt, grid_name, grid, runs, beamer, traversal);
+  std::vector<std::size_t> smalls;
+  for (const auto& value : split(o.small_frontiers)) smalls.push_back(std::stoul(value));
+  if (smalls.empty()) smalls.push_back(rt.tuning().bfs_small_frontier);
+  std::vector<std::pair<std::string, Csr>> real;
+  for (const auto& path : o.graphs) {
+    std::cerr << "reading " << path << "\n";
+    real.emplace_back(path.substr(path.find_last_of('/') + 1), read_graph(path));
   }
+  for (std::size_t small : smalls)
+    for (bool beamer : {false, true}) {
+      bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, runs, beamer, small,
+                      traversal);
+      bench_traversal(rt, grid_name, grid, runs, beamer, small, traversal);
+      for (const auto& [name, g] : real) bench_traversal(rt, name, g, runs, beamer, small, traversal);
+    }
   std::cout << "BFS traversal (median of " << runs.repeats << " sources)\n";
   traversal.print(std::cout);
 
@@ -249,6 +270,11 @@ void setup(CLI::App& app) {
   suite->add_option("--tree-vertices", o->tree_vertices, "vertices of the star and caterpillar")
       ->capture_default_str();
   suite->add_flag("--skip-trees", o->skip_trees, "only the BFS traversal part");
+  suite->add_option("--graph", o->graphs,
+                    "a real graph file (.mtx, .graph, edge list; repeatable): traversal rate");
+  suite->add_option("--small-frontiers", o->small_frontiers,
+                    "comma list of Tuning::bfs_small_frontier values to compare (default: the "
+                    "device's)");
 }
 
 TREEFIX_BENCH("bfs", setup);

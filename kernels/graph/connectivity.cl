@@ -236,17 +236,23 @@ kernel void cc_hook_edges(global const int* source, global const int* target,
 }
 
 // The spanning forest as an edge list (hook_source[v], target[hook_edge[v]]) for every hooked v,
-// in no particular order (an atomic counter packs it).
+// in no particular order: each work-group packs its edges in local memory and reserves room with
+// one global atomic (a single counter hit by every vertex would serialise).
 kernel void cc_forest(global const int* hook_edge, global const int* hook_source,
                       global const int* target, global int* forest_source,
                       global int* forest_target, volatile global int* count, const int n) {
-  int v = get_global_id(0);
-  if (v >= n) return;
-  int e = hook_edge[v];
-  if (e == NO_EDGE) return;
-  int k = atomic_inc(count);
-  forest_source[k] = hook_source[v];
-  forest_target[k] = target[e];
+  local int group_count, group_base;
+  const int v = get_global_id(0);
+  if (get_local_id(0) == 0) group_count = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int e = v < n ? hook_edge[v] : NO_EDGE;
+  const int slot = e != NO_EDGE ? atomic_inc(&group_count) : -1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0 && group_count > 0) group_base = atomic_add(count, group_count);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slot < 0) return;
+  forest_source[group_base + slot] = hook_source[v];
+  forest_target[group_base + slot] = target[e];
 }
 
 // For error messages: the smallest edge id that is not a hooking edge (it closes a cycle).

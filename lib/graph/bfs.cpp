@@ -8,6 +8,13 @@
 
 namespace treefix {
 
+namespace {
+// Fields of the device-side search state (kernels/graph/bfs.cl, S_*).
+constexpr std::size_t kEnd = 1, kHugeEnd = 3, kDepth = 4, kBottomUp = 5, kDone = 7,
+                      kBottomUpLevels = 8, kStateFields = 9;
+constexpr std::size_t kMostPerBatch = 64;  // bfs_level launches between two reads of the state
+}  // namespace
+
 DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
               const BfsOptions& options) {
   const std::size_t n = graph.vertices();
@@ -44,65 +51,70 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     const auto& huge = result.huge;
     search.run("bfs_reset", search.grid_stride(n), depth, parent, static_cast<cl_int>(n));
     ++result.kernel_launches;
+    if (distinct.empty()) return;
 
-    std::size_t queue_lo = 0, queue_hi = distinct.size(), huge_lo = 0, huge_hi = 0;
-    if (!distinct.empty()) {
-      runtime.queue().enqueueWriteBuffer(queue.buffer(), CL_FALSE, 0,
-                                         distinct.size() * sizeof(vertex_t), distinct.data());
-      std::vector<std::int32_t> initial = {static_cast<std::int32_t>(distinct.size()), 0};
-      counters.write(runtime, initial, profile);
-      search.run("bfs_sources", search.items(distinct.size()), graph.row_offset(), depth, queue,
-                 static_cast<cl_int>(distinct.size()), counters, huge, huge_row);
-      ++result.kernel_launches;
-      huge_hi = static_cast<std::size_t>(counters.download(runtime, profile)[1]);
-      result.level_offset.push_back(queue_hi);
-      result.huge_offset.push_back(huge_hi);
-    }
+    const std::size_t sources = distinct.size();
+    runtime.queue().enqueueWriteBuffer(queue.buffer(), CL_FALSE, 0, sources * sizeof(vertex_t),
+                                       distinct.data());
+    counters.write(runtime, std::vector<std::int32_t>{static_cast<std::int32_t>(sources), 0},
+                   profile);
+    search.run("bfs_sources", search.items(sources), graph.row_offset(), depth, queue,
+               static_cast<cl_int>(sources), counters, huge, huge_row);
+    ++result.kernel_launches;
 
+    // The search's state (kernels/graph/bfs.cl, S_*), double-buffered between launches, and the
+    // level offsets, written on the device and read once at the end.
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
-    bool going_bottom_up = false;
-    std::size_t previous_count = 0;
-    for (int next_depth = 1; queue_hi > queue_lo; ++next_depth) {
-      const std::size_t count = queue_hi - queue_lo;
-      if (may_go_bottom_up) {  // Beamer's switch, on vertex counts (known without a reduction)
-        const std::size_t unvisited = n - queue_hi;
-        if (!going_bottom_up)
-          going_bottom_up = count > previous_count &&
-                            static_cast<double>(count) > unvisited / options.bottom_up_alpha;
-        else
-          going_bottom_up =
-              !(count < previous_count && static_cast<double>(count) < n / options.top_down_beta);
-      }
-      previous_count = count;
-      if (going_bottom_up) {
-        search.run("bfs_bottom_up", search.grid_stride(n), graph.row_offset(), graph.column(),
-                   depth, parent, queue, counters, huge, huge_row,
-                   static_cast<cl_int>(next_depth - 1), static_cast<cl_int>(n));
+    const bool first_bottom_up =
+        may_go_bottom_up &&
+        static_cast<double>(sources) > static_cast<double>(n - sources) / options.bottom_up_alpha;
+    std::vector<std::int32_t> initial(kStateFields, 0);
+    initial[kEnd] = static_cast<std::int32_t>(sources);
+    initial[kBottomUp] = first_bottom_up;
+    DeviceArray<std::int32_t> state[2] = {
+        DeviceArray<std::int32_t>(runtime, kStateFields, "BFS state"),
+        DeviceArray<std::int32_t>(runtime, kStateFields, "BFS state")};
+    state[0].write(runtime, initial, profile);
+    DeviceArray<std::int32_t> level_end(runtime, n + 2, "BFS level offsets");
+    DeviceArray<std::int32_t> huge_end(runtime, n + 2, "BFS level offsets");
+    DeviceArray<std::int32_t> finished(runtime, 1, "BFS groups finished");
+    fill(runtime, finished.buffer(), cl_int(0), 1, {profile, "bfs"});
+    fill(runtime, level_end.buffer(), cl_int(0), 1, {profile, "bfs"});
+    fill(runtime, huge_end.buffer(), cl_int(0), 1, {profile, "bfs"});
+    // level 0 ends after the sources; its huge rows were counted by bfs_sources
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), level_end.buffer(), 0, sizeof(cl_int),
+                                      sizeof(cl_int));
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), huge_end.buffer(), sizeof(cl_int),
+                                      sizeof(cl_int), sizeof(cl_int));
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), sizeof(cl_int),
+                                      kHugeEnd * sizeof(cl_int), sizeof(cl_int));
+
+    const std::size_t small = runtime.tuning().bfs_small_frontier;
+    const Grid grid = search.groups(runtime.saturating_groups(wg));
+    std::size_t current = 0;  // state[current] holds the latest state
+    std::vector<std::int32_t> latest(kStateFields, 0);
+    // Launches in batches that double (1, 2, 4, ... up to kMostPerBatch); the state is read once
+    // per batch. Launches after the last level return at once.
+    for (std::size_t batch = 1;; batch = std::min(2 * batch, kMostPerBatch)) {
+      for (std::size_t i = 0; i < batch; ++i) {
+        search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
+                   counters, huge, state[current], state[1 - current], level_end, huge_end,
+                   finished, static_cast<cl_int>(n),
+                   static_cast<cl_int>(std::min<std::size_t>(small, INT32_MAX)),
+                   cl_int(may_go_bottom_up), static_cast<cl_float>(options.bottom_up_alpha),
+                   static_cast<cl_float>(options.top_down_beta), huge_row);
         ++result.kernel_launches;
-        ++result.bottom_up_levels;
-      } else {
-        search.run("bfs_expand", search.grid_stride(count), graph.row_offset(), graph.column(),
-                   depth, parent, queue, static_cast<cl_int>(queue_lo), static_cast<cl_int>(count),
-                   counters, huge, huge_row, static_cast<cl_int>(next_depth));
-        ++result.kernel_launches;
-        if (huge_hi > huge_lo) {
-          search.run("bfs_expand_huge", search.groups(runtime.saturating_groups(wg)),
-                     graph.row_offset(), graph.column(), depth, parent, queue, counters, huge,
-                     static_cast<cl_int>(huge_lo), static_cast<cl_int>(huge_hi - huge_lo), huge_row,
-                     static_cast<cl_int>(next_depth));
-          ++result.kernel_launches;
-        }
+        current = 1 - current;
       }
-      auto totals = counters.download(runtime, profile);
-      queue_lo = queue_hi;
-      queue_hi = static_cast<std::size_t>(totals[0]);
-      huge_lo = huge_hi;
-      huge_hi = static_cast<std::size_t>(totals[1]);
-      if (queue_hi > queue_lo) {
-        result.level_offset.push_back(queue_hi);
-        result.huge_offset.push_back(huge_hi);
-      }
+      latest = state[current].download(runtime, profile);
+      if (latest[kDone]) break;
     }
+    const std::size_t levels = static_cast<std::size_t>(latest[kDepth]);
+    result.bottom_up_levels = static_cast<std::size_t>(latest[kBottomUpLevels]);
+    auto level_offsets = level_end.download(runtime, profile);
+    auto huge_offsets = huge_end.download(runtime, profile);
+    result.level_offset.assign(level_offsets.begin(), level_offsets.begin() + levels + 1);
+    result.huge_offset.assign(huge_offsets.begin(), huge_offsets.begin() + levels + 1);
   });
   return result;
 }

@@ -15,9 +15,12 @@ namespace detail {
 namespace {
 constexpr std::size_t kTeam = 32;  // work-items per medium row (the kernels' TEAM)
 
-// The hooking edges, packed into the components' spanning forest; the count of components.
-void pack_forest(Runtime& rt, Kernels& cc, std::size_t n, const cl::Buffer& hook_source,
-                 const cl::Buffer& target, Connectivity& out, const Phase& phase) {
+// The hooking edges, packed into the components' spanning forest (phase "cc-forest"); the count
+// of components.
+void pack_forest(Runtime& rt, const Kernels& labels, std::size_t n, const cl::Buffer& hook_source,
+                 const cl::Buffer& target, Connectivity& out, Profile* profile) {
+  const Phase phase{profile, "cc-forest"};
+  Kernels cc = labels.in(phase.name);
   cl::Buffer count = rt.allocate(sizeof(cl_int), "spanning forest size");
   cl::Buffer forest_source = rt.allocate(std::max<std::size_t>(1, n) * sizeof(cl_int),
                                          "spanning forest");
@@ -66,7 +69,7 @@ Connectivity connectivity(Runtime& rt, std::size_t n, const cl::Buffer& source,
              hook_source, static_cast<cl_int>(edges));
     cc.run("cc_compress", cc.grid_stride(n), parent, count);
   }
-  pack_forest(rt, cc, n, hook_source, target, out, phase);
+  pack_forest(rt, cc, n, hook_source, target, out, profile);
   return out;
 }
 
@@ -119,13 +122,13 @@ Connectivity connectivity(Runtime& rt, const DeviceGraph& graph, Profile* profil
            hook_source, giant, large_vertex, large_first, counters);
     cc.run("cc_compress", vertices, parent, count);
   }
-  pack_forest(rt, cc, n, hook_source, graph.column(), out, phase);
+  pack_forest(rt, cc, n, hook_source, graph.column(), out, profile);
   return out;
 }
 
-DeviceArray<vertex_t> arc_sources(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
+DeviceArray<vertex_t> arc_sources(Runtime& runtime, const DeviceGraph& graph, const Phase& phase) {
   DeviceArray<vertex_t> source(runtime, graph.arcs(), "arc sources");
-  Kernels cc(runtime, "graph/connectivity.cl", graph.offset_option(), {profile, "connectivity"});
+  Kernels cc(runtime, "graph/connectivity.cl", graph.offset_option(), phase);
   if (graph.arcs() > 0)
     cc.run("cc_arc_sources", cc.items(graph.arcs()), graph.row_offset(), source,
            static_cast<cl_int>(graph.vertices()), static_cast<cl_int>(graph.arcs()));

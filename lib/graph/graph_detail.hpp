@@ -2,8 +2,10 @@
 // Internal to the graph module: connectivity with its hooking edges (for the cycle check of
 // root_forest and for spanning forests), rooting with known labels, index limits.
 #include <cstddef>
+#include <optional>
 
 #include "treefix/core/device_array.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/device_graph.hpp"
@@ -29,7 +31,12 @@ Connectivity connectivity(Runtime& runtime, const DeviceGraph& graph, Profile* p
 cl_int first_cycle_edge(Runtime& runtime, const cl::Buffer& hook_edge, std::size_t n,
                         std::size_t edges);
 // The source vertex of every arc of a CSR graph (binary search in the row offsets).
-DeviceArray<vertex_t> arc_sources(Runtime& runtime, const DeviceGraph& graph, Profile* profile);
+DeviceArray<vertex_t> arc_sources(Runtime& runtime, const DeviceGraph& graph, const Phase& phase);
+
+// PR-RST (path reversal): a rooted spanning forest of a CSR graph, every tree rooted at its
+// smallest vertex except `root`'s, which is rooted there. Parent -1 at roots.
+DeviceArray<vertex_t> path_reversal_forest(Runtime& runtime, const DeviceGraph& graph,
+                                           std::optional<vertex_t> root, Profile* profile);
 
 // Rooting proper. `labels`, when given, are the component labels of a known forest (its
 // validation and connectivity are skipped).

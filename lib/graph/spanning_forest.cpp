@@ -1,4 +1,5 @@
-// Rooted spanning forests of graphs: connectivity + rooting (euler), or BFS trees (bfs).
+// Rooted spanning forests of graphs: connectivity + rooting (euler), BFS trees (bfs), or
+// path reversal (pr).
 #include "treefix/graph/spanning_forest.hpp"
 
 #include <string>
@@ -47,6 +48,11 @@ ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const Rst
   return translate_device_errors("rooted spanning forest", [&] {
     if (options.method == RstMethod::bfs) return bfs_spanning_forest(runtime, graph, options);
     Profile* profile = options.profile;
+    if (options.method == RstMethod::path_reversal) {
+      DeviceGraph device_graph(runtime, graph, profile);
+      return detail::path_reversal_forest(runtime, device_graph, options.root, profile)
+          .download(runtime, profile);
+    }
     DeviceGraph device_graph(runtime, graph, profile);
     Components cc = detail::connectivity(runtime, device_graph, profile).components;
     RootingOptions rooting;
