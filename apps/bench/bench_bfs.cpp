@@ -39,6 +39,7 @@ struct BfsBenchOptions {
   bool skip_trees = false;
   std::vector<std::string> graphs;  // real graph files (any format read_graph takes)
   std::string small_frontiers;      // Tuning::bfs_small_frontier values to compare ("" = default)
+  std::string group_counts;         // BfsOptions::groups values to compare ("" = default)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -46,54 +47,76 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, Runs runs, bool beamer,
-                     std::size_t small, Table& table) {
-  const std::size_t saved_small = rt.tuning().bfs_small_frontier;
-  rt.tuning().bfs_small_frontier = small;
-  DeviceGraph device_graph(rt, g);
-  std::mt19937_64 rng(42);
+// One graph's traversal rows: the graph on the device, its sources, and the sequential BFS from
+// each source (computed once, shared by every variant).
+struct TraversalInput {
+  std::string name;
+  const Csr* graph;
+  DeviceGraph device;
   std::vector<vertex_t> sources;
-  while (sources.size() < runs.total()) {  // Graph500: sources with at least one edge
+  std::vector<std::vector<vertex_t>> reference_depth;
+  std::vector<double> cpu_ms;
+};
+
+TraversalInput traversal_input(Runtime& rt, const std::string& name, const Csr& g, Runs runs) {
+  TraversalInput in{name, &g, DeviceGraph(rt, g), {}, {}, {}};
+  std::mt19937_64 rng(42);
+  while (in.sources.size() < runs.total()) {  // Graph500: sources with at least one edge
     vertex_t s = static_cast<vertex_t>(rng() % g.vertices());
-    if (g.degree(s) > 0) sources.push_back(s);
+    if (g.degree(s) > 0) in.sources.push_back(s);
   }
-  std::vector<double> kernel_ms, wall_ms, rate, cpu_ms;
+  for (std::size_t i = runs.warmup; i < in.sources.size(); ++i) {
+    auto cpu_start = Clock::now();
+    in.reference_depth.push_back(bfs_reference(g, in.sources[i]).depth);
+    in.cpu_ms.push_back(ms_since(cpu_start));
+  }
+  return in;
+}
+
+struct TraversalVariant {
+  bool beamer;
+  std::size_t small, groups;  // Tuning::bfs_small_frontier, BfsOptions::groups (0: default)
+};
+
+void bench_traversal(Runtime& rt, const TraversalInput& in, Runs runs, TraversalVariant variant,
+                     Table& table) {
+  const Csr& g = *in.graph;
+  const std::size_t saved_small = rt.tuning().bfs_small_frontier;
+  rt.tuning().bfs_small_frontier = variant.small;
+  std::vector<double> kernel_ms, wall_ms, rate;
   std::size_t levels = 0, launches = 0, bottom_up = 0;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
+  for (std::size_t i = 0; i < in.sources.size(); ++i) {
     Profile profile;
     BfsOptions options;
     options.profile = &profile;
-    options.direction_optimizing = beamer;
+    options.direction_optimizing = variant.beamer;
+    options.groups = variant.groups;
     auto start = Clock::now();
-    DeviceBfs r = bfs(rt, device_graph, {sources[i]}, options);
+    DeviceBfs r = bfs(rt, in.device, {in.sources[i]}, options);
     rt.queue().finish();
     double wall = ms_since(start);
     if (!runs.timed(i)) continue;  // warm-up: program build and first-touch
     // edges of the reached component, from the host CSR and the device depths
     auto depth = r.depth.download(rt);
+    if (depth != in.reference_depth[i - runs.warmup])
+      throw Error("bfs bench: device depths differ from the reference on " + in.name);
     double arcs = 0;
     for (std::size_t v = 0; v < depth.size(); ++v)
       if (depth[v] >= 0) arcs += static_cast<double>(g.degree(static_cast<vertex_t>(v)));
-    double kernel = profile.milliseconds("bfs");
-    kernel_ms.push_back(kernel);
+    kernel_ms.push_back(profile.milliseconds("bfs"));
     wall_ms.push_back(wall);
     rate.push_back(arcs / 2 / (wall * 1e-3));
     levels = r.levels();
     launches = r.kernel_launches;
     bottom_up = r.bottom_up_levels;
-    auto cpu_start = Clock::now();
-    auto ref = bfs_reference(g, sources[i]);
-    cpu_ms.push_back(ms_since(cpu_start));
-    if (ref.depth != depth)
-      throw Error("bfs bench: device depths differ from the reference on " + name);
   }
   rt.tuning().bfs_small_frontier = saved_small;
-  table.add({name, beamer ? "direction-optimising" : "top-down", std::to_string(small),
-             std::to_string(g.vertices()),
-             std::to_string(g.edges()), std::to_string(levels), std::to_string(bottom_up),
-             std::to_string(launches), cell(median(kernel_ms)), cell(median(wall_ms)),
-             cell(median(rate) * 1e-9, 4), cell(median(cpu_ms))});
-  std::cerr << "  done " << name << (beamer ? " (direction-optimising)" : "") << "\n";
+  table.add({in.name, variant.beamer ? "direction-optimising" : "top-down",
+             std::to_string(variant.small), variant.groups ? std::to_string(variant.groups) : "all",
+             std::to_string(g.vertices()), std::to_string(g.edges()), std::to_string(levels),
+             std::to_string(bottom_up), std::to_string(launches), cell(median(kernel_ms)),
+             cell(median(wall_ms)), cell(median(rate) * 1e-9, 4), cell(median(in.cpu_ms))});
+  std::cerr << "  done " << in.name << (variant.beamer ? " (direction-optimising)" : "") << "\n";
 }
 
 // Kernels enqueued, transfers excluded.
@@ -208,28 +231,30 @@ void run(const BfsBenchOptions& o) {
   const Runs runs = o.common.runs();
   std::cout << info.header() << "\n# treefix-bench bfs: " << rt.description().summary() << "\n\n";
 
-  Table traversal({"graph", "bfs", "small_frontier", "vertices", "arcs", "levels", "bottom_up",
-                   "launches", "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
+  Table traversal({"graph", "bfs", "small_frontier", "groups", "vertices", "arcs", "levels",
+                   "bottom_up", "launches", "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
   std::cerr << "generating graphs\n";
-  Csr kron = generate::kronecker(o.scale, o.edge_factor, 1);
-  Csr grid = generate::grid2d(o.grid_side, o.grid_side);
-  const std::string grid_name =
-      "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side);
-  std::vector<std::size_t> smalls;
-  for (const auto& value : split(o.small_frontiers)) smalls.push_back(std::stoul(value));
-  if (smalls.empty()) smalls.push_back(rt.tuning().bfs_small_frontier);
-  std::vector<std::pair<std::string, Csr>> real;
+  std::vector<std::pair<std::string, Csr>> graphs;
+  graphs.emplace_back("kronecker-" + std::to_string(o.scale),
+                      generate::kronecker(o.scale, o.edge_factor, 1));
+  graphs.emplace_back("grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side),
+                      generate::grid2d(o.grid_side, o.grid_side));
   for (const auto& path : o.graphs) {
     std::cerr << "reading " << path << "\n";
-    real.emplace_back(path.substr(path.find_last_of('/') + 1), read_graph(path));
+    graphs.emplace_back(path.substr(path.find_last_of('/') + 1), read_graph(path));
   }
-  for (std::size_t small : smalls)
-    for (bool beamer : {false, true}) {
-      bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, runs, beamer, small,
-                      traversal);
-      bench_traversal(rt, grid_name, grid, runs, beamer, small, traversal);
-      for (const auto& [name, g] : real) bench_traversal(rt, name, g, runs, beamer, small, traversal);
-    }
+  std::vector<std::size_t> smalls, group_counts;
+  for (const auto& value : split(o.small_frontiers)) smalls.push_back(std::stoul(value));
+  if (smalls.empty()) smalls.push_back(rt.tuning().bfs_small_frontier);
+  for (const auto& value : split(o.group_counts)) group_counts.push_back(std::stoul(value));
+  if (group_counts.empty()) group_counts.push_back(0);
+  for (const auto& [name, g] : graphs) {
+    const TraversalInput input = traversal_input(rt, name, g, runs);
+    for (std::size_t groups : group_counts)
+      for (std::size_t small : smalls)
+        for (bool beamer : {false, true})
+          bench_traversal(rt, input, runs, {beamer, small, groups}, traversal);
+  }
   std::cout << "BFS traversal (median of " << runs.repeats << " sources)\n";
   traversal.print(std::cout);
 
@@ -244,6 +269,8 @@ void run(const BfsBenchOptions& o) {
                       runs, trees);
     bench_tree<float>(rt, "path", generate::path(std::min<std::size_t>(n, 1 << 14)), runs, trees);
     vertex_t hub = 0;  // span the giant component: root the tree at the highest-degree vertex
+    const Csr& kron = graphs[0].second;
+    const Csr& grid = graphs[1].second;
     for (vertex_t v = 0; v < static_cast<vertex_t>(kron.vertices()); ++v)
       if (kron.degree(v) > kron.degree(hub)) hub = v;
     bench_tree<float>(rt, "bfs-kronecker", generate::bfs_spanning_tree(kron, hub), runs, trees);
@@ -275,6 +302,9 @@ void setup(CLI::App& app) {
   suite->add_option("--small-frontiers", o->small_frontiers,
                     "comma list of Tuning::bfs_small_frontier values to compare (default: the "
                     "device's)");
+  suite->add_option("--groups", o->group_counts,
+                    "comma list of work-group counts per level launch to compare (0: enough to "
+                    "fill the device, the default)");
 }
 
 TREEFIX_BENCH("bfs", setup);

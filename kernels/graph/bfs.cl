@@ -227,8 +227,10 @@ void advance(const int* now, global int* next, int new_end, int huge_end,
   const int count = new_end - end, previous = end - begin;
   int bottom_up = now[S_BOTTOM_UP];
   // Beamer's switch, on vertex counts (known without a reduction)
+  // (a frontier small enough for one work-group stays top-down: that path is cheaper still)
   if (!bottom_up)
-    bottom_up = p.may_bottom_up && count > previous && (float)count > (p.n - new_end) / p.alpha;
+    bottom_up = p.may_bottom_up && count > p.small && count > previous &&
+                (float)count > (p.n - new_end) / p.alpha;
   else
     bottom_up = !(count < previous && (float)count < p.n / p.beta);
   const int depth = now[S_DEPTH] + 1;
@@ -248,7 +250,7 @@ void advance(const int* now, global int* next, int new_end, int huge_end,
 }
 
 // The group's view of the counters once all its appends are done (after a barrier).
-void read_counters(volatile global int* counters, int* new_end, int* new_huge) {
+void read_counters(global int* counters, int* new_end, int* new_huge) {
   *new_end = atomic_add(&counters[0], 0);
   *new_huge = atomic_add(&counters[1], 0);
 }
@@ -274,8 +276,7 @@ kernel void bfs_sources(global const EDGE_T* row_offset, global int* depth, glob
 // finished: [0] counts the groups done with this launch (reset by the last one).
 kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
                       global int* depth, global int* parent, global int* queue,
-                      volatile global int* counters, global int* huge,
-                      global const int* state_in, global int* state_out,
+                      global int* counters, global int* huge, global const int* state_in, global int* state_out,
                       global int* level_offset, global int* huge_offset,
                       volatile global int* finished, const int n, const int small,
                       const int may_bottom_up, const float alpha, const float beta,

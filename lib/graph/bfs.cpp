@@ -65,8 +65,9 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     // The search's state (kernels/graph/bfs.cl, S_*), double-buffered between launches, and the
     // level offsets, written on the device and read once at the end.
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
+    const std::size_t small = runtime.tuning().bfs_small_frontier;
     const bool first_bottom_up =
-        may_go_bottom_up &&
+        may_go_bottom_up && sources > small &&
         static_cast<double>(sources) > static_cast<double>(n - sources) / options.bottom_up_alpha;
     std::vector<std::int32_t> initial(kStateFields, 0);
     initial[kEnd] = static_cast<std::int32_t>(sources);
@@ -89,8 +90,8 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), sizeof(cl_int),
                                       kHugeEnd * sizeof(cl_int), sizeof(cl_int));
 
-    const std::size_t small = runtime.tuning().bfs_small_frontier;
-    const Grid grid = search.groups(runtime.saturating_groups(wg));
+    const Grid grid =
+        search.groups(options.groups ? options.groups : runtime.saturating_groups(wg));
     std::size_t current = 0;  // state[current] holds the latest state
     std::vector<std::int32_t> latest(kStateFields, 0);
     // Launches in batches that double (1, 2, 4, ... up to kMostPerBatch); the state is read once

@@ -2,10 +2,12 @@
 // Breadth-first search on the device: depth of every vertex from one or several sources, and a
 // BFS parent for every reached vertex (a valid BFS tree: the parent of v is an in-neighbour of v
 // one level up). Level-synchronous and work-efficient: each level expands a frontier slice of a
-// queue into the next slice, with load-balanced neighbour gathering (see kernels/bfs.cl): a
+// queue into the next slice, with load-balanced neighbour gathering (see kernels/graph/bfs.cl): a
 // work-group prefix sum over row lengths for short rows, whole-group sweeps for long rows, and a
-// device-wide sweep for rows of `huge_degree` edges or more. Host work per level: one or two
-// kernel launches and a read of two counters (the level's size decides the next launch).
+// device-wide sweep for rows of `huge_degree` edges or more. The device decides each level
+// (top-down, bottom-up, or, while the frontier is at most Tuning::bfs_small_frontier vertices,
+// many levels in one work-group); the host enqueues launches in batches and reads the search's
+// state once per batch, never per level.
 //
 //   treefix::Runtime rt;
 //   treefix::Csr g = treefix::read_graph("web.mtx");
@@ -32,6 +34,9 @@ struct BfsOptions {
   // Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has both).
   bool direction_optimizing = true;
   double bottom_up_alpha = 14, top_down_beta = 24;
+  // Work-groups of each level's launch (0: enough to fill the device, Runtime::saturating_groups).
+  // Groups without work return after reading the state; fewer groups cost less per level.
+  std::size_t groups = 0;
   Profile* profile = nullptr;  // receives every transfer and kernel ("bfs" phase for kernels)
 };
 
