@@ -12,6 +12,8 @@
 #     REPEATS=N        timed runs per row (default 5)
 #     SMALL_FRONTIERS=list, CC_SAMPLES=list, BFS_GROUPS=list   variants to compare
 #     STEP_TIMEOUT=S   seconds allowed to each suite (default 600)
+#     SCALE=22 GRID_SIDE=2048 PATH_VERTICES=1048576   the generated graphs (smaller for a quick
+#                      check elsewhere)
 # Writes OUTDIR/bfs.csv, rooting.csv, paper-graphs.csv (+ .log each), peers/peers.txt, and
 # OUTDIR/graph_table.md: our numbers beside the peers'. Total on one H100 with 16 cores: about
 # 7 minutes with the peers, 3 without.
@@ -32,12 +34,14 @@ mkdir -p "$work"
 start=$(date +%s)
 stamp() { echo "[run_graph +$(( $(date +%s) - start ))s] $*"; }
 
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd 2>/dev/null || true
+if command -v nvidia-smi > /dev/null; then  # register NVIDIA's OpenCL driver on the GPU machine
+  echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+fi
 if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks (not committed)
   export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
   export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/device.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > "$out/device.txt" 2>&1 || true
 
 stamp "building"
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release > "$out/build.log" 2>&1 &&
@@ -74,13 +78,13 @@ for g in "${graphs[@]}"; do graph_args+=(--graph "$g"); shape_list+="${shape_lis
 
 bench="timeout $limit ./build-gpu/apps/treefix-bench"
 stamp "bfs suite"
-$bench bfs --scale 22 --edge-factor 16 --grid-side 2048 --skip-trees --repeats "$repeats" \
+$bench bfs --scale ${SCALE:-22} --edge-factor 16 --grid-side ${GRID_SIDE:-2048} --skip-trees --repeats "$repeats" \
   "${graph_args[@]}" ${SMALL_FRONTIERS:+--small-frontiers $SMALL_FRONTIERS} \
   ${BFS_GROUPS:+--groups $BFS_GROUPS} --csv "$out/bfs.csv" > "$out/bfs.log" 2>&1
 tail -n +1 "$out/bfs.log" | grep -v "^  done\|^reading\|^generating"
 stamp "rooting suite (connectivity, rooted spanning trees)"
-$bench rooting --parts cc,rst --scale 22 --edge-factor 16 --grid-side 2048 --strip-width 64 \
-  --path 1048576 --repeats "$repeats" --cc-samples "${CC_SAMPLES:-0,1,2}" "${graph_args[@]}" \
+$bench rooting --parts cc,rst --scale ${SCALE:-22} --edge-factor 16 --grid-side ${GRID_SIDE:-2048} --strip-width 64 \
+  --path ${PATH_VERTICES:-1048576} --repeats "$repeats" --cc-samples "${CC_SAMPLES:-0,1,2}" "${graph_args[@]}" \
   --csv "$out/rooting.csv" > "$out/rooting.log" 2>&1
 cut -c1-150 "$out/rooting.log"
 if [[ -n $shape_list ]]; then
