@@ -84,7 +84,7 @@ $bench bfs --scale ${SCALE:-22} --edge-factor 16 --grid-side ${GRID_SIDE:-2048} 
 tail -n +1 "$out/bfs.log" | grep -v "^  done\|^reading\|^generating"
 stamp "rooting suite (connectivity, rooted spanning trees)"
 $bench rooting --parts cc,rst --scale ${SCALE:-22} --edge-factor 16 --grid-side ${GRID_SIDE:-2048} --strip-width 64 \
-  --path ${PATH_VERTICES:-1048576} --repeats "$repeats" --cc-samples "${CC_SAMPLES:-0,1,2}" "${graph_args[@]}" \
+  --path ${PATH_VERTICES:-1048576} --repeats "$repeats" --cc-samples "${CC_SAMPLES:-auto,0,2}" "${graph_args[@]}" \
   --csv "$out/rooting.csv" > "$out/rooting.log" 2>&1
 cut -c1-150 "$out/rooting.log"
 if [[ -n $shape_list ]]; then

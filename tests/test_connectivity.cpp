@@ -51,6 +51,7 @@ TEST_CASE("connectivity: CSR graphs of every family, with 0, 1 and 2 sampled arc
       CAPTURE(samples);
       test::ScopedTuning tuning;
       tuning->connectivity_samples = samples;
+      tuning->connectivity_sample_degree = 0;  // sample whatever the degree
       Components cc = connected_components(rt, device);
       CHECK(cc.label.download(rt) == expected);
       CHECK(cc.count == components);
@@ -80,6 +81,7 @@ TEST_CASE("connectivity: the giant-component skip on a graph with one large comp
   for (std::size_t samples : {1, 2, 3}) {
     test::ScopedTuning tuning;
     tuning->connectivity_samples = samples;
+    tuning->connectivity_sample_degree = 0;
     Components cc = connected_components(rt, device);
     CHECK(cc.label.download(rt) == expected);
     check_spanning_forest(g, cc, count_components(expected));

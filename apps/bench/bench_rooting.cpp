@@ -45,7 +45,7 @@ struct RootingBenchOptions {
   bool path_bfs = false;
   std::vector<std::string> graphs;        // real graph files
   std::string parts = "cc,rst,listrank,root,tour";
-  std::string cc_samples = "0,1,2";       // Tuning::connectivity_samples values to compare
+  std::string cc_samples = "auto,0,1,2";  // Tuning::connectivity_samples values ("auto": default)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -181,10 +181,14 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
 void bench_cc(Runtime& rt, const std::string& name, const Csr& g, const RootingBenchOptions& o,
               Table& table) {
   DeviceGraph device(rt, g);
-  const std::size_t saved = rt.tuning().connectivity_samples;
+  const Tuning saved = rt.tuning();
   std::vector<vertex_t> first_labels;
   for (const auto& value : split(o.cc_samples)) {
-    rt.tuning().connectivity_samples = std::stoul(value);
+    rt.tuning() = saved;  // "auto": the device's setting, sampling only dense graphs
+    if (value != "auto") {  // this many samples, whatever the degree
+      rt.tuning().connectivity_samples = std::stoul(value);
+      rt.tuning().connectivity_sample_degree = 0;
+    }
     Components cc;
     std::string phases;
     auto [wall, kernel] = measure(
@@ -206,7 +210,7 @@ void bench_cc(Runtime& rt, const std::string& name, const Csr& g, const RootingB
                std::to_string(g.edges() / 2), fixed(kernel), fixed(wall), "-",
                "device in/out, " + std::to_string(cc.count) + " components; ms: " + phases});
   }
-  rt.tuning().connectivity_samples = saved;
+  rt.tuning() = saved;
 }
 
 std::vector<std::int32_t> list_succ(std::size_t n, bool shuffled, std::uint64_t seed) {
@@ -377,7 +381,8 @@ void setup(CLI::App& app) {
   suite->add_option("--parts", o->parts, "comma list of cc,rst,listrank,root,tour")
       ->capture_default_str();
   suite->add_option("--cc-samples", o->cc_samples,
-                    "connectivity: Tuning::connectivity_samples values to compare")
+                    "connectivity: Tuning::connectivity_samples values to compare (auto: the "
+                    "device's default, which samples only graphs of 16+ arcs per vertex)")
       ->capture_default_str();
 }
 

@@ -13,8 +13,8 @@
 //
 // No work-item ever waits for another: a failed exchange only happens after another work-item's
 // exchange succeeded (lock-free), so no forward progress between work-groups is assumed. Path
-// halving stores are plain: every value stored is an ancestor of the vertex, so any interleaving
-// leaves a valid forest (volatile keeps the loads from being cached across the loop).
+// halving stores and the finds' loads are plain: every value stored is an ancestor of the vertex,
+// so any interleaving leaves a valid forest, and a stale load is corrected by the exchange.
 //
 // CSR graphs (both directions of every edge stored):
 //   cc_init_csr      parent[v] = v's first smaller neighbour (ECL-CC's initialisation: a hook
@@ -49,7 +49,9 @@
 #define NO_EDGE INT_MAX
 
 // The root of v's tree, halving the path on the way (each visited vertex skips its parent).
-int cc_find(volatile global int* parent, int v) {
+// Plain loads (cached): a stale value is an older ancestor, or a vertex that was a root; the
+// exchange in cc_union sees the current value and corrects either.
+int cc_find(global int* parent, int v) {
   int up = parent[v];
   if (up == v) return v;
   int next;
@@ -61,22 +63,28 @@ int cc_find(volatile global int* parent, int v) {
   return up;
 }
 
-// Joins the trees of u and v through edge e (whose source is `source`), hooking the larger root
-// under the smaller; records e at the hooked root.
-void cc_link(volatile global int* parent, global int* hook_edge, global int* hook_source, int u,
-             int v, int e, int source) {
-  int ru = cc_find(parent, u), rv = cc_find(parent, v);
-  while (ru != rv) {
-    const int high = max(ru, rv), low = min(ru, rv);
+// Joins the trees of ancestors rv (of the edge's source) and rw (of its other end) through edge
+// e, hooking the larger root under the smaller; records e at the hooked root. Returns an ancestor
+// of the source's tree root after the join (ECL-CC carries it to the row's next arc).
+int cc_union(global int* parent, global int* hook_edge, global int* hook_source, int rv, int rw,
+             int e, int source) {
+  while (rv != rw) {
+    const int high = max(rv, rw), low = min(rv, rw);
     const int seen = atomic_cmpxchg(&parent[high], high, low);
     if (seen == high) {
       hook_edge[high] = e;
       hook_source[high] = source;
-      return;
+      return low;
     }
-    // `high` was hooked meanwhile: continue from its new parent (an ancestor, still < high)
-    if (high == ru) ru = seen; else rv = seen;
+    // `high` was hooked meanwhile: continue from its parent (an ancestor, smaller than high)
+    if (high == rv) rv = seen; else rw = seen;
   }
+  return rv;
+}
+
+void cc_link(global int* parent, global int* hook_edge, global int* hook_source, int u, int v,
+             int e) {
+  cc_union(parent, hook_edge, hook_source, cc_find(parent, u), cc_find(parent, v), e, u);
 }
 
 kernel void cc_init_csr(global const EDGE_T* row_offset, global const int* column,
@@ -108,15 +116,15 @@ kernel void cc_init_identity(global int* parent, global int* hook_edge, const in
 
 // Afforest's sampling round: the k-th arc of every row with more than k arcs.
 kernel void cc_sample(global const EDGE_T* row_offset, global const int* column,
-                      volatile global int* parent, global int* hook_edge, global int* hook_source,
+                      global int* parent, global int* hook_edge, global int* hook_source,
                       const int n, const int k) {
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
     const EDGE_T e = row_offset[v] + k;
-    if (e < row_offset[v + 1]) cc_link(parent, hook_edge, hook_source, v, column[e], (int)e, v);
+    if (e < row_offset[v + 1]) cc_link(parent, hook_edge, hook_source, v, column[e], (int)e);
   }
 }
 
-kernel void cc_compress(volatile global int* parent, const int n) {
+kernel void cc_compress(global int* parent, const int n) {
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
     int root = parent[v], next;
     const int first = root;
@@ -157,18 +165,21 @@ kernel void cc_find_giant(global const int* parent, global int* giant, const int
 bool cc_takes_arc(int v, int w, bool giant_mode) { return giant_mode || w < v; }
 
 // Links the arcs [first, end) of v's row, `stride` apart from the item's first.
-void cc_link_row(global const int* column, volatile global int* parent, global int* hook_edge,
+void cc_link_row(global const int* column, global int* parent, global int* hook_edge,
                  global int* hook_source, int v, EDGE_T first, EDGE_T end, int stride,
                  bool giant_mode) {
+  if (first >= end) return;
+  int root = cc_find(parent, v);  // found once per row, carried from arc to arc (as ECL-CC)
   for (EDGE_T e = first; e < end; e += stride) {
     const int w = column[e];
-    if (cc_takes_arc(v, w, giant_mode)) cc_link(parent, hook_edge, hook_source, v, w, (int)e, v);
+    if (cc_takes_arc(v, w, giant_mode))
+      root = cc_union(parent, hook_edge, hook_source, root, cc_find(parent, w), (int)e, v);
   }
 }
 
 // counters: [0] medium list length, [1] large-chunk list length.
 kernel void cc_hook_vertices(global const EDGE_T* row_offset, global const int* column,
-                             volatile global int* parent, global int* hook_edge,
+                             global int* parent, global int* hook_edge,
                              global int* hook_source, global const int* giant,
                              global int* medium, global int* large_vertex,
                              global EDGE_T* large_first, volatile global int* counters,
@@ -197,7 +208,7 @@ kernel void cc_hook_vertices(global const EDGE_T* row_offset, global const int* 
 
 // Medium rows: team t (TEAM consecutive work-items) takes rows t, t + teams, ...
 kernel void cc_hook_teams(global const EDGE_T* row_offset, global const int* column,
-                          volatile global int* parent, global int* hook_edge,
+                          global int* parent, global int* hook_edge,
                           global int* hook_source, global const int* giant,
                           global const int* medium, global const int* counters,
                           const int sampled) {
@@ -213,7 +224,7 @@ kernel void cc_hook_teams(global const EDGE_T* row_offset, global const int* col
 
 // Chunks of the longest rows: a work-group per chunk of CHUNK arcs.
 kernel void cc_hook_groups(global const EDGE_T* row_offset, global const int* column,
-                           volatile global int* parent, global int* hook_edge,
+                           global int* parent, global int* hook_edge,
                            global int* hook_source, global const int* giant,
                            global const int* large_vertex, global const EDGE_T* large_first,
                            global const int* counters) {
@@ -229,10 +240,10 @@ kernel void cc_hook_groups(global const EDGE_T* row_offset, global const int* co
 }
 
 kernel void cc_hook_edges(global const int* source, global const int* target,
-                          volatile global int* parent, global int* hook_edge,
+                          global int* parent, global int* hook_edge,
                           global int* hook_source, const int edges) {
   for (int e = get_global_id(0); e < edges; e += get_global_size(0))
-    cc_link(parent, hook_edge, hook_source, source[e], target[e], e, source[e]);
+    cc_link(parent, hook_edge, hook_source, source[e], target[e], e);
 }
 
 // The spanning forest as an edge list (hook_source[v], target[hook_edge[v]]) for every hooked v,

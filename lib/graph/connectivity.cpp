@@ -97,7 +97,9 @@ Connectivity connectivity(Runtime& rt, const DeviceGraph& graph, Profile* profil
     cl::Buffer large_first = rt.allocate(large_slots * edge_bytes, "connectivity work list");
     cl::Buffer counters = rt.allocate(2 * sizeof(cl_int), "connectivity counters");
     cl::Buffer giant = rt.allocate(sizeof(cl_int), "giant component");
-    const std::size_t samples = rt.tuning().connectivity_samples;
+    const Tuning& tuning = rt.tuning();
+    const std::size_t samples =
+        arcs >= tuning.connectivity_sample_degree * n ? tuning.connectivity_samples : 0;
     const Grid vertices = cc.grid_stride(n);
     cc.run("cc_init_csr", vertices, graph.row_offset(), graph.column(), parent, out.hook_edge,
            hook_source, count);

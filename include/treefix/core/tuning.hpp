@@ -17,6 +17,7 @@
 // | min_groups_per_unit      | 1          | 1         | 4          |                          |
 // | pinned_transfers         | on         | off       | off        | TREEFIX_TRANSFERS        |
 // | connectivity_samples     | 2          | 2         | 2          | TREEFIX_CC_SAMPLES       |
+// | connectivity_sample_degree | 16       | 16        | 16         |                          |
 // | bfs_small_frontier       | 2 x wg     | 2 x wg    | wg         | TREEFIX_BFS_SMALL_FRONTIER |
 #include <cstddef>
 #include <string>
@@ -54,6 +55,10 @@ struct Tuning {
   // frequent component is found and skipped (0: ECL-CC alone, every edge linked once).
   // `treefix-bench rooting` times 0, 1 and 2 on every graph.
   std::size_t connectivity_samples = 2;
+  // ... applied only to graphs of at least this many arcs per vertex: on the H100, sampling
+  // halved Kronecker-22 (30 arcs per vertex: 5.43 -> 2.72 ms) but slowed the 2048 grid (4 per
+  // vertex: 1.45 -> 2.04 ms), the road network and the mesh (2 and 13.5 per vertex).
+  std::size_t connectivity_sample_degree = 16;
   // BFS: while a level holds at most this many vertices, one work-group runs the following
   // levels in one launch (work-group barriers between levels), until the frontier grows past it.
   // Tests set it to a few vertices so that a search switches paths often.
