@@ -197,3 +197,33 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
       CHECK(searched.kernel_launches > reference.levels);
   }
 }
+
+TEST_CASE("bfs: a small frontier with too many arcs is handed to the multi-group level") {
+  // Vertex 0 reaches 8 broad rows of 5000 leaves (below the huge-row threshold): level 1 has 8
+  // vertices but 40008 arcs, more than one work-group takes; the search must still be exact,
+  // through the small-frontier kernel, the multi-group level, and back.
+  std::vector<vertex_t> s, t;
+  const vertex_t hubs = 8, leaves = 5000;
+  for (vertex_t h = 1; h <= hubs; ++h) {
+    s.push_back(0);
+    t.push_back(h);
+    for (vertex_t l = 0; l < leaves; ++l) {
+      s.push_back(h);
+      t.push_back(hubs + 1 + (h - 1) * leaves + l);
+    }
+  }
+  const std::size_t n = 1 + hubs + hubs * leaves;
+  s.push_back(static_cast<vertex_t>(n - 1));  // a tail of 3 after the last leaf
+  t.push_back(static_cast<vertex_t>(n));
+  s.push_back(static_cast<vertex_t>(n));
+  t.push_back(static_cast<vertex_t>(n + 1));
+  s.push_back(static_cast<vertex_t>(n + 1));
+  t.push_back(static_cast<vertex_t>(n + 2));
+  Csr g = csr_from_edges(n + 3, s, t, true);
+  for (bool beamer : {false, true}) {
+    BfsOptions options;
+    options.direction_optimizing = beamer;
+    auto r = check_bfs(g, 0, options);
+    CHECK(r.levels == 6);
+  }
+}

@@ -1,19 +1,19 @@
 // bfs.cl: level-synchronous breadth-first search on a CSR graph (after Merrill, Garland and
 // Grimshaw, "Scalable GPU graph traversal"; Beamer's direction-optimising switch), driven from the
-// device: the host enqueues bfs_level launches in batches and reads nothing per level.
+// device: the host enqueues launches in batches and reads nothing per level.
 //
 // The queue holds every discovered vertex once, level after level; level L is a slice
 // [begin, end) of it, and the vertices discovered while expanding it are appended
 // (counters[0] = queue length, counters[1] = huge-row list length). Each launch reads the
 // search's state from `state_in` (never written during the launch) and the next level's state
-// goes to `state_out`; the host swaps the two between launches. A launch expands one level:
-//   - frontier of at most `small` vertices, no huge row: work-group 0 alone runs this level and
-//     the following ones with work-group barriers in between, as long as they stay small (no
-//     launch, no host round trip per level); the other groups return at once;
-//   - otherwise every group takes part: top-down over tiles of the slice, then the rows of
-//     huge_degree arcs or more swept by all groups; or bottom-up over all vertices. The group
-//     that finishes last (an atomic count, no waiting) writes the next state: the new slice, the
-//     level offsets, and the direction of the next level (Beamer's test on vertex counts).
+// goes to `state_out` (graph/bfs_state.clh); the host swaps the two between launches and
+// alternates two kernels, each passing the state on when the level is not its own:
+//   - bfs_small_levels (graph/bfs_small.cl): small frontiers, many levels in one work-group;
+//   - bfs_level (here): every group takes part in one level: top-down over tiles of the slice,
+//     then the rows of huge_degree arcs or more swept by all groups; or bottom-up over all
+//     vertices. The group that finishes last (an atomic count, no waiting) writes the next state:
+//     the new slice, the level offsets, and the direction of the next level (Beamer's test on
+//     vertex counts).
 // Per tile each vertex of the slice gathers its row:
 //   - rows shorter than WG_SIZE: a work-group scans the row lengths of its tile in local memory
 //     and each work-item then takes one arc of the tile's concatenated rows (binary search of the
@@ -29,26 +29,7 @@
 
 #include "primitives/workgroup.clh"
 
-#include "graph/csr.clh"
-
-// The search's state between launches (int fields of state_in / state_out).
-#define S_BEGIN 0        // the frontier: queue[begin, end)
-#define S_END 1
-#define S_HUGE_BEGIN 2   // the frontier's huge rows: huge[huge_begin, huge_end)
-#define S_HUGE_END 3
-#define S_DEPTH 4        // depth of the frontier's vertices
-#define S_BOTTOM_UP 5    // expand this frontier bottom-up
-#define S_PREVIOUS 6     // size of the previous frontier (Beamer's test)
-#define S_DONE 7         // 1 once a level came out empty
-#define S_BOTTOM_UP_LEVELS 8
-#define S_FIELDS 9
-
-// Per-search constants, one struct so that the helpers take one argument.
-typedef struct {
-  int n, small, may_bottom_up;
-  float alpha, beta;
-  EDGE_T huge_degree;
-} bfs_params;
+#include "graph/bfs_state.clh"
 
 // The item k of the tile that owns `rank` of the concatenated rows: the last k whose row starts
 // at or before rank (empty rows share their start with the next row and come before it).
@@ -59,14 +40,6 @@ int owner_of_rank(local const uint* row_rank, uint rank) {
     if (row_rank[mid] <= rank) lo = mid; else hi = mid - 1;
   }
   return lo;
-}
-
-// True for exactly one caller per vertex u: the one that moves depth[u] from -1 to next_depth.
-bool claim(global int* depth, global int* parent, int u, int v, int next_depth) {
-  if (depth[u] != -1) return false;  // cheap filter; the atomic decides
-  if (atomic_cmpxchg(depth + u, -1, next_depth) != -1) return false;
-  parent[u] = v;
-  return true;
 }
 
 // Local memory of one work-group's expansion.
@@ -218,43 +191,6 @@ void expand_bottom_up(int depth_now, global const EDGE_T* row_offset, global con
   }
 }
 
-// The state after the level [begin, end) of `now` (a private copy) produced queue[end, new_end)
-// and huge[.., huge_end): written to `next` (one work-item). Records the level's offsets when it
-// is not empty.
-void advance(const int* now, global int* next, int new_end, int huge_end,
-             global int* level_offset, global int* huge_offset, bfs_params p) {
-  const int begin = now[S_BEGIN], end = now[S_END];
-  const int count = new_end - end, previous = end - begin;
-  int bottom_up = now[S_BOTTOM_UP];
-  // Beamer's switch, on vertex counts (known without a reduction)
-  // (a frontier small enough for one work-group stays top-down: that path is cheaper still)
-  if (!bottom_up)
-    bottom_up = p.may_bottom_up && count > p.small && count > previous &&
-                (float)count > (p.n - new_end) / p.alpha;
-  else
-    bottom_up = !(count < previous && (float)count < p.n / p.beta);
-  const int depth = now[S_DEPTH] + 1;
-  next[S_BEGIN] = end;
-  next[S_END] = new_end;
-  next[S_HUGE_BEGIN] = now[S_HUGE_END];
-  next[S_HUGE_END] = huge_end;
-  next[S_DEPTH] = depth;
-  next[S_BOTTOM_UP] = bottom_up;
-  next[S_PREVIOUS] = previous;
-  next[S_DONE] = count == 0;
-  next[S_BOTTOM_UP_LEVELS] = now[S_BOTTOM_UP_LEVELS] + now[S_BOTTOM_UP];
-  if (count > 0) {
-    level_offset[depth + 1] = new_end;
-    huge_offset[depth + 1] = huge_end;
-  }
-}
-
-// The group's view of the counters once all its appends are done (after a barrier).
-void read_counters(global int* counters, int* new_end, int* new_huge) {
-  *new_end = atomic_add(&counters[0], 0);
-  *new_huge = atomic_add(&counters[1], 0);
-}
-
 kernel void bfs_reset(global int* depth, global int* parent, int n) {
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
     depth[v] = -1;
@@ -272,72 +208,46 @@ kernel void bfs_sources(global const EDGE_T* row_offset, global int* depth, glob
   if (row_offset[s + 1] - row_offset[s] >= huge_degree) huge[atomic_inc(counters + 1)] = s;
 }
 
-// One level (or, for small frontiers, many) of the search; see the note at the top.
+// One level of the search with every work-group; see the note at the top.
 // finished: [0] counts the groups done with this launch (reset by the last one).
 kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
                       global int* depth, global int* parent, global int* queue,
-                      global int* counters, global int* huge, global const int* state_in, global int* state_out,
-                      global int* level_offset, global int* huge_offset,
+                      global int* counters, global int* huge, global const int* state_in,
+                      global int* state_out, global int* level_offset, global int* huge_offset,
                       volatile global int* finished, const int n, const int small,
                       const int may_bottom_up, const float alpha, const float beta,
                       const EDGE_T huge_degree) {
   local bfs_local l;
-  local int leave[1];  // group 0's decision to leave the small-frontier loop
-  const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree};
   const int lid = get_local_id(0);
-  if (state_in[S_DONE]) {
-    if (get_global_id(0) == 0)
-      for (int f = 0; f < S_FIELDS; ++f) state_out[f] = state_in[f];
+  if (state_in[S_DONE] || small_level(state_in, small)) {  // bfs_small_levels' turn
+    pass_state(state_in, state_out);
     return;
   }
   const int begin = state_in[S_BEGIN], end = state_in[S_END], level_depth = state_in[S_DEPTH];
   const int huge_begin = state_in[S_HUGE_BEGIN], huge_end = state_in[S_HUGE_END];
-  const bool bottom_up = state_in[S_BOTTOM_UP];
-
-  if (!bottom_up && end - begin <= small && huge_end == huge_begin) {
-    // Small frontier: group 0 runs levels until one grows past `small` or holds a huge row.
-    if (get_group_id(0) != 0) return;
-    if (lid == 0)
-      for (int f = 0; f < S_FIELDS; ++f) state_out[f] = state_in[f];
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    for (;;) {
-      const int b = state_out[S_BEGIN], e = state_out[S_END];
-      expand_tiles(0, 1, b, e, state_out[S_DEPTH] + 1, row_offset, column, depth, parent, queue,
-                   counters, huge, huge_degree, &l);
-      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-      if (lid == 0) {
-        int now[S_FIELDS], new_end, new_huge;
-        for (int f = 0; f < S_FIELDS; ++f) now[f] = state_out[f];
-        read_counters(counters, &new_end, &new_huge);
-        advance(now, state_out, new_end, new_huge, level_offset, huge_offset, p);
-        // stay in this group while the next level is small, top-down and without huge rows
-        leave[0] = state_out[S_DONE] || new_end - now[S_END] > p.small ||
-                   new_huge > now[S_HUGE_END] || state_out[S_BOTTOM_UP];
-      }
-      barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-      if (leave[0]) return;
-    }
-  }
-
-  if (bottom_up)
+  if (state_in[S_BOTTOM_UP]) {
     expand_bottom_up(level_depth, row_offset, column, depth, parent, queue, counters, huge,
                      huge_degree, n, &l);
-  else {
+  } else {
     expand_tiles(get_group_id(0), get_num_groups(0), begin, end, level_depth + 1, row_offset,
                  column, depth, parent, queue, counters, huge, huge_degree, &l);
     expand_huge(huge_begin, huge_end - huge_begin, level_depth + 1, row_offset, column, depth,
                 parent, queue, counters, huge, huge_degree, &l);
   }
-  // The last group to finish writes the next state (all appends of this launch are done).
+  // The last group to finish writes the next state (all appends of this launch are done): each
+  // group takes a ticket after its work; the one holding the last ticket advances the state.
+  // (The ticket goes through local memory: PoCL 3.1 miscompiles the exchange tested in place.)
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     mem_fence(CLK_GLOBAL_MEM_FENCE);
-    if (atomic_inc(&finished[0]) == (int)get_num_groups(0) - 1) {
-      int now[S_FIELDS], new_end, new_huge;
-      for (int f = 0; f < S_FIELDS; ++f) now[f] = state_in[f];
-      read_counters(counters, &new_end, &new_huge);
-      advance(now, state_out, new_end, new_huge, level_offset, huge_offset, p);
-      finished[0] = 0;
-    }
+    l.block[0] = atomic_inc(&finished[0]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0 && l.block[0] == (int)get_num_groups(0) - 1) {
+    const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree};
+    int new_end, new_huge;
+    read_counters(counters, &new_end, &new_huge);
+    advance(state_in, state_out, new_end, new_huge, level_offset, huge_offset, p);
+    finished[0] = 0;
   }
 }

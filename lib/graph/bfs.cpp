@@ -5,14 +5,38 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
+#include "treefix/core/device_array.hpp"
 
 namespace treefix {
 
 namespace {
 // Fields of the device-side search state (kernels/graph/bfs.cl, S_*).
 constexpr std::size_t kEnd = 1, kHugeEnd = 3, kDepth = 4, kBottomUp = 5, kDone = 7,
-                      kBottomUpLevels = 8, kStateFields = 9;
-constexpr std::size_t kMostPerBatch = 64;  // bfs_level launches between two reads of the state
+                      kBottomUpLevels = 8, kStateFields = 10;
+constexpr std::size_t kMostPerBatch = 64;  // steps between two reads of the state
+
+// The small-frontier kernel (kernels/graph/bfs_small.cl), sized to the device's local memory.
+struct SmallLevels {
+  Kernels kernels;
+  std::size_t frontier;  // at most this many vertices (Tuning::bfs_small_frontier, capped)
+  cl_int arcs;           // ... and this many arcs per level
+};
+
+SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
+  // Local memory: 2 words per frontier vertex (vertex, first arc) and one per work-item; the
+  // group is as large as the device allows (up to 1024: more loads in flight per level).
+  constexpr std::size_t wish = 1024, most_items = 4;
+  const std::size_t local = runtime.description().local_mem_bytes;
+  const std::size_t spare = local > 4 * wish + 256 ? local - 4 * wish - 256 : 0;
+  const std::size_t items = std::clamp<std::size_t>(spare / (8 * wish), 1, most_items);
+  Kernels kernels(runtime, "graph/bfs_small.cl",
+                  std::string(graph.offset_option()) + " -DSMALL_ITEMS=" + std::to_string(items),
+                  {profile, "bfs"}, wish);
+  const std::size_t capacity = items * kernels.wg_size();
+  const std::size_t frontier = std::min(runtime.tuning().bfs_small_frontier, capacity);
+  // arcs: 4 rounds of ARCS_PER_ITEM (4) arcs per work-item
+  return {kernels, frontier, static_cast<cl_int>(std::max(frontier, 16 * kernels.wg_size()))};
+}
 }  // namespace
 
 DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
@@ -62,12 +86,12 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
                static_cast<cl_int>(sources), counters, huge, huge_row);
     ++result.kernel_launches;
 
-    // The search's state (kernels/graph/bfs.cl, S_*), double-buffered between launches, and the
-    // level offsets, written on the device and read once at the end.
+    // The search's state (kernels/graph/bfs_state.clh, S_*), double-buffered between launches,
+    // and the level offsets, written on the device and read once at the end.
+    SmallLevels small = small_levels(runtime, graph, profile);
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
-    const std::size_t small = runtime.tuning().bfs_small_frontier;
     const bool first_bottom_up =
-        may_go_bottom_up && sources > small &&
+        may_go_bottom_up && sources > small.frontier &&
         static_cast<double>(sources) > static_cast<double>(n - sources) / options.bottom_up_alpha;
     std::vector<std::int32_t> initial(kStateFields, 0);
     initial[kEnd] = static_cast<std::int32_t>(sources);
@@ -92,30 +116,44 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
 
     const Grid grid =
         search.groups(options.groups ? options.groups : runtime.saturating_groups(wg));
+    const cl_int small_frontier = static_cast<cl_int>(small.frontier);
+    const cl_float alpha = static_cast<cl_float>(options.bottom_up_alpha),
+                   beta = static_cast<cl_float>(options.top_down_beta);
     std::size_t current = 0;  // state[current] holds the latest state
+    auto swap = [&] {
+      ++result.kernel_launches;
+      current = 1 - current;
+    };
     std::vector<std::int32_t> latest(kStateFields, 0);
-    // Launches in batches that double (1, 2, 4, ... up to kMostPerBatch); the state is read once
-    // per batch. Launches after the last level return at once.
+    // Steps of two launches (the small-frontier run, then one level with every group; each
+    // passes the state on when the level is not its own), in batches that double up to
+    // kMostPerBatch; the state is read once per batch. Launches after the last level return at
+    // once.
     for (std::size_t batch = 1;; batch = std::min(2 * batch, kMostPerBatch)) {
       for (std::size_t i = 0; i < batch; ++i) {
+        small.kernels.run("bfs_small_levels", small.kernels.groups(1), graph.row_offset(),
+                          graph.column(), depth, parent, queue, counters, huge, state[current],
+                          state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
+                          small_frontier, small.arcs, cl_int(may_go_bottom_up), alpha, beta,
+                          huge_row);
+        swap();
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
                    counters, huge, state[current], state[1 - current], level_end, huge_end,
-                   finished, static_cast<cl_int>(n),
-                   static_cast<cl_int>(std::min<std::size_t>(small, INT32_MAX)),
-                   cl_int(may_go_bottom_up), static_cast<cl_float>(options.bottom_up_alpha),
-                   static_cast<cl_float>(options.top_down_beta), huge_row);
-        ++result.kernel_launches;
-        current = 1 - current;
+                   finished, static_cast<cl_int>(n), small_frontier, cl_int(may_go_bottom_up),
+                   alpha, beta, huge_row);
+        swap();
       }
       latest = state[current].download(runtime, profile);
       if (latest[kDone]) break;
     }
     const std::size_t levels = static_cast<std::size_t>(latest[kDepth]);
     result.bottom_up_levels = static_cast<std::size_t>(latest[kBottomUpLevels]);
-    auto level_offsets = level_end.download(runtime, profile);
-    auto huge_offsets = huge_end.download(runtime, profile);
-    result.level_offset.assign(level_offsets.begin(), level_offsets.begin() + levels + 1);
-    result.huge_offset.assign(huge_offsets.begin(), huge_offsets.begin() + levels + 1);
+    std::vector<std::int32_t> offsets(levels + 1), huge_offsets(levels + 1);  // the used prefix
+    detail::read_buffer(runtime, level_end.buffer(), offsets.data(), offsets.size() * 4, profile);
+    detail::read_buffer(runtime, huge_end.buffer(), huge_offsets.data(), huge_offsets.size() * 4,
+                        profile);
+    result.level_offset.assign(offsets.begin(), offsets.end());
+    result.huge_offset.assign(huge_offsets.begin(), huge_offsets.end());
   });
   return result;
 }
