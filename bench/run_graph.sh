@@ -10,7 +10,8 @@
 #     SKIP_PEERS=1     skip peers.sh (about 3-4 minutes: builds, input generation, runs)
 #     SKIP_TESTS=1     skip the GPU test cases of the graph module
 #     REPEATS=N        timed runs per row (default 5)
-#     SMALL_FRONTIERS=list, CC_SAMPLES=list, BFS_GROUPS=list   variants to compare
+#     SMALL_FRONTIERS=list (default 512,4096), CC_SAMPLES=list (default auto,0,2),
+#     BFS_GROUPS=list (default: the device's)   variants to compare
 #     STEP_TIMEOUT=S   seconds allowed to each suite (default 600)
 #     SCALE=22 GRID_SIDE=2048 PATH_VERTICES=1048576   the generated graphs (smaller for a quick
 #                      check elsewhere)
@@ -79,7 +80,7 @@ for g in "${graphs[@]}"; do graph_args+=(--graph "$g"); shape_list+="${shape_lis
 bench="timeout $limit ./build-gpu/apps/treefix-bench"
 stamp "bfs suite"
 $bench bfs --scale ${SCALE:-22} --edge-factor 16 --grid-side ${GRID_SIDE:-2048} --skip-trees --repeats "$repeats" \
-  "${graph_args[@]}" ${SMALL_FRONTIERS:+--small-frontiers $SMALL_FRONTIERS} \
+  "${graph_args[@]}" --small-frontiers "${SMALL_FRONTIERS:-512,4096}" \
   ${BFS_GROUPS:+--groups $BFS_GROUPS} --csv "$out/bfs.csv" > "$out/bfs.log" 2>&1
 tail -n +1 "$out/bfs.log" | grep -v "^  done\|^reading\|^generating"
 stamp "rooting suite (connectivity, rooted spanning trees)"

@@ -35,7 +35,9 @@ Tuning default_tuning(const DeviceDescription& d) {
       // Pinned staging: 32-35 GB/s against 8-11 GB/s pageable (the pipeline's transfers table).
       t.pinned_transfers = true;
     }
-    t.bfs_small_frontier = 2 * t.work_group_size;
+    // the one-group BFS kernel's full capacity (4 x 1024 in local memory): a level there costs a
+    // few dependent loads, a level with every group a launch and its tail (~15 us on the H100)
+    t.bfs_small_frontier = 4096;
   } else {
     // A CPU device runs a work-group on one core: long tiles, long ruler sublists (fewer
     // dependent rounds), a few groups per core for balance.

@@ -18,7 +18,7 @@
 // | pinned_transfers         | on         | off       | off        | TREEFIX_TRANSFERS        |
 // | connectivity_samples     | 2          | 2         | 2          | TREEFIX_CC_SAMPLES       |
 // | connectivity_sample_degree | 16       | 16        | 16         |                          |
-// | bfs_small_frontier       | 2 x wg     | 2 x wg    | wg         | TREEFIX_BFS_SMALL_FRONTIER |
+// | bfs_small_frontier       | 4096       | 4096      | wg         | TREEFIX_BFS_SMALL_FRONTIER |
 #include <cstddef>
 #include <string>
 
@@ -61,7 +61,8 @@ struct Tuning {
   std::size_t connectivity_sample_degree = 16;
   // BFS: while a level holds at most this many vertices, one work-group runs the following
   // levels in one launch (work-group barriers between levels), until the frontier grows past it.
-  // Tests set it to a few vertices so that a search switches paths often.
+  // Capped by the kernel's local memory (4 x its work-group size). Tests set it to a few
+  // vertices so that a search switches paths often.
   std::size_t bfs_small_frontier = 512;
 
   std::size_t scan_items(std::size_t value_bytes) const {
