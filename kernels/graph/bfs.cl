@@ -4,7 +4,9 @@
 //
 // The queue holds every discovered vertex once, level after level; level L is a slice
 // [begin, end) of it, and the vertices discovered while expanding it are appended
-// (counters[0] = queue length, counters[1] = huge-row list length). Each launch reads the
+// (counters[0] = queue length, counters[1] = huge-row list length, counters[2] = the arcs of
+// every vertex appended, for Beamer's test; each work-item sums its share and each group adds it
+// once). Each launch reads the
 // search's state from `state_in` (never written during the launch) and the next level's state
 // goes to `state_out` (graph/bfs_state.clh); the host swaps the two between launches and
 // alternates two kernels, each passing the state on when the level is not its own:
@@ -50,6 +52,7 @@ typedef struct {
   EDGE_T row_begin[WG_SIZE];
   int row_vertex[WG_SIZE];
   int block[2];
+  uint arcs;  // the group's sum of its work-items' arc counts
   int big_owner, big_vertex;
   EDGE_T big_begin, big_end;
 } bfs_local;
@@ -57,7 +60,8 @@ typedef struct {
 // Appends the vertices found by the work-group (u where found) to the queue with one global
 // atomic; those with huge rows also go to the huge list. Called by every work-item of the group.
 void append_found(bool found, int u, global int* queue, global int* counters, global int* huge,
-                  global const EDGE_T* row_offset, EDGE_T huge_degree, local bfs_local* l) {
+                  global const EDGE_T* row_offset, EDGE_T huge_degree, local bfs_local* l,
+                  uint* arcs) {
   const int lid = get_local_id(0);
   if (lid == 0) l->block[0] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -69,7 +73,9 @@ void append_found(bool found, int u, global int* queue, global int* counters, gl
   if (lid < count) {
     int w = l->items[lid];
     queue[l->block[1] + lid] = w;
-    if (row_offset[w + 1] - row_offset[w] >= huge_degree) huge[atomic_inc(counters + 1)] = w;
+    const EDGE_T degree = row_offset[w + 1] - row_offset[w];
+    *arcs += (uint)degree;
+    if (degree >= huge_degree) huge[atomic_inc(counters + 1)] = w;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -79,21 +85,21 @@ void append_found(bool found, int u, global int* queue, global int* counters, gl
 void expand_arc(EDGE_T e, EDGE_T end, int v, global const int* column, global int* depth,
                 global int* parent, int next_depth, global int* queue, global int* counters,
                 global int* huge, global const EDGE_T* row_offset, EDGE_T huge_degree,
-                local bfs_local* l) {
+                local bfs_local* l, uint* arcs) {
   bool found = false;
   int u = -1;
   if (e < end) {
     u = column[e];
     found = claim(depth, parent, u, v, next_depth);
   }
-  append_found(found, u, queue, counters, huge, row_offset, huge_degree, l);
+  append_found(found, u, queue, counters, huge, row_offset, huge_degree, l, arcs);
 }
 
 // Top-down expansion of the tiles first_tile, first_tile + tile_step, ... of queue[begin, end).
 void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_depth,
                   global const EDGE_T* row_offset, global const int* column, global int* depth,
                   global int* parent, global int* queue, global int* counters, global int* huge,
-                  EDGE_T huge_degree, local bfs_local* l) {
+                  EDGE_T huge_degree, local bfs_local* l, uint* arcs) {
   const int lid = get_local_id(0);
   const int count = end - begin;
   const int tiles = (count + WG_SIZE - 1) / WG_SIZE;
@@ -120,7 +126,7 @@ void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_de
       const int row_vertex = l->big_vertex;
       for (EDGE_T base = l->big_begin; base < row_end; base += WG_SIZE)
         expand_arc(base + lid, row_end, row_vertex, column, depth, parent, next_depth, queue,
-                   counters, huge, row_offset, huge_degree, l);
+                   counters, huge, row_offset, huge_degree, l, arcs);
     }
 
     // Rows shorter than WG_SIZE: fine-grained gather over the tile's concatenated rows.
@@ -139,7 +145,7 @@ void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_de
         u = column[l->row_begin[k] + (rank - l->row_rank[k])];
         found = claim(depth, parent, u, l->row_vertex[k], next_depth);
       }
-      append_found(found, u, queue, counters, huge, row_offset, huge_degree, l);
+      append_found(found, u, queue, counters, huge, row_offset, huge_degree, l, arcs);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -150,7 +156,7 @@ void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_de
 void expand_huge(int first, int count, int next_depth, global const EDGE_T* row_offset,
                  global const int* column, global int* depth, global int* parent,
                  global int* queue, global int* counters, global int* huge, EDGE_T huge_degree,
-                 local bfs_local* l) {
+                 local bfs_local* l, uint* arcs) {
   const int lid = get_local_id(0);
   for (int h = 0; h < count; ++h) {
     const int v = huge[first + h];
@@ -158,7 +164,7 @@ void expand_huge(int first, int count, int next_depth, global const EDGE_T* row_
     for (EDGE_T base = row_offset[v] + (EDGE_T)get_group_id(0) * WG_SIZE; base < end;
          base += (EDGE_T)get_num_groups(0) * WG_SIZE)
       expand_arc(base + lid, end, v, column, depth, parent, next_depth, queue, counters, huge,
-                 row_offset, huge_degree, l);
+                 row_offset, huge_degree, l, arcs);
   }
 }
 
@@ -170,7 +176,7 @@ void expand_huge(int first, int count, int next_depth, global const EDGE_T* row_
 void expand_bottom_up(int depth_now, global const EDGE_T* row_offset, global const int* column,
                       global int* depth, global int* parent, global int* queue,
                       global int* counters, global int* huge, EDGE_T huge_degree, int n,
-                      local bfs_local* l) {
+                      local bfs_local* l, uint* arcs) {
   const int lid = get_local_id(0);
   for (int base = get_group_id(0) * WG_SIZE; base < n; base += get_num_groups(0) * WG_SIZE) {
     const int v = base + lid;
@@ -187,7 +193,7 @@ void expand_bottom_up(int depth_now, global const EDGE_T* row_offset, global con
         }
       }
     }
-    append_found(found, v, queue, counters, huge, row_offset, huge_degree, l);
+    append_found(found, v, queue, counters, huge, row_offset, huge_degree, l, arcs);
   }
 }
 
@@ -205,7 +211,9 @@ kernel void bfs_sources(global const EDGE_T* row_offset, global int* depth, glob
   if (i >= count) return;
   int s = queue[i];
   depth[s] = 0;
-  if (row_offset[s + 1] - row_offset[s] >= huge_degree) huge[atomic_inc(counters + 1)] = s;
+  const EDGE_T degree = row_offset[s + 1] - row_offset[s];
+  atomic_add(counters + 2, (int)(uint)degree);  // the sources' arcs (few sources)
+  if (degree >= huge_degree) huge[atomic_inc(counters + 1)] = s;
 }
 
 // One level of the search with every work-group; see the note at the top.
@@ -216,7 +224,7 @@ kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
                       global int* state_out, global int* level_offset, global int* huge_offset,
                       volatile global int* finished, const int n, const int small,
                       const int may_bottom_up, const float alpha, const float beta,
-                      const EDGE_T huge_degree) {
+                      const EDGE_T huge_degree, const uint arcs) {
   local bfs_local l;
   const int lid = get_local_id(0);
   if (state_in[S_DONE] || small_level(state_in, small)) {  // bfs_small_levels' turn
@@ -225,29 +233,35 @@ kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
   }
   const int begin = state_in[S_BEGIN], end = state_in[S_END], level_depth = state_in[S_DEPTH];
   const int huge_begin = state_in[S_HUGE_BEGIN], huge_end = state_in[S_HUGE_END];
+  uint my_arcs = 0;  // arcs of the vertices this work-item appended
   if (state_in[S_BOTTOM_UP]) {
     expand_bottom_up(level_depth, row_offset, column, depth, parent, queue, counters, huge,
-                     huge_degree, n, &l);
+                     huge_degree, n, &l, &my_arcs);
   } else {
     expand_tiles(get_group_id(0), get_num_groups(0), begin, end, level_depth + 1, row_offset,
-                 column, depth, parent, queue, counters, huge, huge_degree, &l);
+                 column, depth, parent, queue, counters, huge, huge_degree, &l, &my_arcs);
     expand_huge(huge_begin, huge_end - huge_begin, level_depth + 1, row_offset, column, depth,
-                parent, queue, counters, huge, huge_degree, &l);
+                parent, queue, counters, huge, huge_degree, &l, &my_arcs);
   }
   // The last group to finish writes the next state (all appends of this launch are done): each
   // group takes a ticket after its work; the one holding the last ticket advances the state.
   // (The ticket goes through local memory: PoCL 3.1 miscompiles the exchange tested in place.)
+  if (lid == 0) l.arcs = 0;
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (my_arcs) atomic_add(&l.arcs, my_arcs);
+  barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
+    if (l.arcs) atomic_add(counters + 2, (int)l.arcs);
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     l.block[0] = atomic_inc(&finished[0]);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0 && l.block[0] == (int)get_num_groups(0) - 1) {
-    const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree};
+    const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree, arcs};
     int new_end, new_huge;
-    read_counters(counters, &new_end, &new_huge);
-    advance(state_in, state_out, new_end, new_huge, level_offset, huge_offset, p);
+    uint arcs_seen;
+    read_counters(counters, &new_end, &new_huge, &arcs_seen);
+    advance(state_in, state_out, new_end, new_huge, arcs_seen, level_offset, huge_offset, p);
     finished[0] = 0;
   }
 }

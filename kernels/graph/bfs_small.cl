@@ -13,7 +13,7 @@
 // bfs_level, when a frontier grows past `small` vertices or `small_arcs` arcs, holds a huge row,
 // or should go bottom-up. Only one work-group runs; it waits for no other.
 // Traffic per level: the frontier, its row offsets (twice), its arcs' columns and depths, the
-// new vertices' queue, parent and degree.
+// new vertices' queue, parent and degree (their arcs are summed for Beamer's test).
 
 #include "primitives/workgroup.clh"
 
@@ -41,12 +41,13 @@ kernel void bfs_small_levels(global const EDGE_T* row_offset, global const int* 
                              global int* state_out, global int* level_offset,
                              global int* huge_offset, const int n, const int small,
                              const int small_arcs, const int may_bottom_up, const float alpha,
-                             const float beta, const EDGE_T huge_degree) {
+                             const float beta, const EDGE_T huge_degree, const uint arcs) {
   local int front[SMALL_CAP];
   local uint arc_rank[SMALL_CAP];
   local uint scratch[WG_SIZE];
   local int found, stop;
-  const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree};
+  local uint found_arcs;
+  const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree, arcs};
   const int lid = get_local_id(0);
   if (state_in[S_DONE] || !small_level(state_in, small)) {  // bfs_level's turn
     pass_state(state_in, state_out);
@@ -79,7 +80,10 @@ kernel void bfs_small_levels(global const EDGE_T* row_offset, global const int* 
       arc_rank[i] = rank;
       rank += length;
     }
-    if (lid == 0) found = 0;
+    if (lid == 0) {
+      found = 0;
+      found_arcs = 0;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (total > (uint)small_arcs) {  // too many arcs for one group: bfs_level takes this level
       if (lid == 0) state_out[S_WIDE] = 1;
@@ -99,15 +103,18 @@ kernel void bfs_small_levels(global const EDGE_T* row_offset, global const int* 
       for (int j = 0; j < ARCS_PER_ITEM; ++j) {
         if (u[j] < 0 || !claim(depth, parent, u[j], v[j], next_depth)) continue;
         queue[end + atomic_inc(&found)] = u[j];
-        if (row_offset[u[j] + 1] - row_offset[u[j]] >= huge_degree)
-          huge[atomic_inc(&counters[1])] = u[j];
+        const EDGE_T degree = row_offset[u[j] + 1] - row_offset[u[j]];
+        atomic_add(&found_arcs, (uint)degree);
+        if (degree >= huge_degree) huge[atomic_inc(&counters[1])] = u[j];
       }
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
       const int new_end = end + found, new_huge = atomic_add(&counters[1], 0);
+      const uint arcs_seen = (uint)counters[2] + found_arcs;
       counters[0] = new_end;  // this group alone appends while it runs
-      advance(state_out, state_out, new_end, new_huge, level_offset, huge_offset, p);
+      counters[2] = (int)arcs_seen;
+      advance(state_out, state_out, new_end, new_huge, arcs_seen, level_offset, huge_offset, p);
       stop = !small_level(state_out, small) || state_out[S_DONE];
     }
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);

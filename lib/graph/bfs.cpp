@@ -2,6 +2,7 @@
 #include "treefix/graph/bfs.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
@@ -12,7 +13,7 @@ namespace treefix {
 namespace {
 // Fields of the device-side search state (kernels/graph/bfs.cl, S_*).
 constexpr std::size_t kEnd = 1, kHugeEnd = 3, kDepth = 4, kBottomUp = 5, kDone = 7,
-                      kBottomUpLevels = 8, kStateFields = 10;
+                      kBottomUpLevels = 8, kArcsSeen = 10, kStateFields = 11;
 constexpr std::size_t kMostPerBatch = 64;  // steps between two reads of the state
 
 // The small-frontier kernel (kernels/graph/bfs_small.cl), sized to the device's local memory.
@@ -62,7 +63,8 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
   result.order = DeviceArray<vertex_t>(runtime, n, "BFS queue");
   const std::size_t huge_capacity = std::min(n, graph.arcs() / huge_degree) + 1;
   result.huge = DeviceArray<vertex_t>(runtime, huge_capacity, "BFS huge-row list");
-  DeviceArray<std::int32_t> counters(runtime, 2, "BFS counters");
+  // queue length, huge-list length, arcs of the vertices discovered (kernels/graph/bfs.cl)
+  DeviceArray<std::int32_t> counters(runtime, 3, "BFS counters");
   result.huge_degree = huge_degree;
   result.level_offset.push_back(0);
   result.huge_offset.push_back(0);
@@ -80,7 +82,7 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     const std::size_t sources = distinct.size();
     runtime.queue().enqueueWriteBuffer(queue.buffer(), CL_FALSE, 0, sources * sizeof(vertex_t),
                                        distinct.data());
-    counters.write(runtime, std::vector<std::int32_t>{static_cast<std::int32_t>(sources), 0},
+    counters.write(runtime, std::vector<std::int32_t>{static_cast<std::int32_t>(sources), 0, 0},
                    profile);
     search.run("bfs_sources", search.items(sources), graph.row_offset(), depth, queue,
                static_cast<cl_int>(sources), counters, huge, huge_row);
@@ -113,6 +115,9 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
                                       sizeof(cl_int), sizeof(cl_int));
     runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), sizeof(cl_int),
                                       kHugeEnd * sizeof(cl_int), sizeof(cl_int));
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), 2 * sizeof(cl_int),
+                                      kArcsSeen * sizeof(cl_int), sizeof(cl_int));
+    const cl_uint all_arcs = static_cast<cl_uint>(std::min<std::size_t>(graph.arcs(), UINT32_MAX));
 
     const Grid grid =
         search.groups(options.groups ? options.groups : runtime.saturating_groups(wg));
@@ -135,12 +140,12 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
                           graph.column(), depth, parent, queue, counters, huge, state[current],
                           state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
                           small_frontier, small.arcs, cl_int(may_go_bottom_up), alpha, beta,
-                          huge_row);
+                          huge_row, all_arcs);
         swap();
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
                    counters, huge, state[current], state[1 - current], level_end, huge_end,
                    finished, static_cast<cl_int>(n), small_frontier, cl_int(may_go_bottom_up),
-                   alpha, beta, huge_row);
+                   alpha, beta, huge_row, all_arcs);
         swap();
       }
       latest = state[current].download(runtime, profile);

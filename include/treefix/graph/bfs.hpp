@@ -27,10 +27,10 @@ namespace treefix {
 struct BfsOptions {
   std::size_t huge_degree = 0;  // rows with at least this many arcs use the device-wide sweep
                                 // (0: 64 work-groups' worth; never below the work-group size)
-  // Beamer's direction-optimising BFS: on undirected graphs, levels whose frontier holds more
-  // than 1/bottom_up_alpha of the unvisited vertices run bottom-up (every unvisited vertex looks
+  // Beamer's direction-optimising BFS: on undirected graphs, levels whose frontier's arcs exceed
+  // 1/bottom_up_alpha of the arcs still unexplored run bottom-up (every unvisited vertex looks
   // for a parent in the frontier), until the frontier falls below 1/top_down_beta of all
-  // vertices again. Ignored on directed graphs. On by default: 5x fewer kernel milliseconds on
+  // vertices again (the device counts both). Ignored on directed graphs. On by default: 5x fewer kernel milliseconds on
   // Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has both).
   bool direction_optimizing = true;
   double bottom_up_alpha = 14, top_down_beta = 24;
