@@ -1,10 +1,12 @@
 #pragma once
 // Point sets for the rope-stack tests: uniform, clustered, coincident and lattice points (the last
 // two make many exact distance ties).
+#include <filesystem>
 #include <random>
 #include <string>
 
 #include "treefix/spatial/trees.hpp"
+#include "treefix/spatial/points_io.hpp"
 #include "treefix/spatial/ropes.hpp"
 
 namespace treefix::test {
@@ -49,6 +51,17 @@ inline const std::vector<Variant>& all_variants() {
   static const std::vector<Variant> v = {Variant::independent, Variant::lockstep,
                                          Variant::recursive};
   return v;
+}
+
+// The subsamples of real range scans under tests/data/ (real_scans.SOURCE.md): uneven surface
+// samples (the dragon) and quantised depth full of ties (the Kinect office).
+inline std::string test_data_path(const std::string& name) {
+  return (std::filesystem::path(__FILE__).parent_path() / "data" / name).string();
+}
+inline PointSet real_scan(const std::string& name) { return read_points(test_data_path(name)); }
+inline const std::vector<std::string>& real_scans() {
+  static const std::vector<std::string> names = {"dragon_scan_2k.xyz", "kinect_office_2k.xyz"};
+  return names;
 }
 
 }  // namespace treefix::test

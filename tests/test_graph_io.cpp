@@ -122,7 +122,7 @@ TEST_CASE("malformed graph files are rejected with the file line") {
         std::string::npos);
   CHECK(read_error("h.txt", "0 1\n1 x\n").find("h.txt:2: expected a vertex id") !=
         std::string::npos);
-  CHECK(read_error("i.txt", "0 1\n2\n3 4\n").find("i.txt:2: an edge needs two vertex ids") !=
+  CHECK(read_error("i.txt", "0 1\n2\n3 4\n").find("i.txt:2: an edge line needs two vertex ids") !=
         std::string::npos);
   CHECK(read_error("j.txt", "0 1\n-4 2\n").find("j.txt:2:") != std::string::npos);
   CHECK(read_error("k.txt", std::string("0 1\n1 \0 2\n", 10)).find("k.txt:2: binary data") !=

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "bench.hpp"
+#include "point_sets.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/neighbours.hpp"
@@ -29,6 +30,7 @@ struct RopesArgs {
   unsigned threads = 0;
   double theta = 0.5, neighbours = 16;
   std::string apps = "nbody,correlate,knn-kd,knn-vp";
+  std::string dump_dir;
 };
 
 Table make_table() {
@@ -73,12 +75,13 @@ void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu,
   }
 }
 
-PointSet uniform_points(std::size_t n, std::uint64_t seed) {
-  PointSet p(n, 3);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  for (auto& c : p.coord) c = u(rng);
-  return p;
+// --dump-dir: the query points, radius, k and our correlation counts for bench/ckdtree_peer.py.
+void dump_points(Runtime& rt, const RopesArgs& a, const KdTree& kd, const PointSet& points,
+                 double radius) {
+  if (a.dump_dir.empty()) return;
+  const auto counts = correlation_counts(rt, kd, points, radius);
+  PointsDump(a.dump_dir)
+      .add("ropes_uniform_" + std::to_string(points.n), points, radius, a.k, &counts);
 }
 
 void run_ropes(const RopesArgs& a) {
@@ -157,6 +160,7 @@ void run_ropes(const RopesArgs& a) {
         "# points: %zu uniform in the unit cube; kd-tree height %d (%.1f ms), vp-tree height %d "
         "(%.1f ms); radius %.5f; k %d\n",
         a.points, kd.height, kd_ms, vp.height, vp_ms, radius, a.k);
+    dump_points(rt, a, kd, points, radius);
     auto options = [](Variant v, bool sorted, Profile* p, TraversalStats* s) {
       QueryOptions q;
       q.variant = v;
@@ -215,6 +219,8 @@ void setup_ropes(CLI::App& app) {
   c->add_option("--leaf", a->leaf, "tree leaf size (default 8)");
   c->add_option("--cpu-repeats", a->cpu_repeats, "timed CPU runs (default 3)");
   c->add_option("--threads", a->threads, "CPU threads (default: all cores)");
+  c->add_option("--dump-dir", a->dump_dir,
+                "write the points, radius and counts here for bench/ckdtree_peer.py");
 }
 
 TREEFIX_BENCH("ropes", setup_ropes);

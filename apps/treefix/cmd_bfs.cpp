@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/output_file.hpp"
+#include "treefix/core/phase_times.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/core/value_format.hpp"
 #include "treefix/graph/bfs.hpp"
@@ -24,19 +25,24 @@ struct BfsCommand {
 };
 
 void run_bfs(const BfsCommand& c) {
+  PhaseTimes phases;
+  // The device first: the reader refuses a graph it cannot hold before allocating it.
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(c.device); });
   GraphReadOptions read;
   read.format = c.format;
   read.edges_directed = c.directed;
+  read.limits.device = &runtime;
+  read.phases = &phases;
   Csr graph = read_graph(c.graph, read);
   if (c.source < 0 || static_cast<std::size_t>(c.source) >= graph.vertices())
     throw InputError("--source " + std::to_string(c.source) + " is not a vertex of " + c.graph +
                      " (" + std::to_string(graph.vertices()) + " vertices, numbered from 0)");
-  Runtime runtime(c.device);
   Profile profile;
   BfsOptions options;
   options.profile = &profile;
   options.direction_optimizing = !c.top_down;
-  BfsResult r = bfs(runtime, graph, static_cast<vertex_t>(c.source), options);
+  BfsResult r = phases.measure(
+      "bfs", [&] { return bfs(runtime, graph, static_cast<vertex_t>(c.source), options); });
   if (c.check) {
     BfsResult ref = bfs_reference(graph, static_cast<vertex_t>(c.source));
     std::string problem =
@@ -52,9 +58,12 @@ void run_bfs(const BfsCommand& c) {
               << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "")
               << "\n";
   }
-  write_output(c.output, [&](std::ostream& out) { write_values(out, r.depth); });
-  if (!c.parents.empty())
-    write_output(c.parents, [&](std::ostream& out) { write_tree(out, r.parent); });
+  phases.measure("write", [&] {
+    write_output(c.output, [&](std::ostream& out) { write_values(out, r.depth); });
+    if (!c.parents.empty())
+      write_output(c.parents, [&](std::ostream& out) { write_tree(out, r.parent); });
+  });
+  if (c.stats) phases.print(std::cerr, "treefix bfs");
 }
 
 void setup_bfs(CLI::App& app) {
@@ -64,7 +73,8 @@ void setup_bfs(CLI::App& app) {
       run_bfs);
   command
       ->add_option("--graph", c->graph,
-                   "graph file: .mtx (Matrix Market), .graph (METIS), else edge list")
+                   "graph file: .mtx (Matrix Market), .graph (METIS), .npz (SciPy CSR), .csr "
+                   "(raw CSR binary), else edge list")
       ->required();
   command->add_option("--source", c->source, "source vertex, 0-based (default 0)");
   add_output_option(command, c->output, "depths, one per line in vertex order");
@@ -77,7 +87,9 @@ void setup_bfs(CLI::App& app) {
                     "never expand a level bottom-up (by default wide levels of undirected graphs "
                     "are, as in Beamer's direction-optimising BFS)");
   command->add_flag("--check", c->check, "verify against the sequential BFS (fails if different)");
-  command->add_flag("--stats", c->stats, "print levels, launches and kernel time to stderr");
+  command->add_flag("--stats", c->stats,
+                    "print levels, launches, kernel time and the wall time of every phase "
+                    "(reading included) to stderr");
   add_device_option(command, c->device);
 }
 

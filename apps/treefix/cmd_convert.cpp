@@ -1,14 +1,18 @@
 // treefix convert --tree IN [--tree-format F] | --xml DOC [--weight K [--attribute A]]
 //                 --output OUT [--names FILE] [--weights-out FILE] [--stats]
+// treefix convert --graph IN [--format F] [--directed] --output OUT [--output-format F]
+//                 [--compress] [--stats]
 // A tree from any supported input, written as a text parent array or .npy (by OUT's extension),
 // with its node names (one per vertex, one per line) and its weights (Newick branch lengths; text
-// or .npy by extension) when asked for.
+// or .npy by extension) when asked for. A graph from any graph format, written in any graph
+// format (graph/graph_io.hpp: by OUT's extension, or --output-format).
 //
-// Inputs: every kind of input is one branch of load_input(), each filling a ConvertedTree:
+// Tree inputs: every kind is one branch of load_input(), each filling a ConvertedTree:
 //   --tree FILE   a tree file (text parent array, .npy, Newick), here;
-//   --xml FILE    (forest module) an XML document's element tree, parent array plus weights;
-//   --graph FILE  (graph module) a rooted spanning tree of a graph.
-// Exactly one is given; a new one adds its option in setup_convert() and a branch below.
+//   --xml FILE    (forest module) an XML document's element tree, parent array plus weights.
+// Exactly one input is given (--graph included); a new one adds its option in setup_convert()
+// and a branch below.
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,14 +23,17 @@
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/forest/xml_tree.hpp"
+#include "treefix/graph/graph_io.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct ConvertArgs {
-  std::string tree, xml, output, names, weights_out;
+  std::string tree, xml, graph, output, names, weights_out;
   TreeFormat tree_format = TreeFormat::automatic;
+  GraphFormat graph_format = GraphFormat::automatic, graph_output_format = GraphFormat::automatic;
+  bool directed = false, compress = false;
   XmlTreeOptions xml_tree;
   bool stats = false;
 };
@@ -68,7 +75,8 @@ ConvertedTree from_xml(const ConvertArgs& args) {
 
 ConvertedTree load_input(const ConvertArgs& args) {
   const std::vector<std::pair<const char*, bool>> given = {{"--tree", !args.tree.empty()},
-                                                           {"--xml", !args.xml.empty()}};
+                                                           {"--xml", !args.xml.empty()},
+                                                           {"--graph", !args.graph.empty()}};
   std::size_t count = 0;
   std::string options;
   for (auto& [option, set] : given) {
@@ -95,7 +103,31 @@ void write_names(const std::string& path, const NodeNames& names, std::size_t ve
   });
 }
 
+// A graph file to another graph format; the reading phases (map, parse, CSR) show in --stats.
+void convert_graph(const ConvertArgs& args) {
+  if (!args.tree.empty() || !args.xml.empty())
+    throw InputError("convert needs exactly one input: --tree, --xml, --graph");
+  if (!args.names.empty() || !args.weights_out.empty())
+    throw InputError("convert --graph: --names and --weights-out are for trees");
+  PhaseTimes phases;
+  GraphReadOptions read;
+  read.format = args.graph_format;
+  read.edges_directed = args.directed;
+  read.phases = &phases;
+  const Csr graph = read_graph(args.graph, read);
+  GraphWriteOptions write;
+  write.format = args.graph_output_format;
+  write.compress = args.compress;
+  phases.measure("write", [&] { write_graph(args.output, graph, write); });
+  if (args.stats) {
+    std::cerr << "treefix convert: " << graph.vertices() << " vertices, " << graph.edges()
+              << " arcs" << (graph.undirected ? " (undirected)" : "") << "\n";
+    phases.print(std::cerr, "treefix convert");
+  }
+}
+
 void run_convert(const ConvertArgs& args) {
+  if (!args.graph.empty()) return convert_graph(args);
   PhaseTimes phases;
   ConvertedTree tree = phases.measure("read", [&] { return load_input(args); });
   if (!args.weights_out.empty() && !tree.weights)
@@ -114,7 +146,8 @@ void setup_convert(CLI::App& app) {
   auto* command = add_command(
       app, "convert",
       "Convert a tree: text parent array, .npy, Newick or an XML document's element tree in; "
-      "text parent array or .npy out (by extension), with node names and weights",
+      "text parent array or .npy out (by extension), with node names and weights. Convert a "
+      "graph: Matrix Market, METIS, edge list, SciPy .npz or raw .csr in and out",
       args, run_convert);
   command->add_option("--tree", args->tree,
                       "tree file: text parent array, .npy (int32/int64 parents) or Newick "
@@ -134,6 +167,18 @@ void setup_convert(CLI::App& app) {
   command->add_option("--weights-out", args->weights_out,
                       "write the tree's weights (Newick branch lengths, 0 where none): text, or "
                       ".npy (float64)");
+  command->add_option("--graph", args->graph,
+                      "graph file (.mtx, .graph/.metis, .npz, .csr, else an edge list) to write "
+                      "in another graph format");
+  add_enum_option(command, "--format", args->graph_format,
+                  "--graph: input format (auto: by extension)");
+  command->add_flag("--directed", args->directed, "--graph edge lists: 'u v' is the arc u -> v only");
+  add_enum_option(command, "--output-format", args->graph_output_format,
+                  "--graph: output format (auto: by the output's extension: .mtx, .graph, .npz, "
+                  ".csr, else an edge list)");
+  command->add_flag("--compress", args->compress,
+                    "--graph .npz output: zlib-compressed members (as scipy.sparse.save_npz "
+                    "does by default); stored members load faster");
   add_stats_option(command, args->stats);
 }
 

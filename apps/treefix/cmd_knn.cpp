@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "point_input.hpp"
 #include "traversal_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
@@ -16,13 +17,14 @@ struct KnnArgs {
   std::string points, queries, output, index = "kd";
   int k = 1;
   TraversalArgs traversal;
+  PointInputArgs input;
 };
 
 void run_knn(const KnnArgs& args) {
   if (args.index != "kd" && args.index != "vp")
     throw InputError("--index must be kd or vp, not '" + args.index + "'");
-  PointSet points = read_points(args.points);
-  PointSet queries = read_points(args.queries);
+  PointSet points = args.input.points(args.points);
+  PointSet queries = args.input.points(args.queries);
   if (queries.dim != points.dim)
     throw InputError(args.queries + ": queries have " + std::to_string(queries.dim) +
                      " coordinates, the points of " + args.points + " have " +
@@ -49,12 +51,13 @@ void setup_knn(CLI::App& app) {
   auto* c = add_command(app, "knn",
                         "k nearest neighbours: per query, k pairs 'index distance', nearest first",
                         args, run_knn);
-  c->add_option("--points", args->points, "data point file: 'n d', then n rows of d numbers")
+  c->add_option("--points", args->points, std::string("data point file: ") + point_file_help)
       ->required();
   c->add_option("--queries", args->queries, "query point file, same dimension")->required();
   c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")->required();
   c->add_option("--index", args->index, "kd|vp: kd-tree or vantage-point tree (default kd)");
   add_output_option(c, args->output, "output file");
+  args->input.add_to(c);
   args->traversal.add_to(c, "queries");
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "point_input.hpp"
 #include "traversal_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
@@ -18,6 +19,7 @@ struct NbodyArgs {
   double theta = 0.5, eps = 0.01, dt = 0.01;
   bool accelerations = false;
   TraversalArgs traversal;
+  PointInputArgs input;
 };
 
 void run_nbody(const NbodyArgs& args) {
@@ -31,7 +33,7 @@ void run_nbody(const NbodyArgs& args) {
   if (!(args.dt > 0) || !std::isfinite(args.dt))
     throw InputError("--dt must be a finite number > 0");
   if (args.steps < 0) throw InputError("--steps must be >= 0");
-  Bodies bodies = read_bodies(args.bodies);
+  Bodies bodies = args.input.bodies(args.bodies);
   Runtime runtime(args.traversal.device);
   if (args.accelerations) {
     auto acc = accelerations(runtime, bodies, o);
@@ -54,7 +56,9 @@ void setup_nbody(CLI::App& app) {
   auto* c = add_command(app, "nbody",
                         "Barnes-Hut gravity (octree, G = 1): leapfrog steps or accelerations", args,
                         run_nbody);
-  c->add_option("--bodies", args->bodies, "body file: 'n 7', then rows 'mass x y z vx vy vz'")
+  c->add_option("--bodies", args->bodies,
+                "body file, rows 'mass x y z vx vy vz': 'n 7' then the rows; .xyz: rows only; "
+                ".npy: an (n, 7) array")
       ->required();
   c->add_option("--steps", args->steps, "leapfrog steps (default 1)");
   c->add_option("--theta", args->theta, "opening angle (default 0.5; 0 = direct sum)");
@@ -63,6 +67,7 @@ void setup_nbody(CLI::App& app) {
   c->add_flag("--accelerations", args->accelerations,
               "write 'ax ay az' per body for the input state instead of stepping");
   add_output_option(c, args->output, "output file");
+  args->input.add_to(c);
   args->traversal.add_to(c, "bodies (the octree's leaf order)");
 }
 

@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "treefix/core/output_file.hpp"
+#include "treefix/core/phase_times.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/graph_io.hpp"
@@ -21,15 +22,20 @@ struct RstArgs {
   RstMethod method = RstMethod::euler;
   ListRankMethod list_rank = ListRankMethod::ruling_set;
   std::int64_t root = -1;
-  bool has_root = false;
+  bool has_root = false, stats = false;
 };
 
 void run_rst(const RstArgs& args) {
   RstOptions options;
   options.method = args.method;
   options.list_rank.method = args.list_rank;
+  PhaseTimes phases;
+  // The device first: the reader refuses a graph it cannot hold before allocating it.
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.device); });
   GraphReadOptions read_options;
   read_options.format = args.format;
+  read_options.limits.device = &runtime;
+  read_options.phases = &phases;
   Csr graph = read_graph(args.graph, read_options);
   if (args.has_root) {
     if (args.root < 0 || args.root >= static_cast<std::int64_t>(graph.vertices()))
@@ -37,9 +43,12 @@ void run_rst(const RstArgs& args) {
                        " (" + std::to_string(graph.vertices()) + " vertices)");
     options.root = static_cast<vertex_t>(args.root);
   }
-  Runtime runtime(args.device);
-  ParentArray parent = rooted_spanning_forest(runtime, graph, options);
-  write_output(args.output, [&](std::ostream& out) { write_tree(out, parent); });
+  ParentArray parent = phases.measure(
+      "spanning forest", [&] { return rooted_spanning_forest(runtime, graph, options); });
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) { write_tree(out, parent); });
+  });
+  if (args.stats) phases.print(std::cerr, "treefix rst");
 }
 
 void setup_rst(CLI::App& app) {
@@ -49,7 +58,8 @@ void setup_rst(CLI::App& app) {
       run_rst);
   command
       ->add_option("--graph", args->graph,
-                   "undirected graph: Matrix Market (.mtx), METIS (.graph) or edge list ('u v')")
+                   "undirected graph: Matrix Market (.mtx), METIS (.graph), SciPy CSR (.npz), raw "
+                   "CSR (.csr) or edge list ('u v')")
       ->required();
   add_enum_option(command, "--format", args->format, "graph format (auto: by extension)");
   command->add_option("--root", args->root, "root of its component (others: smallest id)")
@@ -59,6 +69,7 @@ void setup_rst(CLI::App& app) {
                   "(PR-RST)");
   add_output_option(command, args->output, "parent array file");
   add_enum_option(command, "--list-rank", args->list_rank, "list-ranking method");
+  add_stats_option(command, args->stats);
   add_device_option(command, args->device);
 }
 

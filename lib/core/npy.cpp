@@ -355,11 +355,7 @@ std::vector<T> read_npy_values(const std::string& path, const char* what) {
     using S = decltype(stored);
     if constexpr (std::is_same_v<S, T> && std::is_integral_v<T>) {
       // Same integer type: every value is fine, copy the bytes on all cores.
-      const Ranges pieces(n * sizeof(T), host_threads(), std::size_t(1) << 18);
-      parallel_for(pieces.count, [&](std::size_t i) {
-        std::memcpy(reinterpret_cast<char*>(out.data()) + pieces.begin(i), data + pieces.begin(i),
-                    pieces.end(i) - pieces.begin(i));
-      });
+      parallel_memcpy(out.data(), data, n * sizeof(T));
     } else {
       convert_all<T, S>(data, n, out.data(), path, what, header.descr);
     }
@@ -372,27 +368,30 @@ template std::vector<std::int64_t> read_npy_values<std::int64_t>(const std::stri
 template std::vector<float> read_npy_values<float>(const std::string&, const char*);
 template std::vector<double> read_npy_values<double>(const std::string&, const char*);
 
+std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape) {
+  std::string dims;
+  for (std::size_t d : shape) dims += std::to_string(d) + ", ";
+  if (shape.size() > 1) dims.erase(dims.size() - 1);  // "(3, 4)" but "(3,)"
+  if (shape.empty()) dims.clear();                      // a scalar: "()"
+  std::string dict =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  // Pad with spaces so that magic + version + length + header + '\n' is a multiple of 64.
+  const std::size_t unpadded = kMagicBytes + 2 + 2 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string header(kMagic, kMagicBytes);
+  header += '\x01';  // version 1.0
+  header += '\x00';
+  header += static_cast<char>(dict.size() & 0xff);
+  header += static_cast<char>(dict.size() >> 8);
+  return header + dict;
+}
+
 template <class T>
 void write_npy(std::ostream& out, const T* values, const std::vector<std::size_t>& shape) {
-  std::string dims;
   std::size_t count = 1;
-  for (std::size_t d : shape) {
-    dims += std::to_string(d) + ", ";
-    count *= d;
-  }
-  if (shape.size() > 1) dims.erase(dims.size() - 1);  // "(3, 4)" but "(3,)"
-  std::string header = std::string("{'descr': '") + npy_descr(value_type_of<T>()) +
-                       "', 'fortran_order': False, 'shape': (" + dims + "), }";
-  // Pad with spaces so that magic + version + length + header + '\n' is a multiple of 64.
-  const std::size_t unpadded = kMagicBytes + 2 + 2 + header.size() + 1;
-  header.append((64 - unpadded % 64) % 64, ' ');
-  header += '\n';
-  out.write(kMagic, kMagicBytes);
-  const char version[2] = {1, 0};
-  out.write(version, 2);
-  const char length[2] = {static_cast<char>(header.size() & 0xff),
-                          static_cast<char>(header.size() >> 8)};
-  out.write(length, 2);
+  for (std::size_t d : shape) count *= d;
+  const std::string header = npy_header(npy_descr(value_type_of<T>()), shape);
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
   out.write(reinterpret_cast<const char*>(values), static_cast<std::streamsize>(count * sizeof(T)));
 }

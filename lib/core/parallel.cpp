@@ -1,9 +1,11 @@
 // Host parallel loops through OpenMP (treefix/core/parallel.hpp).
 #include "treefix/core/parallel.hpp"
 
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -35,6 +37,34 @@ void parallel_for(std::size_t count, const std::function<void(std::size_t)>& bod
     }
   }
   if (failure) std::rethrow_exception(failure);
+}
+
+void parallel_memcpy(void* to, const void* from, std::size_t bytes) {
+  const Ranges slices(bytes, host_threads(), std::size_t(1) << 18);
+  parallel_for(slices.count, [&](std::size_t s) {
+    std::memcpy(static_cast<char*>(to) + slices.begin(s),
+                static_cast<const char*>(from) + slices.begin(s), slices.end(s) - slices.begin(s));
+  });
+}
+
+std::int64_t exclusive_sum(std::int64_t* values, std::size_t count) {
+  const Ranges slices(count, host_threads(), std::size_t(1) << 16);
+  std::vector<std::int64_t> slice_sum(slices.count + 1, 0);
+  parallel_for(slices.count, [&](std::size_t s) {
+    std::int64_t sum = 0;
+    for (std::size_t i = slices.begin(s); i < slices.end(s); ++i) sum += values[i];
+    slice_sum[s + 1] = sum;
+  });
+  for (std::size_t s = 0; s < slices.count; ++s) slice_sum[s + 1] += slice_sum[s];
+  parallel_for(slices.count, [&](std::size_t s) {
+    std::int64_t running = slice_sum[s];
+    for (std::size_t i = slices.begin(s); i < slices.end(s); ++i) {
+      const std::int64_t value = values[i];
+      values[i] = running;
+      running += value;
+    }
+  });
+  return slice_sum[slices.count];
 }
 
 }  // namespace treefix

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -17,9 +18,56 @@
 namespace treefix {
 
 namespace {
-bool is_space(char c) {
-  return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+
+// Byte classes for the tokenizers: one table look-up per byte instead of six comparisons.
+enum ByteClass : unsigned char { kToken, kSpace, kNewline, kComment };
+constexpr std::array<unsigned char, 256> kByteClass = [] {
+  std::array<unsigned char, 256> table{};
+  for (unsigned char c : {' ', '\t', '\r', '\f', '\v'}) table[c] = kSpace;
+  table['\n'] = kNewline;
+  return table;
+}();
+inline bool is_space(char c) { return kByteClass[static_cast<unsigned char>(c)] != kToken; }
+
+// What ChunkTokens would find in a text, counted by a byte-class state machine: one table
+// look-up and a few predictable branches per byte, no per-token calls. Same rules as ChunkTokens:
+// a token is a run of non-space bytes; a comment character where a token would start makes the
+// rest of its line a comment.
+struct CountResult {
+  std::size_t tokens = 0, newlines = 0, last_token_line = 0;
+};
+CountResult count_tokens(std::string_view text, const char* comments) {
+  std::array<unsigned char, 256> kind = kByteClass;
+  for (const char* c = comments; c && *c; ++c) kind[static_cast<unsigned char>(*c)] = kComment;
+  CountResult r;
+  bool in_token = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    switch (kind[static_cast<unsigned char>(text[i])]) {
+      case kToken:
+        if (!in_token) {
+          ++r.tokens;
+          r.last_token_line = r.newlines;
+          in_token = true;
+        }
+        break;
+      case kSpace:
+        in_token = false;
+        break;
+      case kNewline:
+        in_token = false;
+        ++r.newlines;
+        break;
+      default:  // a comment character: part of a token, or a comment to the end of the line
+        if (!in_token) {
+          const void* newline = std::memchr(text.data() + i, '\n', text.size() - i);
+          if (!newline) return r;
+          i = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data()) - 1;
+        }
+    }
+  }
+  return r;
 }
+
 [[noreturn]] void cannot_open(const std::string& path, const std::string& why) {
   throw InputError(path + ": cannot open: " + why);
 }
@@ -85,7 +133,8 @@ void ChunkTokens::skip_space_and_comments() {
       ++at_;
     } else if (is_space(c)) {
       ++at_;
-    } else if (comments_ && *comments_ && std::strchr(comments_, c)) {
+    } else if (c != '\0' && comments_ && *comments_ && std::strchr(comments_, c)) {
+      // (a NUL byte is data, not a comment: strchr would find the string's terminator)
       const void* newline = std::memchr(at_, '\n', static_cast<std::size_t>(end_ - at_));
       at_ = newline ? static_cast<const char*>(newline) : end_;
     } else {
@@ -128,18 +177,13 @@ TokenChunks::TokenChunks(const TextFile& file, std::size_t from, const char* com
     end_.push_back(std::max(cut, previous));
     previous = std::max(cut, previous);
   }
-  // Pass 1: tokens and newlines per chunk.
+  // Pass 1: tokens and newlines per chunk, in one walk over the bytes.
   std::vector<std::size_t> tokens(begin_.size()), newlines(begin_.size()), last_line(begin_.size());
   parallel_for(begin_.size(), [&](std::size_t c) {
-    ChunkTokens scan(text.substr(begin_[c], end_[c] - begin_[c]), 0, comments_);
-    std::string_view token;
-    std::size_t count = 0;
-    while (scan.next(token)) ++count;
-    tokens[c] = count;
-    last_line[c] = scan.line();  // relative to the chunk's first line, 0-based
-    // Newlines: the tokenizer counts those it walked over; a comment's own end of line too.
-    newlines[c] =
-        static_cast<std::size_t>(std::count(text.data() + begin_[c], text.data() + end_[c], '\n'));
+    const CountResult counted = count_tokens(text.substr(begin_[c], end_[c] - begin_[c]), comments_);
+    tokens[c] = counted.tokens;
+    newlines[c] = counted.newlines;
+    last_line[c] = counted.last_token_line;  // relative to the chunk's first line, 0-based
   });
   token_offset_.assign(begin_.size() + 1, 0);
   first_line_.assign(begin_.size(), 0);
@@ -151,6 +195,7 @@ TokenChunks::TokenChunks(const TextFile& file, std::size_t from, const char* com
     if (tokens[c]) last_token_line_ = line + last_line[c];
     line += newlines[c];
   }
+  end_line_ = line;
 }
 
 void TokenChunks::fail(std::size_t token_index, std::size_t line,

@@ -1,6 +1,7 @@
 // Values as text, formatted with std::to_chars on all host cores (treefix/core/value_format.hpp).
 #include "treefix/core/value_format.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 
@@ -29,21 +30,27 @@ void format_values(std::string& text, const T* values, std::size_t count) {
   text.resize(static_cast<std::size_t>(at - text.data()));
 }
 
-template <class T>
-void write_values(std::ostream& out, const T* values, std::size_t count) {
-  const std::size_t slices = (count + kSlice - 1) / kSlice;
+void write_slices(std::ostream& out, std::size_t slices,
+                  const std::function<void(std::string&, std::size_t)>& format) {
   const std::size_t batch = 2 * std::size_t(host_threads());
   std::vector<std::string> text(std::min(slices, batch));
   for (std::size_t first = 0; first < slices; first += batch) {
     const std::size_t in_batch = std::min(batch, slices - first);
     parallel_for(in_batch, [&](std::size_t s) {
-      const std::size_t begin = (first + s) * kSlice;
       text[s].clear();
-      format_values(text[s], values + begin, std::min(kSlice, count - begin));
+      format(text[s], first + s);
     });
     for (std::size_t s = 0; s < in_batch; ++s)
       out.write(text[s].data(), static_cast<std::streamsize>(text[s].size()));
   }
+}
+
+template <class T>
+void write_values(std::ostream& out, const T* values, std::size_t count) {
+  write_slices(out, (count + kSlice - 1) / kSlice, [&](std::string& text, std::size_t s) {
+    const std::size_t begin = s * kSlice;
+    format_values(text, values + begin, std::min(kSlice, count - begin));
+  });
 }
 
 #define TREEFIX_VALUE_FORMAT(T)                                        \

@@ -1,45 +1,151 @@
-// The strict edge-list reader of root_forest's command (graph/edge_list.hpp).
+// Edge lists ("u v" pairs, SNAP style) on all host cores: the strict reader of `treefix root`
+// (graph/edge_list.hpp), the graph reader and the writer (graph/graph_io.hpp).
 #include "treefix/graph/edge_list.hpp"
 
 #include <algorithm>
 #include <climits>
 
-#include "treefix/core/text_io.hpp"
+#include "graph_formats.hpp"
+#include "treefix/core/host_memory.hpp"
+#include "treefix/core/parallel.hpp"
+#include "treefix/graph/graph_io.hpp"
 
 namespace treefix {
 
+namespace {
+
+constexpr const char* kComments = "#%";
+
+struct ParsedEdges {
+  std::vector<vertex_t> source, target;
+  std::vector<std::size_t> line;  // of each edge, when asked for
+  std::int64_t largest = -1;      // the largest id (-1: no edge)
+};
+
+// What is wrong with a token that is not a vertex id (kept out of the parsing loop: a call
+// there only on failure).
+[[gnu::noinline, gnu::cold]] std::string bad_id(std::string_view token, std::int64_t vertices) {
+  std::int64_t id = 0;
+  if (!parse_int(token, id))
+    return "expected a vertex id, found '" + std::string(token.substr(0, 40)) + "'";
+  return "vertex id " + std::to_string(id) + " is out of range: " +
+         (vertices >= 0 ? "there are " + std::to_string(vertices) + " vertices (ids 0.." +
+                              std::to_string(vertices - 1) + ")"
+                        : std::string("ids are 0..2^31-2"));
+}
+
+// The pairs of an edge list; `vertices` >= 0 bounds the ids. `check_size(edges)` runs once the
+// number of edges is known, before anything of that size is allocated.
+template <class CheckSize>
+ParsedEdges parse_edge_pairs(const TokenChunks& chunks, std::int64_t vertices, bool want_lines,
+                             CheckSize check_size) {
+  const std::size_t edges = (chunks.tokens() + 1) / 2;
+  check_size(edges);
+  ParsedEdges parsed;
+  parsed.source.resize(edges);
+  parsed.target.resize(edges);
+  if (want_lines) parsed.line.resize(edges);
+  const std::int64_t limit = vertices >= 0 ? vertices : std::int64_t(INT32_MAX);
+  detail::parse_records(
+      chunks, 2,
+      [&](std::string_view token, std::size_t edge, std::size_t field, std::size_t line,
+          const auto& fail) {
+        std::int64_t id = 0;
+        if (!parse_int(token, id) || id < 0 || id >= limit) fail(bad_id(token, vertices));
+        (field == 0 ? parsed.source : parsed.target)[edge] = static_cast<vertex_t>(id);
+        if (want_lines && field == 0) parsed.line[edge] = line;
+      },
+      [](std::size_t) { return std::string("an edge line needs two vertex ids ('u v')"); });
+  // The largest id, per slice on all cores.
+  const Ranges slices(edges, host_threads(), std::size_t(1) << 16);
+  std::vector<std::int64_t> largest(slices.count, -1);
+  parallel_for(slices.count, [&](std::size_t s) {
+    for (std::size_t e = slices.begin(s); e < slices.end(s); ++e)
+      largest[s] = std::max<std::int64_t>({largest[s], parsed.source[e], parsed.target[e]});
+  });
+  for (std::int64_t x : largest) parsed.largest = std::max(parsed.largest, x);
+  return parsed;
+}
+
+}  // namespace
+
 EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices,
-                               std::vector<std::size_t>* lines) {
-  TokenStream in(path, "#");
+                               std::vector<std::size_t>* lines, const GraphLimits& limits) {
+  if (vertices > INT32_MAX)
+    throw CapacityError(path + ": " + std::to_string(vertices) +
+                        " vertices exceed the 2^31-1 that 32-bit vertex ids allow");
+  if (vertices >= 0) require_forest_fits(limits, path, static_cast<std::size_t>(vertices), 0);
+  TextFile file(path);
+  TokenChunks chunks(file, 0, kComments);
+  ParsedEdges parsed = parse_edge_pairs(chunks, vertices, lines != nullptr, [&](std::size_t edges) {
+    require_host_fits(limits, bytes_for(edges, lines ? 16 : 8),
+                      path + ": an edge list of " + std::to_string(edges) + " edges");
+  });
   EdgeList list;
-  std::int64_t largest = -1;
-  std::string_view token;
-  while (in.next(token)) {
-    std::int64_t u, v;
-    if (!parse_int(token, u))
-      in.fail("expected a vertex id, found '" + std::string(token.substr(0, 40)) + "'");
-    std::size_t line = in.line();
-    std::string_view second;
-    if (!in.next(second) || in.line() != line)
-      throw InputError(path + ":" + std::to_string(line) +
-                       ": an edge line needs two vertex ids ('u v')");
-    if (!parse_int(second, v))
-      in.fail("expected a vertex id, found '" + std::string(second.substr(0, 40)) + "'");
-    for (std::int64_t id : {u, v}) {
-      if (id < 0 || id >= INT32_MAX)
-        in.fail("vertex id " + std::to_string(id) + " is out of range");
-      if (vertices >= 0 && id >= vertices)
-        in.fail("vertex id " + std::to_string(id) + " is out of range: there are " +
-                std::to_string(vertices) + " vertices (ids 0.." + std::to_string(vertices - 1) +
-                ")");
-    }
-    largest = std::max({largest, u, v});
-    list.source.push_back(static_cast<vertex_t>(u));
-    list.target.push_back(static_cast<vertex_t>(v));
-    if (lines) lines->push_back(line);
-  }
-  list.vertices = static_cast<std::size_t>(vertices >= 0 ? vertices : largest + 1);
+  list.vertices = static_cast<std::size_t>(vertices >= 0 ? vertices : parsed.largest + 1);
+  require_forest_fits(limits, path, list.vertices, parsed.source.size());
+  list.source = std::move(parsed.source);
+  list.target = std::move(parsed.target);
+  if (lines) *lines = std::move(parsed.line);
   return list;
+}
+
+Csr read_edge_list(const std::string& path, const GraphReadOptions& options) {
+  const bool undirected = !options.edges_directed;
+  std::unique_ptr<TextFile> file;
+  std::unique_ptr<TokenChunks> chunks;
+  detail::timed(options.phases, "read: map", [&] { file = std::make_unique<TextFile>(path); });
+  detail::timed(options.phases, "read: scan",
+                [&] { chunks = std::make_unique<TokenChunks>(*file, 0, kComments); });
+  ParsedEdges parsed = detail::timed(options.phases, "read: parse", [&] {
+    return parse_edge_pairs(*chunks, -1, false, [&](std::size_t edges) {
+      // n is not known yet: the edges, and the CSR of their arcs over no vertices
+      require_graph_fits(GraphLimits{options.limits.host_bytes, nullptr}, path, 0,
+                         undirected ? 2 * std::uint64_t(edges) : edges, bytes_for(edges, 8));
+    });
+  });
+  const std::size_t n = static_cast<std::size_t>(parsed.largest + 1);
+  const std::size_t edges = parsed.source.size();
+  require_graph_fits(options.limits, path, n, undirected ? 2 * std::uint64_t(edges) : edges,
+                     bytes_for(edges, 8));
+  return detail::timed(options.phases, "read: csr", [&] {
+    return csr_from_edges(n, parsed.source, parsed.target, undirected);
+  });
+}
+
+EdgeList undirected_edges(const Csr& graph) {
+  const std::size_t n = graph.vertices();
+  // Symmetric first (every arc's reverse added, duplicates merged), then the arcs with u < v.
+  Csr symmetric;
+  if (!graph.undirected) {
+    std::vector<vertex_t> source(graph.edges());
+    parallel_for(n, [&](std::size_t v) {
+      std::fill(source.begin() + graph.row_offset[v], source.begin() + graph.row_offset[v + 1],
+                static_cast<vertex_t>(v));
+    });
+    symmetric = csr_from_edges(n, source, graph.column, true);
+  }
+  const Csr& g = graph.undirected ? graph : symmetric;
+  EdgeList list;
+  list.vertices = n;
+  list.source.reserve(g.edges() / 2);
+  list.target.reserve(g.edges() / 2);
+  for (std::size_t v = 0; v < n; ++v)
+    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
+      if (static_cast<std::size_t>(g.column[e]) > v) {
+        list.source.push_back(static_cast<vertex_t>(v));
+        list.target.push_back(g.column[e]);
+      }
+  return list;
+}
+
+void write_edge_list(std::ostream& out, const Csr& graph) {
+  detail::write_rows(out, graph.vertices(), [&](std::string& text, std::size_t v) {
+    for (std::int64_t e = graph.row_offset[v]; e < graph.row_offset[v + 1]; ++e) {
+      detail::append_number(text, static_cast<std::int64_t>(v), ' ');
+      detail::append_number(text, graph.column[e], '\n');
+    }
+  });
 }
 
 }  // namespace treefix

@@ -1,66 +1,29 @@
-// Readers and writers of point and body files (see points_io.hpp).
+// Readers and writers of point and body files (see points_io.hpp); the parsing is
+// spatial/number_table.cpp.
 #include "treefix/spatial/points_io.hpp"
 
-#include <cfloat>
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
-#include <limits>
 
-#include "treefix/core/error.hpp"
-#include "treefix/core/text_io.hpp"
+#include "spatial/number_table.hpp"
+#include "treefix/core/npy.hpp"
 
 namespace treefix {
 namespace {
 
-// Reads "n d" and checks d against `want_dim` (0: any d in 1..max).
-std::pair<std::size_t, int> read_header(TokenStream& in, int want_dim) {
-  std::int64_t n = in.next_int("the number of rows n");
-  std::size_t header_line = in.line();
-  if (n < 0) in.fail("negative row count " + std::to_string(n));
-  if (n > std::numeric_limits<std::int32_t>::max() / 2)
-    in.fail("row count " + std::to_string(n) + " exceeds 2^30-1");
-  std::int64_t d = in.next_int("the number of columns d");
-  if (in.line() != header_line) in.fail("the header must be one line 'n d'");
-  if (want_dim && d != want_dim)
-    in.fail("expected " + std::to_string(want_dim) + " columns (header 'n " +
-            std::to_string(want_dim) + "'), found " + std::to_string(d));
-  if (d < 1 || d > 16)
-    in.fail("the number of columns must be in 1..16, found " + std::to_string(d));
-  return {static_cast<std::size_t>(n), static_cast<int>(d)};
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::string tail(suffix);
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// The d numbers of row `row`, all on one line after the previous row's line.
-template <class Store>
-void read_rows(TokenStream& in, std::size_t n, int d, Store store) {
-  std::size_t previous_line = in.line();
-  std::string what;
-  for (std::size_t i = 0; i < n; ++i) {
-    std::size_t row_line = 0;
-    for (int k = 0; k < d; ++k) {
-      what = "column " + std::to_string(k + 1) + " of row " + std::to_string(i + 1);
-      double v = in.next_double(what.c_str());
-      if (k == 0) {
-        row_line = in.line();
-        if (row_line == previous_line)
-          in.fail(i == 0 ? std::string("the header line has more than 2 numbers ('n d')")
-                         : "row " + std::to_string(i) + " has more than " + std::to_string(d) +
-                               " numbers");
-      } else if (in.line() != row_line) {
-        throw InputError(in.path() + ":" + std::to_string(row_line) + ": row " +
-                         std::to_string(i + 1) + " has only " + std::to_string(k) + " of " +
-                         std::to_string(d) + " numbers");
-      }
-      if (!std::isfinite(v) || std::abs(v) > FLT_MAX)
-        in.fail(what + " is " + std::to_string(v) + ": not finite as a float");
-      store(i, k, static_cast<float>(v));
-    }
-    previous_line = row_line;
-  }
-  std::string_view extra;
-  if (in.next(extra)) {
-    if (in.line() == previous_line && n > 0)
-      in.fail("row " + std::to_string(n) + " has more than " + std::to_string(d) + " numbers");
-    in.fail("more than the " + std::to_string(n) + " rows the header announces");
+PointSet read_table(const std::string& path, PointFormat format, const detail::TableSpec& spec) {
+  switch (point_format_of(path, format)) {
+    case PointFormat::npy:
+      return detail::read_npy_table(path, spec);
+    case PointFormat::xyz:
+      return detail::read_text_table(path, false, spec);
+    default:
+      return detail::read_text_table(path, true, spec);
   }
 }
 
@@ -72,12 +35,34 @@ void write_float(std::ostream& out, float v) {
 
 }  // namespace
 
-PointSet read_points(const std::string& path) {
-  TokenStream in(path, "#");
-  auto [n, d] = read_header(in, 0);
-  PointSet points(n, d);
-  read_rows(in, n, d, [&](std::size_t i, int k, float v) { points.at(i, k) = v; });
-  return points;
+PointFormat point_format_of(const std::string& path, PointFormat given) {
+  if (given != PointFormat::automatic) return given;
+  if (is_npy_path(path)) return PointFormat::npy;
+  if (ends_with(path, ".xyz")) return PointFormat::xyz;
+  return PointFormat::text;
+}
+
+PointSet read_points(const std::string& path, PointFormat format) {
+  return read_table(path, format, {});
+}
+
+Bodies read_bodies(const std::string& path, PointFormat format) {
+  detail::TableSpec spec;
+  spec.rows_name = "bodies";
+  spec.row_name = "body";
+  spec.columns = 7;
+  spec.columns_hint = "mass x y z vx vy vz";
+  spec.nonnegative_column = 0;
+  spec.nonnegative_name = "mass";
+  const PointSet table = read_table(path, format, spec);
+  // The table is structure of arrays: each column is one contiguous range.
+  const std::size_t n = table.n;
+  auto column = [&](int k) { return table.coord.begin() + std::ptrdiff_t(k * n); };
+  Bodies bodies(n);
+  std::copy(column(0), column(1), bodies.mass.begin());
+  std::copy(column(1), column(4), bodies.position.coord.begin());
+  std::copy(column(4), column(7), bodies.velocity.coord.begin());
+  return bodies;
 }
 
 void write_points(std::ostream& out, const PointSet& points) {
@@ -91,21 +76,11 @@ void write_points(std::ostream& out, const PointSet& points) {
   }
 }
 
-Bodies read_bodies(const std::string& path) {
-  TokenStream in(path, "#");
-  auto [n, d] = read_header(in, 7);
-  Bodies bodies(n);
-  read_rows(in, n, d, [&](std::size_t i, int k, float v) {
-    if (k == 0) {
-      if (v < 0) in.fail("row " + std::to_string(i + 1) + ": negative mass " + std::to_string(v));
-      bodies.mass[i] = v;
-    } else if (k <= 3) {
-      bodies.position.at(i, k - 1) = v;
-    } else {
-      bodies.velocity.at(i, k - 4) = v;
-    }
-  });
-  return bodies;
+void write_points_npy(std::ostream& out, const PointSet& points) {
+  std::vector<float> rows(points.coord.size());
+  for (std::size_t i = 0; i < points.n; ++i)
+    for (int k = 0; k < points.dim; ++k) rows[i * points.dim + k] = points.at(i, k);
+  write_npy(out, rows.data(), {points.n, std::size_t(points.dim)});
 }
 
 void write_bodies(std::ostream& out, const Bodies& bodies) {

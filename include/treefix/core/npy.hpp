@@ -72,6 +72,10 @@ NpyArray parse_npy(std::string_view bytes, const std::string& name);
 // The .npy descr of T ('<i4', '<i8', '<f4', '<f8').
 const char* npy_descr(ValueType type);
 
+// The header of a version 1.0 .npy stream of `descr` elements in `shape` (the data follows it):
+// what write_npy writes first, and what an .npz member of any dtype starts with.
+std::string npy_header(const std::string& descr, const std::vector<std::size_t>& shape);
+
 // Writes elements (C order) of T in `shape` as a version 1.0 .npy stream.
 template <class T>
 void write_npy(std::ostream& out, const T* values, const std::vector<std::size_t>& shape);

@@ -6,6 +6,7 @@
 // Without OpenMP the loops run sequentially, with the same results.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 namespace treefix {
@@ -29,5 +30,12 @@ struct Ranges {
   std::size_t begin(std::size_t i) const { return n * i / count; }
   std::size_t end(std::size_t i) const { return n * (i + 1) / count; }
 };
+
+// memcpy on all host cores (a slice each): copies out of mapped files at memory speed.
+void parallel_memcpy(void* to, const void* from, std::size_t bytes);
+
+// In-place exclusive prefix sum of values[0 .. count) on all host cores (a sum per slice, a
+// sequential scan of the slice sums, a pass adding them back); returns the total.
+std::int64_t exclusive_sum(std::int64_t* values, std::size_t count);
 
 }  // namespace treefix

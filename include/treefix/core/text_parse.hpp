@@ -80,6 +80,13 @@ class TokenChunks {
   // The line of the last token (the line of `from` when there is none): where a file that ends
   // too early is reported.
   std::size_t last_token_line() const { return last_token_line_; }
+  // The line chunk c starts on, and the line just after its last newline (where chunk c + 1
+  // starts; for the last chunk, the line of text after the file's last newline, if any). Formats
+  // whose lines matter (METIS: line i is vertex i) count lines per chunk with these.
+  std::size_t first_line(std::size_t chunk) const { return first_line_[chunk]; }
+  std::size_t end_line(std::size_t chunk) const {
+    return chunk + 1 < first_line_.size() ? first_line_[chunk + 1] : end_line_;
+  }
 
   // Parses every token into out[0 .. tokens()): convert(token, value) returns "" for a good token
   // or a phrase saying what is wrong ("is not an integer"). Throws InputError
@@ -100,7 +107,7 @@ class TokenChunks {
   const char* comments_;
   std::vector<std::size_t> begin_, end_, first_line_;  // per chunk, byte range and first line
   std::vector<std::size_t> token_offset_;              // chunks + 1 entries
-  std::size_t last_token_line_ = 1;
+  std::size_t last_token_line_ = 1, end_line_ = 1;
 };
 
 // The error a chunk raised, with where: ordered by token index so that the first in the file wins.

@@ -1,7 +1,9 @@
 #pragma once
 // Graphs in compressed sparse row form. Undirected graphs store both directions of every edge.
+// Every Csr the library makes has its rows sorted, without duplicates and without self loops.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "treefix/treefix/tree.hpp"
@@ -20,13 +22,35 @@ struct Csr {
   }
 };
 
-// Builds the CSR of n vertices from arcs source[i] -> target[i] (both directions when
-// `undirected`). Self loops are dropped, duplicate arcs merged, every row sorted. O(n + m log d).
-// Throws InputError for an endpoint outside 0..n-1.
+// Builds the CSR of n vertices from arcs source[i] -> target[i], i < count (both directions when
+// `undirected`). Self loops are dropped, duplicate arcs merged, every row sorted. On all host
+// cores, as gapbs' BuildCSR and SquishCSR: degrees counted, a prefix sum, arcs scattered to
+// their rows, each row sorted and the rows compacted; each thread counts and scatters the arcs of
+// its own range of rows, so no atomics are needed. Throws InputError for an endpoint outside
+// 0..n-1.
+Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target,
+                   std::size_t count, bool undirected);
 Csr csr_from_edges(std::size_t n, const std::vector<vertex_t>& source,
                    const std::vector<vertex_t>& target, bool undirected);
 
-// Whether every arc has its reverse (rows must be sorted, as csr_from_edges leaves them).
+// Host bytes that csr_from_edges allocates at its peak, besides its input, for `arcs` arcs
+// (count, or 2 count when undirected): what readers check before they start.
+std::uint64_t csr_build_bytes(std::size_t n, std::uint64_t arcs);
+
+// Brings rows filled in file order (METIS lines, a SciPy CSR) to the form above: each row sorted,
+// duplicates merged, self loops dropped, on all host cores. Does nothing to rows already so.
+// Column ids must be in 0..n-1. Leaves `undirected` as it is.
+void normalize_rows(Csr& graph);
+
+// Checks arrays a file handed over as they are (SciPy CSR, our raw CSR): row offsets from 0 to
+// the column count and never decreasing, column ids in 0..n-1 (InputError "what: row offset 7
+// ..." / "what: arc 12 goes to vertex 40, outside 0..9" for the first bad one); then brings rows
+// to the library's form (normalize_rows) when they are not already. On all host cores.
+void check_and_normalize(Csr& graph, const std::string& what);
+
+// Whether every arc has its reverse (rows without duplicates, as csr_from_edges leaves them): one
+// streaming pass on all host cores comparing keyed hash sums of the arcs and of their reverses,
+// with a fresh random key per call (a non-symmetric graph passes with probability ~2^-128).
 bool has_reverse_arcs(const Csr& graph);
 
 // The graph of a forest: an arc from every vertex to each of its children (rows in increasing

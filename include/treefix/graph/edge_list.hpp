@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "treefix/core/error.hpp"
+#include "treefix/graph/graph_limits.hpp"
 #include "treefix/treefix/tree.hpp"
 
 namespace treefix {
@@ -28,9 +29,19 @@ class EdgeListError : public InputError {
   std::size_t edge_index_;
 };
 
-// Reads "u v" per line, 0-based ids, '#' comments (TokenStream). vertices < 0: largest id + 1.
-// Malformed or out-of-range ids fail with "path:line: ..."; lines[i] is the line of edge i.
+// Reads "u v" pairs, 0-based ids, '#' or '%' comments, on all host cores (the edge-list parser
+// of graph_io.hpp, without merging anything: duplicates and self loops are the caller's to judge).
+// vertices < 0: largest id + 1. Malformed or out-of-range ids fail with "path:line: ..."; lines[i]
+// is the line of edge i. The forest is checked against `limits` (require_forest_fits) as soon as
+// its size is known: before reading when `vertices` is given.
 EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices = -1,
-                               std::vector<std::size_t>* lines = nullptr);
+                               std::vector<std::size_t>* lines = nullptr,
+                               const GraphLimits& limits = {});
+
+struct Csr;
+// The undirected edges of a graph, each once as (u, v) with u < v: an arc without its reverse
+// counts as the edge it names. What `treefix root` makes of a forest given in a graph format
+// other than an edge list (.mtx, .graph, .npz, .csr).
+EdgeList undirected_edges(const Csr& graph);
 
 }  // namespace treefix

@@ -62,6 +62,7 @@ struct VpTree : LinearTree {
       parent_vantage;  // tree position of the parent's vantage point, -1 at root
   std::vector<float> parent_lo, parent_hi;  // min/max distance of the subtree's points to it
 };
-VpTree build_vp_tree(const PointSet& points, int leaf_size = 8);
+// Built on all host cores (parallel = false: on one thread, the same tree); see docs/ropes.md.
+VpTree build_vp_tree(const PointSet& points, int leaf_size = 8, bool parallel = true);
 
 }  // namespace treefix

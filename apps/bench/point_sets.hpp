@@ -1,0 +1,36 @@
+#pragma once
+// Point sets of the spatial suites (points, ropes): uniform points, and --dump-dir, the point sets
+// a suite measured, written for
+// the CPU peer bench/ckdtree_peer.py (SciPy's cKDTree), so that it runs on the same points with
+// the same radius and k. The directory gets, per set NAME:
+//   NAME.npy          float32 array (n, d): the points (data and queries alike)
+//   NAME.counts.npy   int64 array (n): our correlation counts at the radius (when given)
+// and one row of points_manifest.csv: name,file,n,dim,radius,k,counts_file (bench/README.md,
+// "Point dumps"). The radius is written with 9 significant digits, so float(radius) is exact.
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "treefix/spatial/points.hpp"
+
+namespace treefix::bench {
+
+// n points uniform in the unit cube (3-D), from a fixed seed.
+PointSet uniform_points(std::size_t n, std::uint64_t seed);
+
+class PointsDump {
+ public:
+  // An empty directory name dumps nothing.
+  explicit PointsDump(std::string directory);
+  bool enabled() const { return !directory_.empty(); }
+  // NAME must be a plain file name part (letters, digits, '-', '_', '.').
+  void add(const std::string& name, const PointSet& points, double radius, int k,
+           const std::vector<std::uint32_t>* counts = nullptr);
+
+ private:
+  std::string directory_;
+  std::ofstream manifest_;
+};
+
+}  // namespace treefix::bench
