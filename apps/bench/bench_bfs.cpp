@@ -298,7 +298,7 @@ void setup(CLI::App& app) {
       ->capture_default_str();
   suite->add_flag("--skip-trees", o->skip_trees, "only the BFS traversal part");
   suite->add_option("--graph", o->graphs,
-                    "a real graph file (.mtx, .graph, edge list; repeatable): traversal rate");
+                    "a real graph file (any format read_graph takes; repeatable): traversal rate");
   suite->add_option("--small-frontiers", o->small_frontiers,
                     "comma list of Tuning::bfs_small_frontier values to compare (default: the "
                     "device's)");

@@ -377,7 +377,7 @@ void setup(CLI::App& app) {
   suite->add_option("--forest", o->forest, "vertices of the rooted path forest (default 2^24)");
   suite->add_option("--tour", o->tour, "vertices of the Euler-tour trees (default 2^22)");
   suite->add_option("--graph", o->graphs,
-                    "a real graph file (.mtx, .graph, edge list; repeatable): cc and rst rows");
+                    "a real graph file (any format read_graph takes; repeatable): cc and rst rows");
   suite->add_option("--parts", o->parts, "comma list of cc,rst,listrank,root,tour")
       ->capture_default_str();
   suite->add_option("--cc-samples", o->cc_samples,
