@@ -26,9 +26,11 @@ ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOpt
   if (result.reached() < n) {
     Components cc = detail::connectivity(runtime, device_graph, profile).components;
     std::vector<vertex_t> label = cc.label.download(runtime, profile);
+    // Isolated vertices are roots without a search (BFS leaves their parent at -1): on a
+    // Kronecker graph they are most of the components.
     std::vector<vertex_t> sources;
     for (std::size_t v = 0; v < n; ++v)
-      if (label[v] == static_cast<vertex_t>(v) &&
+      if (label[v] == static_cast<vertex_t>(v) && graph.degree(static_cast<vertex_t>(v)) > 0 &&
           (!options.root || label[*options.root] != label[v]))
         sources.push_back(static_cast<vertex_t>(v));
     if (options.root) sources.push_back(*options.root);
