@@ -5,6 +5,7 @@
 #include <random>
 
 #include "fixture.hpp"
+#include "graph_families.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/generate.hpp"
@@ -156,4 +157,73 @@ TEST_CASE("bfs rejects a source outside the graph") {
   CHECK_THROWS_AS(bfs(test::runtime(), g, 9), InputError);
   CHECK_THROWS_AS(bfs(test::runtime(), g, -1), InputError);
   CHECK_THROWS_AS(bfs(test::runtime(), Csr{}, 0), InputError);
+}
+
+TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-over both ways") {
+  // The threshold decides which levels one work-group runs in a loop: 1 and 3 make the search
+  // change path every few levels, 64 mixes, and a huge one keeps whole searches in one launch.
+  auto& rt = test::runtime();
+  for (const auto& [name, g] : test::graph_families()) {
+    if (g.vertices() == 0) continue;
+    CAPTURE(name);
+    for (std::size_t small : {std::size_t{1}, std::size_t{3}, std::size_t{64},
+                              std::size_t{1} << 30}) {
+      CAPTURE(small);
+      test::ScopedTuning tuning;
+      tuning->bfs_small_frontier = small;
+      const vertex_t source = static_cast<vertex_t>(g.vertices() / 3);
+      check_bfs(g, source);
+      BfsOptions top_down;
+      top_down.direction_optimizing = false;
+      check_bfs(g, source, top_down);
+    }
+  }
+  // the level offsets and launch counts of a long search
+  Csr strip = generate::grid2d(5, 4001);
+  DeviceGraph device(rt, strip);
+  auto reference = bfs_reference(strip, 0);
+  std::vector<std::size_t> expected_offset(reference.levels + 1, 0);
+  for (vertex_t d : reference.depth) ++expected_offset[d + 1];
+  for (std::size_t l = 0; l < reference.levels; ++l) expected_offset[l + 1] += expected_offset[l];
+  for (std::size_t small : {std::size_t{2}, std::size_t{1} << 30}) {
+    test::ScopedTuning tuning;
+    tuning->bfs_small_frontier = small;
+    DeviceBfs searched = bfs(rt, device, {0});
+    CHECK(searched.level_offset == expected_offset);
+    CHECK(searched.depth.download(rt) == reference.depth);
+    if (small > 5)  // every level is small: a few batches of launches for 4005 levels
+      CHECK(searched.kernel_launches < 64);
+    else  // every level of 5 vertices goes through the multi-group path
+      CHECK(searched.kernel_launches > reference.levels);
+  }
+}
+
+TEST_CASE("bfs: a small frontier with too many arcs is handed to the multi-group level") {
+  // Vertex 0 reaches 8 broad rows of 5000 leaves (below the huge-row threshold): level 1 has 8
+  // vertices but 40008 arcs, more than one work-group takes; the search must still be exact,
+  // through the small-frontier kernel, the multi-group level, and back.
+  std::vector<vertex_t> s, t;
+  const vertex_t hubs = 8, leaves = 5000;
+  for (vertex_t h = 1; h <= hubs; ++h) {
+    s.push_back(0);
+    t.push_back(h);
+    for (vertex_t l = 0; l < leaves; ++l) {
+      s.push_back(h);
+      t.push_back(hubs + 1 + (h - 1) * leaves + l);
+    }
+  }
+  const std::size_t n = 1 + hubs + hubs * leaves;
+  s.push_back(static_cast<vertex_t>(n - 1));  // a tail of 3 after the last leaf
+  t.push_back(static_cast<vertex_t>(n));
+  s.push_back(static_cast<vertex_t>(n));
+  t.push_back(static_cast<vertex_t>(n + 1));
+  s.push_back(static_cast<vertex_t>(n + 1));
+  t.push_back(static_cast<vertex_t>(n + 2));
+  Csr g = csr_from_edges(n + 3, s, t, true);
+  for (bool beamer : {false, true}) {
+    BfsOptions options;
+    options.direction_optimizing = beamer;
+    auto r = check_bfs(g, 0, options);
+    CHECK(r.levels == 6);
+  }
 }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "fixture.hpp"
+#include "graph_families.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
@@ -35,46 +36,12 @@ EdgeList unrooted(const ParentArray& parent, std::uint64_t seed) {
   return list;
 }
 
-Csr to_csr(std::size_t n, const std::vector<std::pair<vertex_t, vertex_t>>& edges) {
-  Csr g;
-  g.row_offset.assign(n + 1, 0);
-  for (auto [u, v] : edges) {
-    ++g.row_offset[u + 1];
-    ++g.row_offset[v + 1];
-  }
-  for (std::size_t v = 0; v < n; ++v) g.row_offset[v + 1] += g.row_offset[v];
-  g.column.resize(2 * edges.size());
-  std::vector<std::int64_t> fill(g.row_offset.begin(), g.row_offset.end() - 1);
-  for (auto [u, v] : edges) {
-    g.column[fill[u]++] = v;
-    g.column[fill[v]++] = u;
-  }
-  return g;
-}
-
-// Smallest vertex of each component (host union-find): the reference labels.
-std::vector<vertex_t> min_labels(const Csr& g) {
-  std::vector<vertex_t> up(g.vertices());
-  std::iota(up.begin(), up.end(), 0);
-  auto find = [&](vertex_t v) {
-    while (up[v] != v) v = up[v] = up[up[v]];
-    return v;
-  };
-  for (std::size_t u = 0; u < g.vertices(); ++u)
-    for (auto a = g.row_offset[u]; a < g.row_offset[u + 1]; ++a) {
-      vertex_t x = find(static_cast<vertex_t>(u)), y = find(g.column[a]);
-      if (x != y) up[std::max(x, y)] = std::min(x, y);
-    }
-  for (std::size_t v = 0; v < up.size(); ++v) up[v] = find(static_cast<vertex_t>(v));
-  return up;
-}
-
 // Every parent edge is a graph edge, no cycles, one root per component, and the roots are the
 // components' smallest vertices except `root`, which must be one.
 void check_rooted_spanning_forest(const Csr& g, const ParentArray& parent, vertex_t root = -1) {
   REQUIRE(parent.size() == g.vertices());
   CHECK_NOTHROW(validate_parent_array(parent));
-  auto label = min_labels(g);
+  auto label = test::min_labels(g);
   std::size_t bad_edges = 0;
   for (std::size_t v = 0; v < parent.size(); ++v) {
     if (parent[v] < 0) continue;
@@ -96,8 +63,8 @@ ParentArray reference_rooting(const EdgeList& forest, const std::vector<vertex_t
   std::vector<std::pair<vertex_t, vertex_t>> pairs;
   for (std::size_t i = 0; i < forest.edges(); ++i)
     pairs.emplace_back(forest.source[i], forest.target[i]);
-  Csr g = to_csr(forest.vertices, pairs);
-  auto label = min_labels(g);
+  Csr g = test::raw_csr(forest.vertices, pairs);
+  auto label = test::min_labels(g);
   std::vector<vertex_t> root_of(forest.vertices);
   std::iota(root_of.begin(), root_of.end(), 0);
   for (vertex_t r : roots) root_of[label[r]] = r;
@@ -194,7 +161,7 @@ TEST_CASE("rooting: device-resident edges in, device parent array out; several r
   std::vector<std::pair<vertex_t, vertex_t>> pairs;
   for (std::size_t i = 0; i < forest.edges(); ++i)
     pairs.emplace_back(forest.source[i], forest.target[i]);
-  auto label = min_labels(to_csr(forest.vertices, pairs));
+  auto label = test::min_labels(test::raw_csr(forest.vertices, pairs));
   for (vertex_t v = 4098; v >= 0 && roots.size() < 3; --v)
     if (trees.insert(label[v]).second) roots.push_back(v);
   auto source = DeviceArray<vertex_t>::upload(rt, forest.source);
@@ -258,14 +225,14 @@ TEST_CASE("rooting: connectivity labels are the smallest ids, hooking edges span
     std::vector<std::pair<vertex_t, vertex_t>> pairs;
     for (std::size_t i = 0; i < n * 6 / 10; ++i)  // sparse: many components, some cycles
       pairs.emplace_back(rng() % n, rng() % n);
-    Csr g = to_csr(n, pairs);
+    Csr g = test::raw_csr(n, pairs);
     std::vector<vertex_t> source;
     for (std::size_t u = 0; u < n; ++u)
       for (auto a = g.row_offset[u]; a < g.row_offset[u + 1]; ++a) source.push_back(u);
     auto s = DeviceArray<vertex_t>::upload(rt, source);
     auto t = DeviceArray<vertex_t>::upload(rt, g.column);
     auto cc = connected_components(rt, n, s.buffer(), t.buffer(), source.size());
-    auto expected = min_labels(g);
+    auto expected = test::min_labels(g);
     CHECK(cc.label.download(rt) == expected);
     std::size_t components = 0;
     for (std::size_t v = 0; v < n; ++v) components += expected[v] == static_cast<vertex_t>(v);
@@ -278,43 +245,12 @@ TEST_CASE("rooting: connectivity labels are the smallest ids, hooking edges span
   }
 }
 
-TEST_CASE("rooting: rooted spanning forests of grids, paths, random graphs, with and without R") {
+TEST_CASE("rooting: rooted spanning forests of every graph family, with and without R") {
   auto& rt = test::runtime();
-  std::vector<std::pair<std::string, Csr>> graphs;
-  {
-    std::vector<std::pair<vertex_t, vertex_t>> grid;  // 300 x 337 grid
-    const int w = 300, h = 337;
-    for (int y = 0; y < h; ++y)
-      for (int x = 0; x < w; ++x) {
-        if (x + 1 < w) grid.emplace_back(y * w + x, y * w + x + 1);
-        if (y + 1 < h) grid.emplace_back(y * w + x, (y + 1) * w + x);
-      }
-    graphs.emplace_back("grid", to_csr(w * h, grid));
-  }
-  {
-    auto path = generate::shuffle_labels(generate::path(100003), 9);
-    std::vector<std::pair<vertex_t, vertex_t>> edges;
-    for (std::size_t v = 0; v < path.size(); ++v)
-      if (path[v] >= 0) edges.emplace_back(v, path[v]);
-    edges.emplace_back(edges.front().first, edges.back().first);  // a long cycle
-    edges.emplace_back(3, 3);                                     // a self loop
-    edges.emplace_back(edges.front());                            // a repeated edge
-    graphs.emplace_back("shuffled path with extras", to_csr(path.size(), edges));
-  }
-  {
-    std::mt19937_64 rng(17);
-    std::vector<std::pair<vertex_t, vertex_t>> edges;
-    const std::size_t n = 65537;
-    for (std::size_t i = 0; i < 3 * n; ++i) edges.emplace_back(rng() % n, rng() % n);
-    graphs.emplace_back("random, m = 3n", to_csr(n, edges));
-    edges.resize(n / 2);
-    graphs.emplace_back("random, m = n/2 (many components)", to_csr(n, edges));
-  }
-  graphs.emplace_back("empty", to_csr(0, {}));
-  graphs.emplace_back("single vertex", to_csr(1, {}));
+  const auto graphs = test::graph_families();
   for (auto& [name, g] : graphs) {
     CAPTURE(name);
-    for (auto method : {RstMethod::euler, RstMethod::bfs}) {
+    for (auto method : {RstMethod::euler, RstMethod::bfs, RstMethod::path_reversal}) {
       std::string method_name = to_string(method);
       CAPTURE(method_name);
       RstOptions options;
@@ -329,7 +265,7 @@ TEST_CASE("rooting: rooted spanning forests of grids, paths, random graphs, with
   }
   RstOptions bad;
   bad.root = 5;
-  CHECK_THROWS_AS(rooted_spanning_forest(rt, to_csr(3, {{0, 1}}), bad), InputError);
+  CHECK_THROWS_AS(rooted_spanning_forest(rt, test::raw_csr(3, {{0, 1}}), bad), InputError);
   CHECK(parse<RstMethod>("bfs") == RstMethod::bfs);
   CHECK_THROWS_AS(parse<RstMethod>("dfs"), InputError);
 }

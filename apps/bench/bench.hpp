@@ -18,6 +18,7 @@
 #include "cli_options.hpp"
 #include "subcommands.hpp"
 #include "treefix/core/runtime.hpp"
+#include "treefix/treefix/tree.hpp"
 
 namespace treefix::bench {
 
@@ -90,6 +91,14 @@ std::string general(double value, int significant = 6);
 
 // Median of a sample (the sample is copied).
 double median(std::vector<double> sample);
+// The depth of a forest (edges on its longest root path) and its branching factor (children per
+// vertex that has any), as the seed paper's Table I reports them for BFS spanning trees.
+struct TreeShape {
+  std::size_t depth = 0;
+  double branching = 0;
+};
+TreeShape tree_shape(const ParentArray& parent);
+
 // Wall-clock milliseconds of f() on the host (for host-only work; device work uses Profile).
 double host_ms(const std::function<void()>& f);
 // The non-empty items of a comma-separated list.

@@ -1,10 +1,13 @@
 // treefix-bench bfs: BFS traversal rate on Kronecker and grid graphs, and the level-synchronous
 // treefix against the sequential CPU reference on stars, caterpillars and BFS spanning trees.
 //
+// Real graphs (--graph FILE, repeatable) get the same traversal rows as the generated ones;
+// --small-frontiers 0,512,... repeats the traversal part with other single-group thresholds.
+//
 // Traversal rate follows Graph500: edges/s = (undirected edges of the reached component) / time,
 // the component's edges being half the arcs of its vertices. Two times are reported: `kernel`,
-// the sum of the profiled kernels, and `wall`, host time of the whole search (kernels plus the
-// per-level read of the queue counters that decides the next launch), each a median over
+// the sum of the profiled kernels, and `wall`, host time of the whole search (kernels, the
+// launches, and one read of the search state per batch of launches), each a median over
 // `repeats` searches from different sources after `warmup` searches.
 #include <algorithm>
 #include <chrono>
@@ -20,6 +23,7 @@
 #include "treefix/core/error.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/levels.hpp"
 #include "treefix/treefix/reference.hpp"
@@ -33,6 +37,9 @@ struct BfsBenchOptions {
   unsigned scale = 20, edge_factor = 16;
   std::size_t grid_side = 1024, tree_vertices = std::size_t{1} << 22;
   bool skip_trees = false;
+  std::vector<std::string> graphs;  // real graph files (any format read_graph takes)
+  std::string small_frontiers;      // Tuning::bfs_small_frontier values to compare ("" = default)
+  std::string group_counts;         // BfsOptions::groups values to compare ("" = default)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -40,50 +47,76 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-void bench_traversal(Runtime& rt, const std::string& name, const Csr& g, Runs runs, bool beamer,
-                     Table& table) {
-  DeviceGraph device_graph(rt, g);
-  std::mt19937_64 rng(42);
+// One graph's traversal rows: the graph on the device, its sources, and the sequential BFS from
+// each source (computed once, shared by every variant).
+struct TraversalInput {
+  std::string name;
+  const Csr* graph;
+  DeviceGraph device;
   std::vector<vertex_t> sources;
-  while (sources.size() < runs.total()) {  // Graph500: sources with at least one edge
+  std::vector<std::vector<vertex_t>> reference_depth;
+  std::vector<double> cpu_ms;
+};
+
+TraversalInput traversal_input(Runtime& rt, const std::string& name, const Csr& g, Runs runs) {
+  TraversalInput in{name, &g, DeviceGraph(rt, g), {}, {}, {}};
+  std::mt19937_64 rng(42);
+  while (in.sources.size() < runs.total()) {  // Graph500: sources with at least one edge
     vertex_t s = static_cast<vertex_t>(rng() % g.vertices());
-    if (g.degree(s) > 0) sources.push_back(s);
+    if (g.degree(s) > 0) in.sources.push_back(s);
   }
-  std::vector<double> kernel_ms, wall_ms, rate, cpu_ms;
+  for (std::size_t i = runs.warmup; i < in.sources.size(); ++i) {
+    auto cpu_start = Clock::now();
+    in.reference_depth.push_back(bfs_reference(g, in.sources[i]).depth);
+    in.cpu_ms.push_back(ms_since(cpu_start));
+  }
+  return in;
+}
+
+struct TraversalVariant {
+  bool beamer;
+  std::size_t small, groups;  // Tuning::bfs_small_frontier, BfsOptions::groups (0: default)
+};
+
+void bench_traversal(Runtime& rt, const TraversalInput& in, Runs runs, TraversalVariant variant,
+                     Table& table) {
+  const Csr& g = *in.graph;
+  const std::size_t saved_small = rt.tuning().bfs_small_frontier;
+  rt.tuning().bfs_small_frontier = variant.small;
+  std::vector<double> kernel_ms, wall_ms, rate;
   std::size_t levels = 0, launches = 0, bottom_up = 0;
-  for (std::size_t i = 0; i < sources.size(); ++i) {
+  for (std::size_t i = 0; i < in.sources.size(); ++i) {
     Profile profile;
     BfsOptions options;
     options.profile = &profile;
-    options.direction_optimizing = beamer;
+    options.direction_optimizing = variant.beamer;
+    options.groups = variant.groups;
     auto start = Clock::now();
-    DeviceBfs r = bfs(rt, device_graph, {sources[i]}, options);
+    DeviceBfs r = bfs(rt, in.device, {in.sources[i]}, options);
     rt.queue().finish();
     double wall = ms_since(start);
     if (!runs.timed(i)) continue;  // warm-up: program build and first-touch
     // edges of the reached component, from the host CSR and the device depths
     auto depth = r.depth.download(rt);
+    if (depth != in.reference_depth[i - runs.warmup])
+      throw Error("bfs bench: device depths differ from the reference on " + in.name);
     double arcs = 0;
     for (std::size_t v = 0; v < depth.size(); ++v)
       if (depth[v] >= 0) arcs += static_cast<double>(g.degree(static_cast<vertex_t>(v)));
-    double kernel = profile.milliseconds("bfs");
-    kernel_ms.push_back(kernel);
+    kernel_ms.push_back(profile.milliseconds("bfs"));
     wall_ms.push_back(wall);
     rate.push_back(arcs / 2 / (wall * 1e-3));
     levels = r.levels();
     launches = r.kernel_launches;
     bottom_up = r.bottom_up_levels;
-    auto cpu_start = Clock::now();
-    auto ref = bfs_reference(g, sources[i]);
-    cpu_ms.push_back(ms_since(cpu_start));
-    if (ref.depth != depth)
-      throw Error("bfs bench: device depths differ from the reference on " + name);
   }
-  table.add({name, beamer ? "direction-optimising" : "top-down", std::to_string(g.vertices()),
-             std::to_string(g.edges()), std::to_string(levels), std::to_string(bottom_up),
-             std::to_string(launches), cell(median(kernel_ms)), cell(median(wall_ms)),
-             cell(median(rate) * 1e-9, 4), cell(median(cpu_ms))});
-  std::cerr << "  done " << name << (beamer ? " (direction-optimising)" : "") << "\n";
+  rt.tuning().bfs_small_frontier = saved_small;
+  table.add({in.name, variant.beamer ? "direction-optimising" : "top-down",
+             std::to_string(variant.small), variant.groups ? std::to_string(variant.groups) : "all",
+             std::to_string(g.vertices()), std::to_string(g.edges()), std::to_string(levels),
+             std::to_string(bottom_up), std::to_string(launches), cell(median(kernel_ms)),
+             cell(median(wall_ms)), cell(median(rate) * 1e-9, 4), cell(median(in.cpu_ms))});
+  std::cerr << "  done " << in.name << (variant.beamer ? " (direction-optimising)" : "") << "\n";
 }
 
 // Kernels enqueued, transfers excluded.
@@ -198,16 +231,29 @@ void run(const BfsBenchOptions& o) {
   const Runs runs = o.common.runs();
   std::cout << info.header() << "\n# treefix-bench bfs: " << rt.description().summary() << "\n\n";
 
-  Table traversal({"graph", "bfs", "vertices", "arcs", "levels", "bottom_up", "launches",
-                   "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
+  Table traversal({"graph", "bfs", "small_frontier", "groups", "vertices", "arcs", "levels",
+                   "bottom_up", "launches", "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
   std::cerr << "generating graphs\n";
-  Csr kron = generate::kronecker(o.scale, o.edge_factor, 1);
-  Csr grid = generate::grid2d(o.grid_side, o.grid_side);
-  const std::string grid_name =
-      "grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side);
-  for (bool beamer : {false, true}) {
-    bench_traversal(rt, "kronecker-" + std::to_string(o.scale), kron, runs, beamer, traversal);
-    bench_traversal(rt, grid_name, grid, runs, beamer, traversal);
+  std::vector<std::pair<std::string, Csr>> graphs;
+  graphs.emplace_back("kronecker-" + std::to_string(o.scale),
+                      generate::kronecker(o.scale, o.edge_factor, 1));
+  graphs.emplace_back("grid-" + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side),
+                      generate::grid2d(o.grid_side, o.grid_side));
+  for (const auto& path : o.graphs) {
+    std::cerr << "reading " << path << "\n";
+    graphs.emplace_back(path.substr(path.find_last_of('/') + 1), read_graph(path));
+  }
+  std::vector<std::size_t> smalls, group_counts;
+  for (const auto& value : split(o.small_frontiers)) smalls.push_back(std::stoul(value));
+  if (smalls.empty()) smalls.push_back(rt.tuning().bfs_small_frontier);
+  for (const auto& value : split(o.group_counts)) group_counts.push_back(std::stoul(value));
+  if (group_counts.empty()) group_counts.push_back(0);
+  for (const auto& [name, g] : graphs) {
+    const TraversalInput input = traversal_input(rt, name, g, runs);
+    for (std::size_t groups : group_counts)
+      for (std::size_t small : smalls)
+        for (bool beamer : {false, true})
+          bench_traversal(rt, input, runs, {beamer, small, groups}, traversal);
   }
   std::cout << "BFS traversal (median of " << runs.repeats << " sources)\n";
   traversal.print(std::cout);
@@ -223,6 +269,8 @@ void run(const BfsBenchOptions& o) {
                       runs, trees);
     bench_tree<float>(rt, "path", generate::path(std::min<std::size_t>(n, 1 << 14)), runs, trees);
     vertex_t hub = 0;  // span the giant component: root the tree at the highest-degree vertex
+    const Csr& kron = graphs[0].second;
+    const Csr& grid = graphs[1].second;
     for (vertex_t v = 0; v < static_cast<vertex_t>(kron.vertices()); ++v)
       if (kron.degree(v) > kron.degree(hub)) hub = v;
     bench_tree<float>(rt, "bfs-kronecker", generate::bfs_spanning_tree(kron, hub), runs, trees);
@@ -249,6 +297,14 @@ void setup(CLI::App& app) {
   suite->add_option("--tree-vertices", o->tree_vertices, "vertices of the star and caterpillar")
       ->capture_default_str();
   suite->add_flag("--skip-trees", o->skip_trees, "only the BFS traversal part");
+  suite->add_option("--graph", o->graphs,
+                    "a real graph file (any format read_graph takes; repeatable): traversal rate");
+  suite->add_option("--small-frontiers", o->small_frontiers,
+                    "comma list of Tuning::bfs_small_frontier values to compare (default: the "
+                    "device's)");
+  suite->add_option("--groups", o->group_counts,
+                    "comma list of work-group counts per level launch to compare (0: enough to "
+                    "fill the device, the default)");
 }
 
 TREEFIX_BENCH("bfs", setup);

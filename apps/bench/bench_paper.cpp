@@ -58,7 +58,8 @@ struct Args {
 
 // Real graphs enter as shapes "graph:FILE" (any format read_graph takes): the tree is the BFS
 // spanning tree from vertex 0, unreached vertices roots of their own (the seed paper's Table I
-// runs treefix on BFS trees of SuiteSparse graphs). --min-log/--max-log do not apply.
+// runs treefix on BFS trees of SuiteSparse graphs, and reports their depth and branching factor,
+// as the depth and branching columns do for every shape). --min-log/--max-log do not apply.
 ParentArray graph_spanning_tree(const std::string& path) {
   return generate::bfs_spanning_tree(read_graph(path), 0);
 }
@@ -260,7 +261,7 @@ void run(const Args& args) {
             << " (sum), type " << to_string(args.type) << ", medians of up to "
             << args.common.repeats << " runs after warm-up; times in ms\n";
   Table table({"host_threads", "shape", "n", "type", "fix", "algorithm", "compute_ms", "upload_ms",
-               "download_ms", "prepare_ms", "runs", "status"});
+               "download_ms", "prepare_ms", "depth", "branching", "runs", "status"});
   table.stream_csv(args.common.csv, info);
   std::ofstream index;
   if (!args.dump_dir.empty()) {
@@ -296,6 +297,7 @@ void run(const Args& args) {
     for (int lg = args.min_log; lg <= last; ++lg) {
       ParentArray parent = make(shape, std::size_t(1) << lg);
       const std::size_t n = parent.size();
+      const TreeShape tree = tree_shape(parent);
       std::vector<T> w(n);
       // integers -6..6 that cancel over every 13 consecutive ids: treefix values stay small, so
       // float results are exact whatever the summation order and every algorithm is checkable
@@ -358,7 +360,8 @@ void run(const Args& args) {
           table.add({std::to_string(threads), shape, std::to_string(n), to_string(args.type), fix,
                      algorithms[a], ok ? general(median(t.compute)) : "",
                      ok ? general(median(t.upload)) : "", ok ? general(median(t.download)) : "",
-                     ok ? general(t.prepare) : "", ok ? std::to_string(t.runs) : "0", t.status});
+                     ok ? general(t.prepare) : "", std::to_string(tree.depth),
+                     cell(tree.branching, 2), ok ? std::to_string(t.runs) : "0", t.status});
         }
       }
     }

@@ -1,5 +1,7 @@
-// treefix-bench rooting: rooted spanning forests by connectivity + Euler-tour rooting against BFS
-// trees on high-diameter (grid, strip, path) and low-diameter (Kronecker) graphs; list ranking
+// treefix-bench rooting: connected components (ECL-CC alone and with Afforest's sampling);
+// rooted spanning forests by connectivity + Euler-tour rooting, by path reversal (PR-RST) and by
+// BFS trees on high-diameter (grid, strip, path), low-diameter (Kronecker) and real graphs
+// (--graph FILE), with the depth of each tree; list ranking
 // (Wyllie against the ruling set); rooting an unrooted forest; and the device Euler tour of a
 // parent array against the host builder.
 //
@@ -24,6 +26,7 @@
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/generate.hpp"
+#include "treefix/graph/graph_io.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/primitives/listrank.hpp"
@@ -40,6 +43,9 @@ struct RootingBenchOptions {
   std::size_t list = std::size_t{1} << 25, forest = std::size_t{1} << 24,
               tour = std::size_t{1} << 22;
   bool path_bfs = false;
+  std::vector<std::string> graphs;        // real graph files
+  std::string parts = "cc,rst,listrank,root,tour";
+  std::string cc_samples = "auto,0,1,2";  // Tuning::connectivity_samples values ("auto": default)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -50,7 +56,8 @@ double ms_since(Clock::time_point t) {
 std::string fixed(double x) { return cell(x, 2); }
 
 Table make_table() {
-  return Table({"part", "input", "method", "vertices", "edges", "kernel_ms", "wall_ms", "note"});
+  return Table({"part", "input", "method", "vertices", "edges", "kernel_ms", "wall_ms", "depth",
+                "note"});
 }
 
 // Median wall and kernel time of the timed runs of f(profile) after the warm-up runs; `phases`
@@ -131,7 +138,7 @@ void check_forest(const Csr& g, const ParentArray& parent, const std::string& wh
   if (roots == 0 && !parent.empty()) throw Error("rooting bench: " + what + ": no root");
 }
 
-const char* kKernelPhases = "|connectivity|tour|listrank|parent|check|bfs|";
+const char* kKernelPhases = "|connectivity|cc-forest|tour|listrank|parent|check|bfs|path-reversal|";
 
 void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const RootingBenchOptions& o,
                bool with_bfs, Table& table) {
@@ -142,7 +149,8 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
   };
   std::vector<Variant> variants = {
       {"euler+ruling-set", RstMethod::euler, ListRankMethod::ruling_set},
-      {"euler+wyllie", RstMethod::euler, ListRankMethod::wyllie}};
+      {"euler+wyllie", RstMethod::euler, ListRankMethod::wyllie},
+      {"pr", RstMethod::path_reversal, ListRankMethod::ruling_set}};
   if (with_bfs) variants.push_back({"bfs", RstMethod::bfs, ListRankMethod::ruling_set});
   for (auto& v : variants) {
     RstOptions options;
@@ -163,8 +171,46 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
         &phases);
     check_forest(g, parent, name + " " + v.label);
     table.add({"rst", name, v.label, std::to_string(g.vertices()), std::to_string(g.edges() / 2),
-               fixed(kernel), fixed(wall), "host in/out; ms: " + phases});
+               fixed(kernel), fixed(wall), std::to_string(tree_shape(parent).depth),
+               "host in/out; ms: " + phases});
   }
+}
+
+// Connected components alone (device graph in, labels on the device), one row per sampling
+// setting; every setting's labels must agree, and be consistent along every arc.
+void bench_cc(Runtime& rt, const std::string& name, const Csr& g, const RootingBenchOptions& o,
+              Table& table) {
+  DeviceGraph device(rt, g);
+  const Tuning saved = rt.tuning();
+  std::vector<vertex_t> first_labels;
+  for (const auto& value : split(o.cc_samples)) {
+    rt.tuning() = saved;  // "auto": the device's setting, sampling only dense graphs
+    if (value != "auto") {  // this many samples, whatever the degree
+      rt.tuning().connectivity_samples = std::stoul(value);
+      rt.tuning().connectivity_sample_degree = 0;
+    }
+    Components cc;
+    std::string phases;
+    auto [wall, kernel] = measure(
+        rt, o.common.runs(), kKernelPhases,
+        [&](Profile& profile) { cc = connected_components(rt, device, &profile); }, &phases);
+    auto label = cc.label.download(rt);
+    if (first_labels.empty()) {
+      for (std::size_t v = 0; v < g.vertices(); ++v) {
+        bool root_ok = label[v] <= static_cast<vertex_t>(v) && label[label[v]] == label[v];
+        for (auto a = g.row_offset[v]; root_ok && a < g.row_offset[v + 1]; ++a)
+          root_ok = label[g.column[a]] == label[v];
+        if (!root_ok) throw Error("rooting bench: inconsistent labels on " + name);
+      }
+      first_labels = label;
+    } else if (label != first_labels) {
+      throw Error("rooting bench: connectivity settings disagree on " + name);
+    }
+    table.add({"cc", name, "samples=" + value, std::to_string(g.vertices()),
+               std::to_string(g.edges() / 2), fixed(kernel), fixed(wall), "-",
+               "device in/out, " + std::to_string(cc.count) + " components; ms: " + phases});
+  }
+  rt.tuning() = saved;
 }
 
 std::vector<std::int32_t> list_succ(std::size_t n, bool shuffled, std::uint64_t seed) {
@@ -184,20 +230,38 @@ void run(const RootingBenchOptions& o) {
             << "\n# medians of " << runs.repeats << " runs after " << runs.warmup << " warm-up\n";
   Table table = make_table();
 
-  // 1. Rooted spanning forests: high diameter (grid, strip, path) and low diameter (Kronecker).
-  bench_rst(rt, "grid " + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side),
-            generate::grid2d(o.grid_side, o.grid_side), o, true, table);
-  std::size_t strip_length = std::max<std::size_t>(1, (o.grid_side * o.grid_side) / o.strip_width);
-  bench_rst(rt, "strip " + std::to_string(o.strip_width) + "x" + std::to_string(strip_length),
-            generate::grid2d(o.strip_width, strip_length), o, true, table);
-  bench_rst(rt, "kronecker scale " + std::to_string(o.scale),
-            generate::kronecker(o.scale, o.edge_factor, 1), o, true, table);
-  bench_rst(rt, "path (shuffled ids)",
-            csr_from_parent(generate::shuffle_labels(generate::path(o.path), 3)), o, o.path_bfs,
-            table);
+  const auto parts = split(o.parts);
+  auto wanted = [&](const char* part) {
+    return std::find(parts.begin(), parts.end(), part) != parts.end();
+  };
+  // 1. Connectivity and rooted spanning forests: high diameter (grid, strip, path), low diameter
+  // (Kronecker) and the real graphs.
+  std::vector<std::pair<std::string, Csr>> graphs;
+  if (wanted("cc") || wanted("rst")) {
+    graphs.emplace_back("grid " + std::to_string(o.grid_side) + "x" + std::to_string(o.grid_side),
+                        generate::grid2d(o.grid_side, o.grid_side));
+    std::size_t strip_length =
+        std::max<std::size_t>(1, (o.grid_side * o.grid_side) / o.strip_width);
+    graphs.emplace_back(
+        "strip " + std::to_string(o.strip_width) + "x" + std::to_string(strip_length),
+        generate::grid2d(o.strip_width, strip_length));
+    graphs.emplace_back("kronecker scale " + std::to_string(o.scale),
+                        generate::kronecker(o.scale, o.edge_factor, 1));
+    for (const auto& path : o.graphs)
+      graphs.emplace_back(path.substr(path.find_last_of('/') + 1), read_graph(path));
+  }
+  if (wanted("cc"))
+    for (const auto& [name, g] : graphs) bench_cc(rt, name, g, o, table);
+  if (wanted("rst")) {
+    for (const auto& [name, g] : graphs) bench_rst(rt, name, g, o, true, table);
+    bench_rst(rt, "path (shuffled ids)",
+              csr_from_parent(generate::shuffle_labels(generate::path(o.path), 3)), o, o.path_bfs,
+              table);
+  }
 
   // 2. List ranking of one list of o.list elements, in memory order and shuffled.
   for (bool shuffled : {false, true}) {
+    if (!wanted("listrank")) break;
     auto succ = DeviceArray<std::int32_t>::upload(rt, list_succ(o.list, shuffled, 5));
     DeviceArray<std::int32_t> rank(rt, o.list, "ranks");
     struct Variant {
@@ -224,12 +288,12 @@ void run(const RootingBenchOptions& o) {
       if (tail >= o.list || ranks[tail] != static_cast<int>(o.list - 1))
         throw Error("rooting bench: wrong list ranks");
       table.add({"listrank", std::string(shuffled ? "list, shuffled" : "list, in order"), v.label,
-                 std::to_string(o.list), "-", fixed(kernel), fixed(wall), "device in/out"});
+                 std::to_string(o.list), "-", fixed(kernel), fixed(wall), "-", "device in/out"});
     }
   }
 
   // 3. Rooting an unrooted forest: a path of o.forest vertices, shuffled ids and edge order.
-  {
+  if (wanted("root")) {
     auto parent = generate::shuffle_labels(generate::path(o.forest), 8);
     std::vector<vertex_t> source, target;
     for (std::size_t v = 0; v < parent.size(); ++v)
@@ -258,11 +322,12 @@ void run(const RootingBenchOptions& o) {
         throw Error("rooting bench: root_forest differs from the generated path");
       table.add({"root", "path (shuffled ids)", std::string("euler+") + to_string(method),
                  std::to_string(o.forest), std::to_string(source.size()), fixed(kernel),
-                 fixed(wall), "device in/out, validation included; ms: " + phases});
+                 fixed(wall), "-", "device in/out, validation included; ms: " + phases});
     }
   }
 
   // 4. The vector tree representation: device (from a device parent array) against the host.
+  if (wanted("tour"))
   for (auto& [name, parent] : std::vector<std::pair<std::string, ParentArray>>{
            {"random recursive", generate::shuffle_labels(generate::random_recursive(o.tour, 4), 4)},
            {"path (shuffled ids)", generate::shuffle_labels(generate::path(o.tour), 6)}}) {
@@ -275,7 +340,7 @@ void run(const RootingBenchOptions& o) {
       if (runs.timed(i)) host_ms.push_back(ms_since(start));
     }
     table.add({"tour", name, "host build_euler_tour", std::to_string(o.tour), "-", "-",
-               fixed(median(host_ms)), "host only (upload of open/close not included)"});
+               fixed(median(host_ms)), "-", "host only (upload of open/close not included)"});
     DeviceEulerTour tour;
     std::string phases;
     auto [wall, kernel] = measure(
@@ -289,7 +354,7 @@ void run(const RootingBenchOptions& o) {
     if (!std::equal(open_pos.begin(), open_pos.end(), host.open_pos.begin()))
       throw Error("rooting bench: device Euler tour differs from the host's");
     table.add({"tour", name, "device_euler_tour", std::to_string(o.tour), "-", fixed(kernel),
-               fixed(wall), "device in/out; ms: " + phases});
+               fixed(wall), "-", "device in/out; ms: " + phases});
   }
 
   table.print(std::cout);
@@ -311,6 +376,14 @@ void setup(CLI::App& app) {
   suite->add_option("--list", o->list, "elements of the ranked list (default 2^25)");
   suite->add_option("--forest", o->forest, "vertices of the rooted path forest (default 2^24)");
   suite->add_option("--tour", o->tour, "vertices of the Euler-tour trees (default 2^22)");
+  suite->add_option("--graph", o->graphs,
+                    "a real graph file (any format read_graph takes; repeatable): cc and rst rows");
+  suite->add_option("--parts", o->parts, "comma list of cc,rst,listrank,root,tour")
+      ->capture_default_str();
+  suite->add_option("--cc-samples", o->cc_samples,
+                    "connectivity: Tuning::connectivity_samples values to compare (auto: the "
+                    "device's default, which samples only graphs of 16+ arcs per vertex)")
+      ->capture_default_str();
 }
 
 TREEFIX_BENCH("rooting", setup);

@@ -11,6 +11,7 @@
 #include "bench.hpp"
 #include "cli_options.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/treefix/tree.hpp"
 
 namespace treefix::bench {
 
@@ -133,6 +134,20 @@ double median(std::vector<double> sample) {
   std::sort(sample.begin(), sample.end());
   std::size_t m = sample.size() / 2;
   return sample.size() % 2 ? sample[m] : 0.5 * (sample[m - 1] + sample[m]);
+}
+
+TreeShape tree_shape(const ParentArray& parent) {
+  TreeShape shape;
+  std::vector<std::size_t> children(parent.size(), 0);
+  std::size_t internal = 0, edges = 0;
+  for (vertex_t p : parent)
+    if (p >= 0) {
+      internal += children[p]++ == 0;
+      ++edges;
+    }
+  for (vertex_t d : depths(parent)) shape.depth = std::max<std::size_t>(shape.depth, d);
+  shape.branching = internal ? static_cast<double>(edges) / internal : 0;
+  return shape;
 }
 
 double host_ms(const std::function<void()>& f) {

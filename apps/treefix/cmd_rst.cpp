@@ -1,5 +1,5 @@
-// treefix rst: a rooted spanning forest of a graph (connectivity + Euler-tour rooting on the
-// device), written as a parent array in the tree format.
+// treefix rst: a rooted spanning forest of a graph on the device (connectivity + Euler-tour
+// rooting, BFS trees or PR-RST path reversal), written as a parent array in the tree format.
 #include <iostream>
 
 #include "command.hpp"
@@ -65,7 +65,8 @@ void setup_rst(CLI::App& app) {
   command->add_option("--root", args->root, "root of its component (others: smallest id)")
       ->each([args](const std::string&) { args->has_root = true; });
   add_enum_option(command, "--method", args->method,
-                  "euler: connectivity + Euler-tour rooting; bfs: BFS trees");
+                  "euler: connectivity + Euler-tour rooting; bfs: BFS trees; pr: path reversal "
+                  "(PR-RST)");
   add_output_option(command, args->output, "parent array file");
   add_enum_option(command, "--list-rank", args->list_rank, "list-ranking method");
   add_stats_option(command, args->stats);

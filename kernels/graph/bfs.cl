@@ -1,28 +1,37 @@
 // bfs.cl: level-synchronous breadth-first search on a CSR graph (after Merrill, Garland and
-// Grimshaw, "Scalable GPU graph traversal"). Every kernel is named bfs_*.
+// Grimshaw, "Scalable GPU graph traversal"; Beamer's direction-optimising switch), driven from the
+// device: the host enqueues launches in batches and reads nothing per level.
 //
-// BFS. The queue holds every discovered vertex once, level after level; level L is a slice
-// [begin, begin + count) of it, and the vertices discovered while expanding it are appended. Per
-// level each vertex of the slice gathers its row:
-//   - rows shorter than WG_SIZE: fine-grained gather; a work-group scans the row lengths of its
-//     tile in local memory and each work-item then takes one edge of the tile's concatenated rows
-//     (binary search of the scan for the owning row), so a tile costs ceil(edges / WG_SIZE)
-//     rounds whatever the mix of lengths;
-//   - rows of WG_SIZE .. huge_degree-1 edges: the whole work-group sweeps the row, one row at a
-//     time (work-items of the tile take turns owning the group);
-//   - rows of huge_degree edges or more: skipped here, and swept by bfs_expand_huge with every
-//     work-group of the launch, so a vertex with 10^6 neighbours keeps the whole device busy.
+// The queue holds every discovered vertex once, level after level; level L is a slice
+// [begin, end) of it, and the vertices discovered while expanding it are appended
+// (counters[0] = queue length, counters[1] = huge-row list length, counters[2] = the arcs of
+// every vertex appended, for Beamer's test; each work-item sums its share and each group adds it
+// once). Each launch reads the
+// search's state from `state_in` (never written during the launch) and the next level's state
+// goes to `state_out` (graph/bfs_state.clh); the host swaps the two between launches and
+// alternates two kernels, each passing the state on when the level is not its own:
+//   - bfs_small_levels (graph/bfs_small.cl): small frontiers, many levels in one work-group;
+//   - bfs_level (here): every group takes part in one level: top-down over tiles of the slice,
+//     then the rows of huge_degree arcs or more swept by all groups; or bottom-up over all
+//     vertices. The group that finishes last (an atomic count, no waiting) writes the next state:
+//     the new slice, the level offsets, and the direction of the next level (Beamer's test on
+//     vertex counts).
+// Per tile each vertex of the slice gathers its row:
+//   - rows shorter than WG_SIZE: a work-group scans the row lengths of its tile in local memory
+//     and each work-item then takes one arc of the tile's concatenated rows (binary search of the
+//     scan for the owning row), so a tile costs ceil(arcs / WG_SIZE) rounds whatever the mix;
+//   - rows of WG_SIZE .. huge_degree-1 arcs: the whole work-group sweeps them, one at a time.
 // A neighbour is claimed by atomic_cmpxchg on its depth (-1 -> depth + 1); the winner writes its
 // parent, so every parent is a neighbour one level up. New vertices are gathered in local memory
-// and appended with one global atomic per work-group round. Traffic per level: the slice, its
-// row offsets, its edges' columns and depths, and the new vertices.
-// Assumptions: none about execution order between work-groups; vertex ids and queue positions
-// fit in int; row offsets are EDGE_T (int or long, chosen by the host).
+// and appended with one global atomic per work-group round. Traffic per level: the slice, its row
+// offsets, its arcs' columns and depths, and the new vertices.
+// Assumptions: no work-group ever waits for another (the last finisher is found by an atomic
+// counter, not by waiting); vertex ids and queue positions fit in int; row offsets are EDGE_T.
 // The level-synchronous treefix sweeps over the same structure are kernels/treefix/levels.cl.
 
 #include "primitives/workgroup.clh"
 
-#include "graph/csr.clh"
+#include "graph/bfs_state.clh"
 
 // The item k of the tile that owns `rank` of the concatenated rows: the last k whose row starts
 // at or before rank (empty rows share their start with the next row and come before it).
@@ -35,164 +44,139 @@ int owner_of_rank(local const uint* row_rank, uint rank) {
   return lo;
 }
 
-// --- BFS ------------------------------------------------------------------------------------
-
-// True for exactly one caller per vertex u: the one that moves depth[u] from -1 to next_depth.
-bool claim(global int* depth, global int* parent, int u, int v, int next_depth) {
-  if (depth[u] != -1) return false;  // cheap filter; the atomic decides
-  if (atomic_cmpxchg(depth + u, -1, next_depth) != -1) return false;
-  parent[u] = v;
-  return true;
-}
+// Local memory of one work-group's expansion.
+typedef struct {
+  uint scratch[WG_SIZE];
+  uint row_rank[WG_SIZE];
+  int items[WG_SIZE];
+  EDGE_T row_begin[WG_SIZE];
+  int row_vertex[WG_SIZE];
+  int block[2];
+  uint arcs;  // the group's sum of its work-items' arc counts
+  int big_owner, big_vertex;
+  EDGE_T big_begin, big_end;
+} bfs_local;
 
 // Appends the vertices found by the work-group (u where found) to the queue with one global
 // atomic; those with huge rows also go to the huge list. Called by every work-item of the group.
-// counters[0] = queue length, counters[1] = huge list length.
 void append_found(bool found, int u, global int* queue, global int* counters, global int* huge,
-                  global const EDGE_T* row_offset, EDGE_T huge_degree, local int* items,
-                  local int* block) {
+                  global const EDGE_T* row_offset, EDGE_T huge_degree, local bfs_local* l,
+                  uint* arcs) {
   const int lid = get_local_id(0);
-  if (lid == 0) block[0] = 0;
+  if (lid == 0) l->block[0] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (found) items[atomic_inc(block)] = u;
+  if (found) l->items[atomic_inc(&l->block[0])] = u;
   barrier(CLK_LOCAL_MEM_FENCE);
-  const int count = block[0];
-  if (lid == 0 && count > 0) block[1] = atomic_add(counters, count);
+  const int count = l->block[0];
+  if (lid == 0 && count > 0) l->block[1] = atomic_add(counters, count);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < count) {
-    int w = items[lid];
-    queue[block[1] + lid] = w;
-    if (row_offset[w + 1] - row_offset[w] >= huge_degree) huge[atomic_inc(counters + 1)] = w;
+    int w = l->items[lid];
+    queue[l->block[1] + lid] = w;
+    const EDGE_T degree = row_offset[w + 1] - row_offset[w];
+    *arcs += (uint)degree;
+    if (degree >= huge_degree) huge[atomic_inc(counters + 1)] = w;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// Edge e (< end) of vertex v's row claims its neighbour; the group appends what it found. Called
-// by every work-item of the group, in a loop over a row's edges.
-void expand_edge(EDGE_T e, EDGE_T end, int v, global const int* column, global int* depth,
-                 global int* parent, int next_depth, global int* queue, global int* counters,
-                 global int* huge, global const EDGE_T* row_offset, EDGE_T huge_degree,
-                 local int* items, local int* block) {
+// Arc e (< end) of vertex v's row claims its neighbour; the group appends what it found. Called
+// by every work-item of the group, in a loop over a row's arcs.
+void expand_arc(EDGE_T e, EDGE_T end, int v, global const int* column, global int* depth,
+                global int* parent, int next_depth, global int* queue, global int* counters,
+                global int* huge, global const EDGE_T* row_offset, EDGE_T huge_degree,
+                local bfs_local* l, uint* arcs) {
   bool found = false;
   int u = -1;
   if (e < end) {
     u = column[e];
     found = claim(depth, parent, u, v, next_depth);
   }
-  append_found(found, u, queue, counters, huge, row_offset, huge_degree, items, block);
+  append_found(found, u, queue, counters, huge, row_offset, huge_degree, l, arcs);
 }
 
-kernel void bfs_reset(global int* depth, global int* parent, int n) {
-  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
-    depth[v] = -1;
-    parent[v] = -1;
-  }
-}
-
-// queue[0..count) holds the (distinct) sources; counters = {count, 0} on entry.
-kernel void bfs_sources(global const EDGE_T* row_offset, global int* depth, global const int* queue,
-                        int count, global int* counters, global int* huge, EDGE_T huge_degree) {
-  int i = get_global_id(0);
-  if (i >= count) return;
-  int s = queue[i];
-  depth[s] = 0;
-  if (row_offset[s + 1] - row_offset[s] >= huge_degree) huge[atomic_inc(counters + 1)] = s;
-}
-
-kernel void bfs_expand(global const EDGE_T* row_offset, global const int* column,
-                       global int* depth, global int* parent, global int* queue, int begin,
-                       int count, global int* counters, global int* huge, EDGE_T huge_degree,
-                       int next_depth) {
-  local uint scratch[WG_SIZE];
-  local uint row_rank[WG_SIZE];
-  local int items[WG_SIZE];
-  local int block[2];
-  local EDGE_T row_begin[WG_SIZE];
-  local int row_vertex[WG_SIZE];
-  local int big_owner;
-  local EDGE_T big_begin, big_end;
-  local int big_vertex;
+// Top-down expansion of the tiles first_tile, first_tile + tile_step, ... of queue[begin, end).
+void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_depth,
+                  global const EDGE_T* row_offset, global const int* column, global int* depth,
+                  global int* parent, global int* queue, global int* counters, global int* huge,
+                  EDGE_T huge_degree, local bfs_local* l, uint* arcs) {
   const int lid = get_local_id(0);
+  const int count = end - begin;
   const int tiles = (count + WG_SIZE - 1) / WG_SIZE;
-
-  for (int tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
-    const int i = tile * WG_SIZE + lid;
+  for (int tile = first_tile; tile < tiles; tile += tile_step) {
     EDGE_T first, degree;
-    const int v = csr_row_of(queue, begin, count, i, row_offset, &first, &degree);
-    // Rows of WG_SIZE .. huge_degree-1 edges: the group sweeps them one at a time.
+    const int v = csr_row_of(queue, begin, count, tile * WG_SIZE + lid, row_offset, &first, &degree);
+    // Rows of WG_SIZE .. huge_degree-1 arcs: the group sweeps them one at a time.
     bool big = v >= 0 && degree >= WG_SIZE && degree < huge_degree;
     for (;;) {
-      if (lid == 0) big_owner = -1;
+      if (lid == 0) l->big_owner = -1;
       barrier(CLK_LOCAL_MEM_FENCE);
-      if (big) atomic_max(&big_owner, lid);
+      if (big) atomic_max(&l->big_owner, lid);
       barrier(CLK_LOCAL_MEM_FENCE);
-      const int owner = big_owner;
+      const int owner = l->big_owner;
       if (lid == owner) {
-        big_begin = first;
-        big_end = first + degree;
-        big_vertex = v;
+        l->big_begin = first;
+        l->big_end = first + degree;
+        l->big_vertex = v;
         big = false;
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       if (owner < 0) break;
-      for (EDGE_T base = big_begin; base < big_end; base += WG_SIZE)
-        expand_edge(base + lid, big_end, big_vertex, column, depth, parent, next_depth, queue,
-                    counters, huge, row_offset, huge_degree, items, block);
+      const EDGE_T row_end = l->big_end;
+      const int row_vertex = l->big_vertex;
+      for (EDGE_T base = l->big_begin; base < row_end; base += WG_SIZE)
+        expand_arc(base + lid, row_end, row_vertex, column, depth, parent, next_depth, queue,
+                   counters, huge, row_offset, huge_degree, l, arcs);
     }
 
     // Rows shorter than WG_SIZE: fine-grained gather over the tile's concatenated rows.
     uint small = (v >= 0 && degree < WG_SIZE && degree < huge_degree) ? (uint)degree : 0u;
     uint total;
-    row_rank[lid] = wg_sum_uint_exclusive(small, scratch, &total);
-    row_begin[lid] = first;
-    row_vertex[lid] = v;
+    l->row_rank[lid] = wg_sum_uint_exclusive(small, l->scratch, &total);
+    l->row_begin[lid] = first;
+    l->row_vertex[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint base = 0; base < total; base += WG_SIZE) {
       const uint rank = base + lid;
       bool found = false;
       int u = -1;
       if (rank < total) {
-        int k = owner_of_rank(row_rank, rank);
-        u = column[row_begin[k] + (rank - row_rank[k])];
-        found = claim(depth, parent, u, row_vertex[k], next_depth);
+        int k = owner_of_rank(l->row_rank, rank);
+        u = column[l->row_begin[k] + (rank - l->row_rank[k])];
+        found = claim(depth, parent, u, l->row_vertex[k], next_depth);
       }
-      append_found(found, u, queue, counters, huge, row_offset, huge_degree, items, block);
+      append_found(found, u, queue, counters, huge, row_offset, huge_degree, l, arcs);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
-// Rows of huge_degree edges or more, huge[first .. first + count): every work-group of the
-// launch takes a strided share of each row.
-kernel void bfs_expand_huge(global const EDGE_T* row_offset, global const int* column,
-                            global int* depth, global int* parent, global int* queue,
-                            global int* counters, global int* huge, int huge_first, int huge_count,
-                            EDGE_T huge_degree, int next_depth) {
-  local int items[WG_SIZE];
-  local int block[2];
+// Rows of huge_degree arcs or more, huge[first .. first + count): every work-group of the launch
+// takes a strided share of each row.
+void expand_huge(int first, int count, int next_depth, global const EDGE_T* row_offset,
+                 global const int* column, global int* depth, global int* parent,
+                 global int* queue, global int* counters, global int* huge, EDGE_T huge_degree,
+                 local bfs_local* l, uint* arcs) {
   const int lid = get_local_id(0);
-  for (int h = 0; h < huge_count; ++h) {
-    const int v = huge[huge_first + h];
+  for (int h = 0; h < count; ++h) {
+    const int v = huge[first + h];
     const EDGE_T end = row_offset[v + 1];
     for (EDGE_T base = row_offset[v] + (EDGE_T)get_group_id(0) * WG_SIZE; base < end;
          base += (EDGE_T)get_num_groups(0) * WG_SIZE)
-      expand_edge(base + lid, end, v, column, depth, parent, next_depth, queue, counters, huge,
-                  row_offset, huge_degree, items, block);
+      expand_arc(base + lid, end, v, column, depth, parent, next_depth, queue, counters, huge,
+                 row_offset, huge_degree, l, arcs);
   }
 }
 
-// Bottom-up step (Beamer's direction-optimising BFS, undirected graphs only): every unvisited
-// vertex looks through its own row for a neighbour on level `depth_now` and stops at the first.
-// One pass over all vertices on purpose: chosen by the host only when the frontier is a large
-// share of the unvisited vertices, where it reads far fewer edges than the top-down expansion.
-// No atomics for claiming: each vertex is decided by its own work-item, and depth_now values do
+// Bottom-up step (Beamer, undirected graphs only): every unvisited vertex looks through its own
+// row for a neighbour on level `depth_now` and stops at the first. Chosen only when the frontier
+// is a large share of the unvisited vertices, where it reads far fewer arcs than top-down. No
+// atomics for claiming: each vertex is decided by its own work-item, and depth_now values do
 // not change during the step.
-kernel void bfs_bottom_up(global const EDGE_T* row_offset, global const int* column,
-                          global int* depth, global int* parent, global int* queue,
-                          global int* counters, global int* huge, EDGE_T huge_degree,
-                          int depth_now, int n) {
-  local int items[WG_SIZE];
-  local int block[2];
+void expand_bottom_up(int depth_now, global const EDGE_T* row_offset, global const int* column,
+                      global int* depth, global int* parent, global int* queue,
+                      global int* counters, global int* huge, EDGE_T huge_degree, int n,
+                      local bfs_local* l, uint* arcs) {
   const int lid = get_local_id(0);
   for (int base = get_group_id(0) * WG_SIZE; base < n; base += get_num_groups(0) * WG_SIZE) {
     const int v = base + lid;
@@ -209,6 +193,75 @@ kernel void bfs_bottom_up(global const EDGE_T* row_offset, global const int* col
         }
       }
     }
-    append_found(found, v, queue, counters, huge, row_offset, huge_degree, items, block);
+    append_found(found, v, queue, counters, huge, row_offset, huge_degree, l, arcs);
+  }
+}
+
+kernel void bfs_reset(global int* depth, global int* parent, int n) {
+  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
+    depth[v] = -1;
+    parent[v] = -1;
+  }
+}
+
+// queue[0..count) holds the (distinct) sources; counters = {count, 0} on entry.
+kernel void bfs_sources(global const EDGE_T* row_offset, global int* depth, global const int* queue,
+                        int count, global int* counters, global int* huge, EDGE_T huge_degree) {
+  int i = get_global_id(0);
+  if (i >= count) return;
+  int s = queue[i];
+  depth[s] = 0;
+  const EDGE_T degree = row_offset[s + 1] - row_offset[s];
+  atomic_add(counters + 2, (int)(uint)degree);  // the sources' arcs (few sources)
+  if (degree >= huge_degree) huge[atomic_inc(counters + 1)] = s;
+}
+
+// One level of the search with every work-group; see the note at the top.
+// finished: [0] counts the groups done with this launch (reset by the last one).
+kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
+                      global int* depth, global int* parent, global int* queue,
+                      global int* counters, global int* huge, global const int* state_in,
+                      global int* state_out, global int* level_offset, global int* huge_offset,
+                      volatile global int* finished, const int n, const int small,
+                      const int may_bottom_up, const float alpha, const float beta,
+                      const EDGE_T huge_degree, const uint arcs) {
+  local bfs_local l;
+  const int lid = get_local_id(0);
+  if (state_in[S_DONE] || small_level(state_in, small)) {  // bfs_small_levels' turn
+    pass_state(state_in, state_out);
+    return;
+  }
+  const int begin = state_in[S_BEGIN], end = state_in[S_END], level_depth = state_in[S_DEPTH];
+  const int huge_begin = state_in[S_HUGE_BEGIN], huge_end = state_in[S_HUGE_END];
+  uint my_arcs = 0;  // arcs of the vertices this work-item appended
+  if (state_in[S_BOTTOM_UP]) {
+    expand_bottom_up(level_depth, row_offset, column, depth, parent, queue, counters, huge,
+                     huge_degree, n, &l, &my_arcs);
+  } else {
+    expand_tiles(get_group_id(0), get_num_groups(0), begin, end, level_depth + 1, row_offset,
+                 column, depth, parent, queue, counters, huge, huge_degree, &l, &my_arcs);
+    expand_huge(huge_begin, huge_end - huge_begin, level_depth + 1, row_offset, column, depth,
+                parent, queue, counters, huge, huge_degree, &l, &my_arcs);
+  }
+  // The last group to finish writes the next state (all appends of this launch are done): each
+  // group takes a ticket after its work; the one holding the last ticket advances the state.
+  // (The ticket goes through local memory: PoCL 3.1 miscompiles the exchange tested in place.)
+  if (lid == 0) l.arcs = 0;
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (my_arcs) atomic_add(&l.arcs, my_arcs);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    if (l.arcs) atomic_add(counters + 2, (int)l.arcs);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    l.block[0] = atomic_inc(&finished[0]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0 && l.block[0] == (int)get_num_groups(0) - 1) {
+    const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree, arcs};
+    int new_end, new_huge;
+    uint arcs_seen;
+    read_counters(counters, &new_end, &new_huge, &arcs_seen);
+    advance(state_in, state_out, new_end, new_huge, arcs_seen, level_offset, huge_offset, p);
+    finished[0] = 0;
   }
 }

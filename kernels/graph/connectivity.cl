@@ -1,89 +1,275 @@
-// Connected components by hooking and pointer jumping (Shiloach–Vishkin style, min-label hooking),
-// recording the hooking edges, which form a spanning forest.
+// connectivity.cl: connected components by asynchronous union-find (after ECL-CC, Jaiganesh &
+// Burtscher 2018, and Afforest, Sutton et al. 2018), recording the hooking edges, which form a
+// spanning forest.
 //
-// A round: (propose) for every edge whose endpoints have different labels, the larger label, if
-// it is a root, asks to hook under the smaller with atomic_min; (record) the edges that proposed
-// the winning pair keep the smallest edge id with atomic_min, so the spanning forest does not
-// depend on timing; (apply) each root takes its winning target; then one pointer-jumping pass.
-// When no edge has different labels, pointer jumping runs to full compression. Every pointer
-// goes to a smaller id, so there are no cycles; a root hooks under a vertex of a tree whose root
-// is smaller, so the hooking edges form a forest; a component's final label is its smallest
-// vertex. Each launch reads what the previous launches wrote; nothing
-// depends on ordering within a launch except monotone pointer jumping (labels only move up).
-// Traffic per round: 2 reads of the edge arrays, 2 dependent label reads per edge; per jump,
-// 2 label reads per vertex. Indices are int (fewer than 2^31 vertices and edges).
+// parent[] is a union-find forest in which every pointer goes to a smaller id, so a tree's root is
+// its smallest vertex and the final labels are the components' smallest vertices. Linking an edge
+// {u, v}: find both roots (path halving on the way), and hook the larger root under the smaller
+// with atomic_cmpxchg; a failed exchange means someone else hooked that root first, so climb and
+// retry. A successful exchange joins two different trees (the smaller root is outside the larger
+// root's tree, whose ids are all >= its root), so the edge that made it is a spanning-forest edge:
+// the hooked root r records it in hook_edge[r] (edge or arc id) and hook_source[r] (its source).
+// Every root is hooked at most once, so these writes never race.
+//
+// No work-item ever waits for another: a failed exchange only happens after another work-item's
+// exchange succeeded (lock-free), so no forward progress between work-groups is assumed. Path
+// halving stores and the finds' loads are plain: every value stored is an ancestor of the vertex,
+// so any interleaving leaves a valid forest, and a stale load is corrected by the exchange.
+//
+// CSR graphs (both directions of every edge stored):
+//   cc_init_csr      parent[v] = v's first smaller neighbour (ECL-CC's initialisation: a hook
+//                    that needs no atomics, recorded like the others)
+//   cc_sample        Afforest: link the k-th arc of every row (a few rounds, then cc_compress)
+//   cc_find_giant    one work-group samples 1024 labels; the most frequent, if frequent enough,
+//                    is the giant component, whose vertices the hooking pass skips
+//   cc_hook_vertices one work-item per vertex for short rows; longer rows go to two work lists:
+//   cc_hook_teams    a team of TEAM work-items per row (ECL-CC's warp; OpenCL 1.2 has no
+//                    sub-groups, so a team is TEAM consecutive work-items and needs no barrier)
+//   cc_hook_groups   a work-group per CHUNK arcs of the longest rows
+//   cc_compress      every label becomes its root (ECL-CC's flatten)
+// Without a giant component every edge is linked once, from its larger end (arcs u -> v, v < u);
+// with one, every vertex outside it links all its arcs (Afforest: an edge between the giant and
+// another vertex is seen from the other side).
+// Edge lists: cc_init_identity, cc_hook_edges (one work-item per edge), cc_compress.
+// Traffic: the rows once (twice for sampled arcs), two finds per linked arc (random reads of
+// parent[], which stays in cache for graphs whose labels fit), one exchange per hook.
+// Indices are int (vertices and arcs below 2^31); row offsets are EDGE_T.
 
-// Whether edge e (< edges) joins two labels; if so, the larger and the smaller.
-bool cross_edge(int e, int edges, global const int* source, global const int* target,
-                global const int* label, int* high, int* low) {
-  if (e >= edges) return false;
-  const int ru = label[source[e]], rv = label[target[e]];
-  *high = max(ru, rv);
-  *low = min(ru, rv);
-  return ru != rv;
+#include "graph/csr.clh"
+
+#ifndef TEAM
+#define TEAM 32
+#endif
+#ifndef SMALL_ROW
+#define SMALL_ROW 16  // rows up to this many arcs: one work-item
+#endif
+#ifndef CHUNK
+#define CHUNK (8 * WG_SIZE)  // arcs per work-group task of the longest rows
+#endif
+#define NO_EDGE INT_MAX
+
+// The root of v's tree, halving the path on the way (each visited vertex skips its parent).
+// Plain loads (cached): a stale value is an older ancestor, or a vertex that was a root; the
+// exchange in cc_union sees the current value and corrects either.
+int cc_find(global int* parent, int v) {
+  int up = parent[v];
+  if (up == v) return v;
+  int next;
+  while (up > (next = parent[up])) {
+    parent[v] = next;
+    v = up;
+    up = next;
+  }
+  return up;
 }
 
-kernel void cc_init(global int* label, global int* hook_to, global int* hook_edge, const int n) {
-  int v = get_global_id(0);
-  if (v >= n) return;
-  label[v] = v;
-  hook_to[v] = v;
-  hook_edge[v] = INT_MAX;
+// Joins the trees of ancestors rv (of the edge's source) and rw (of its other end) through edge
+// e, hooking the larger root under the smaller; records e at the hooked root. Returns an ancestor
+// of the source's tree root after the join (ECL-CC carries it to the row's next arc).
+int cc_union(global int* parent, global int* hook_edge, global int* hook_source, int rv, int rw,
+             int e, int source) {
+  while (rv != rw) {
+    const int high = max(rv, rw), low = min(rv, rw);
+    const int seen = atomic_cmpxchg(&parent[high], high, low);
+    if (seen == high) {
+      hook_edge[high] = e;
+      hook_source[high] = source;
+      return low;
+    }
+    // `high` was hooked meanwhile: continue from its parent (an ancestor, smaller than high)
+    if (high == rv) rv = seen; else rw = seen;
+  }
+  return rv;
 }
 
-// One pass over the edges that join different labels (a round is a propose pass, then a record
-// pass). Propose (record = 0): the larger label, if it is a root, asks to hook under the smaller
-// with atomic_min, and `active` notes that labels still differ. Record (record = 1): the edges
-// that proposed the winning pair keep the smallest edge id with atomic_min, so the spanning
-// forest does not depend on timing.
-kernel void cc_hook(global const int* source, global const int* target, global const int* label,
-                    volatile global int* hook_to, volatile global int* hook_edge,
-                    volatile global int* active, const int edges, const int record) {
-  const int e = get_global_id(0);
-  int high, low;
-  if (!cross_edge(e, edges, source, target, label, &high, &low)) return;
-  if (!record) {
-    if (*active == 0) *active = 1;
-    if (label[high] != high) return;  // only roots hook (labels may not be fully compressed yet)
-    // Plain read first: hubs receive many proposals, and most lose (fewer contended atomics).
-    if (low < hook_to[high]) atomic_min(&hook_to[high], low);
-  } else if (label[high] == high && hook_to[high] == low && e < hook_edge[high]) {
-    atomic_min(&hook_edge[high], e);
+void cc_link(global int* parent, global int* hook_edge, global int* hook_source, int u, int v,
+             int e) {
+  cc_union(parent, hook_edge, hook_source, cc_find(parent, u), cc_find(parent, v), e, u);
+}
+
+kernel void cc_init_csr(global const EDGE_T* row_offset, global const int* column,
+                        global int* parent, global int* hook_edge, global int* hook_source,
+                        const int n) {
+  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
+    const EDGE_T end = row_offset[v + 1];
+    int up = v, arc = NO_EDGE;
+    for (EDGE_T e = row_offset[v]; e < end; ++e) {
+      const int w = column[e];
+      if (w < v) {
+        up = w;
+        arc = (int)e;
+        break;
+      }
+    }
+    parent[v] = up;
+    hook_edge[v] = arc;
+    hook_source[v] = v;
   }
 }
 
-kernel void cc_apply(global int* label, global const int* hook_to, const int n) {
-  int v = get_global_id(0);
-  if (v < n && label[v] == v) label[v] = hook_to[v];
-}
-
-kernel void cc_jump(global int* label, volatile global int* changed, const int n) {
-  int v = get_global_id(0);
-  if (v >= n) return;
-  int up = label[v], upper = label[up];
-  if (up != upper) {
-    label[v] = upper;
-    if (*changed == 0) *changed = 1;
+kernel void cc_init_identity(global int* parent, global int* hook_edge, const int n) {
+  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
+    parent[v] = v;
+    hook_edge[v] = NO_EDGE;
   }
 }
 
-// The spanning forest as an edge list, in no particular order (an atomic counter packs it).
-kernel void cc_forest(global const int* hook_edge, global const int* source,
+// Afforest's sampling round: the k-th arc of every row with more than k arcs.
+kernel void cc_sample(global const EDGE_T* row_offset, global const int* column,
+                      global int* parent, global int* hook_edge, global int* hook_source,
+                      const int n, const int k) {
+  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
+    const EDGE_T e = row_offset[v] + k;
+    if (e < row_offset[v + 1]) cc_link(parent, hook_edge, hook_source, v, column[e], (int)e);
+  }
+}
+
+kernel void cc_compress(global int* parent, const int n) {
+  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
+    int root = parent[v], next;
+    const int first = root;
+    while (root > (next = parent[root])) root = next;
+    if (root != first) parent[v] = root;
+  }
+}
+
+// giant[0] = the most frequent label of 1024 vertices sampled at fixed pseudo-random positions,
+// or -1 when it holds fewer than min_count of them (no component large enough to skip).
+// One work-group; the labels must be compressed (cc_compress) so that a label is a root.
+#define GIANT_SAMPLES 1024
+kernel void cc_find_giant(global const int* parent, global int* giant, const int n,
+                          const int min_count) {
+  local int label[GIANT_SAMPLES];
+  local int best;
+  const int lid = get_local_id(0);
+  if (lid == 0) best = 0;
+  for (int i = lid; i < GIANT_SAMPLES; i += WG_SIZE) {
+    uint h = (uint)i * 2654435761u + 0x9e3779b9u;  // multiplicative hash: spread positions
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    label[i] = n > 0 ? parent[h % (uint)n] : -1;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < GIANT_SAMPLES; i += WG_SIZE) {
+    int count = 0;
+    for (int j = 0; j < GIANT_SAMPLES; ++j) count += label[j] == label[i];
+    atomic_max(&best, (count << 10) | i);  // most frequent, then the latest sample
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) giant[0] = (best >> 10) >= min_count ? label[best & (GIANT_SAMPLES - 1)] : -1;
+}
+
+// Arc v -> w, past the sampled arcs, is linked here: every arc when v is outside the giant
+// component (giant mode), else only arcs to smaller ids (each edge once, from its larger end).
+bool cc_takes_arc(int v, int w, bool giant_mode) { return giant_mode || w < v; }
+
+// Links the arcs [first, end) of v's row, `stride` apart from the item's first.
+void cc_link_row(global const int* column, global int* parent, global int* hook_edge,
+                 global int* hook_source, int v, EDGE_T first, EDGE_T end, int stride,
+                 bool giant_mode) {
+  if (first >= end) return;
+  int root = cc_find(parent, v);  // found once per row, carried from arc to arc (as ECL-CC)
+  for (EDGE_T e = first; e < end; e += stride) {
+    const int w = column[e];
+    if (cc_takes_arc(v, w, giant_mode))
+      root = cc_union(parent, hook_edge, hook_source, root, cc_find(parent, w), (int)e, v);
+  }
+}
+
+// counters: [0] medium list length, [1] large-chunk list length.
+kernel void cc_hook_vertices(global const EDGE_T* row_offset, global const int* column,
+                             global int* parent, global int* hook_edge,
+                             global int* hook_source, global const int* giant,
+                             global int* medium, global int* large_vertex,
+                             global EDGE_T* large_first, volatile global int* counters,
+                             const int n, const int sampled) {
+  const int giant_label = giant[0];
+  const bool giant_mode = giant_label >= 0;
+  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
+    if (giant_mode && parent[v] == giant_label) continue;  // Afforest: in the giant, skip
+    const EDGE_T first = row_offset[v] + sampled, end = row_offset[v + 1];
+    if (first >= end) continue;
+    const EDGE_T length = end - first;
+    if (length <= SMALL_ROW) {
+      cc_link_row(column, parent, hook_edge, hook_source, v, first, end, 1, giant_mode);
+    } else if (length <= 11 * TEAM) {
+      medium[atomic_inc(&counters[0])] = v;
+    } else {
+      const int chunks = (int)((length + CHUNK - 1) / CHUNK);
+      const int at = atomic_add(&counters[1], chunks);
+      for (int c = 0; c < chunks; ++c) {
+        large_vertex[at + c] = v;
+        large_first[at + c] = first + (EDGE_T)c * CHUNK;
+      }
+    }
+  }
+}
+
+// Medium rows: team t (TEAM consecutive work-items) takes rows t, t + teams, ...
+kernel void cc_hook_teams(global const EDGE_T* row_offset, global const int* column,
+                          global int* parent, global int* hook_edge,
+                          global int* hook_source, global const int* giant,
+                          global const int* medium, global const int* counters,
+                          const int sampled) {
+  const bool giant_mode = giant[0] >= 0;
+  const int count = counters[0];
+  const int lane = get_global_id(0) % TEAM, teams = get_global_size(0) / TEAM;
+  for (int i = get_global_id(0) / TEAM; i < count; i += teams) {
+    const int v = medium[i];
+    cc_link_row(column, parent, hook_edge, hook_source, v, row_offset[v] + sampled + lane,
+                row_offset[v + 1], TEAM, giant_mode);
+  }
+}
+
+// Chunks of the longest rows: a work-group per chunk of CHUNK arcs.
+kernel void cc_hook_groups(global const EDGE_T* row_offset, global const int* column,
+                           global int* parent, global int* hook_edge,
+                           global int* hook_source, global const int* giant,
+                           global const int* large_vertex, global const EDGE_T* large_first,
+                           global const int* counters) {
+  const bool giant_mode = giant[0] >= 0;
+  const int count = counters[1];
+  for (int i = get_group_id(0); i < count; i += get_num_groups(0)) {
+    const int v = large_vertex[i];
+    const EDGE_T first = large_first[i];
+    const EDGE_T end = min(first + (EDGE_T)CHUNK, row_offset[v + 1]);
+    cc_link_row(column, parent, hook_edge, hook_source, v, first + get_local_id(0), end, WG_SIZE,
+                giant_mode);
+  }
+}
+
+kernel void cc_hook_edges(global const int* source, global const int* target,
+                          global int* parent, global int* hook_edge,
+                          global int* hook_source, const int edges) {
+  for (int e = get_global_id(0); e < edges; e += get_global_size(0))
+    cc_link(parent, hook_edge, hook_source, source[e], target[e], e);
+}
+
+// The spanning forest as an edge list (hook_source[v], target[hook_edge[v]]) for every hooked v,
+// in no particular order: each work-group packs its edges in local memory and reserves room with
+// one global atomic (a single counter hit by every vertex would serialise).
+kernel void cc_forest(global const int* hook_edge, global const int* hook_source,
                       global const int* target, global int* forest_source,
                       global int* forest_target, volatile global int* count, const int n) {
-  int v = get_global_id(0);
-  if (v >= n) return;
-  int e = hook_edge[v];
-  if (e == INT_MAX) return;
-  int k = atomic_inc(count);
-  forest_source[k] = source[e];
-  forest_target[k] = target[e];
+  local int group_count, group_base;
+  const int v = get_global_id(0);
+  if (get_local_id(0) == 0) group_count = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int e = v < n ? hook_edge[v] : NO_EDGE;
+  const int slot = e != NO_EDGE ? atomic_inc(&group_count) : -1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0 && group_count > 0) group_base = atomic_add(count, group_count);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slot < 0) return;
+  forest_source[group_base + slot] = hook_source[v];
+  forest_target[group_base + slot] = target[e];
 }
 
 // For error messages: the smallest edge id that is not a hooking edge (it closes a cycle).
 kernel void cc_mark_hooking(global const int* hook_edge, global char* used, const int n) {
   int v = get_global_id(0);
-  if (v < n && hook_edge[v] != INT_MAX) used[hook_edge[v]] = 1;
+  if (v < n && hook_edge[v] != NO_EDGE) used[hook_edge[v]] = 1;
 }
 
 kernel void cc_first_unused(global const char* used, volatile global int* first, const int edges) {
@@ -92,14 +278,14 @@ kernel void cc_first_unused(global const char* used, volatile global int* first,
 }
 
 // Source vertex of every arc of a CSR graph: binary search in row_offset (once per graph).
-kernel void cc_arc_sources(global const long* row_offset, global int* source, const int n,
+kernel void cc_arc_sources(global const EDGE_T* row_offset, global int* source, const int n,
                            const int arcs) {
   int a = get_global_id(0);
   if (a >= arcs) return;
   int low = 0, high = n - 1;  // the last v with row_offset[v] <= a
   while (low < high) {
     int mid = low + (high - low + 1) / 2;
-    if (row_offset[mid] <= (long)a) low = mid;
+    if (row_offset[mid] <= (EDGE_T)a) low = mid;
     else high = mid - 1;
   }
   source[a] = low;

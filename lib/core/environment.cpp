@@ -58,6 +58,11 @@ Environment Environment::read() {
   e.single_pass_scan = either("TREEFIX_SCAN", "single-pass", "reduce-then-scan");
   e.pinned_transfers = either("TREEFIX_TRANSFERS", "pinned", "pageable");
   e.boost_key_sort = either("TREEFIX_KEY_SORT", "boost", "radix");
+  e.bfs_small_frontier = positive("TREEFIX_BFS_SMALL_FRONTIER", 1 << 30);
+  if (std::string samples = detail::trim(text("TREEFIX_CC_SAMPLES")); samples == "0")
+    e.connectivity_samples = 0;
+  else
+    e.connectivity_samples = positive("TREEFIX_CC_SAMPLES", 64);
   return e;
 }
 

@@ -2,30 +2,43 @@
 #include "treefix/graph/bfs.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
+#include "treefix/core/device_array.hpp"
 
 namespace treefix {
 
-DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile)
-    : vertices_(graph.vertices()), arcs_(graph.edges()), undirected_(graph.undirected) {
-  if (graph.row_offset.empty()) {  // an empty Csr: no vertices
-    vertices_ = 0;
-  }
-  wide_ = arcs_ > static_cast<std::size_t>(INT32_MAX) - 1;
-  std::vector<std::int64_t> offsets = graph.row_offset;
-  if (offsets.empty()) offsets.push_back(0);
-  if (wide_) {
-    row_offset_ =
-        DeviceArray<std::int64_t>::upload(runtime, offsets, profile, "row offsets").buffer();
-  } else {
-    std::vector<std::int32_t> narrow(offsets.begin(), offsets.end());
-    row_offset_ =
-        DeviceArray<std::int32_t>::upload(runtime, narrow, profile, "row offsets").buffer();
-  }
-  column_ = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "columns").buffer();
+namespace {
+// Fields of the device-side search state (kernels/graph/bfs.cl, S_*).
+constexpr std::size_t kEnd = 1, kHugeEnd = 3, kDepth = 4, kBottomUp = 5, kDone = 7,
+                      kBottomUpLevels = 8, kArcsSeen = 10, kStateFields = 11;
+constexpr std::size_t kMostPerBatch = 64;  // steps between two reads of the state
+
+// The small-frontier kernel (kernels/graph/bfs_small.cl), sized to the device's local memory.
+struct SmallLevels {
+  Kernels kernels;
+  std::size_t frontier;  // at most this many vertices (Tuning::bfs_small_frontier, capped)
+  cl_int arcs;           // ... and this many arcs per level
+};
+
+SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
+  // Local memory: 2 words per frontier vertex (vertex, first arc) and one per work-item; the
+  // group is as large as the device allows (up to 1024: more loads in flight per level).
+  constexpr std::size_t wish = 1024, most_items = 4;
+  const std::size_t local = runtime.description().local_mem_bytes;
+  const std::size_t spare = local > 4 * wish + 256 ? local - 4 * wish - 256 : 0;
+  const std::size_t items = std::clamp<std::size_t>(spare / (8 * wish), 1, most_items);
+  Kernels kernels(runtime, "graph/bfs_small.cl",
+                  std::string(graph.offset_option()) + " -DSMALL_ITEMS=" + std::to_string(items),
+                  {profile, "bfs"}, wish);
+  const std::size_t capacity = items * kernels.wg_size();
+  const std::size_t frontier = std::min(runtime.tuning().bfs_small_frontier, capacity);
+  // arcs: 4 rounds of ARCS_PER_ITEM (4) arcs per work-item
+  return {kernels, frontier, static_cast<cl_int>(std::max(frontier, 16 * kernels.wg_size()))};
 }
+}  // namespace
 
 DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
               const BfsOptions& options) {
@@ -50,7 +63,8 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
   result.order = DeviceArray<vertex_t>(runtime, n, "BFS queue");
   const std::size_t huge_capacity = std::min(n, graph.arcs() / huge_degree) + 1;
   result.huge = DeviceArray<vertex_t>(runtime, huge_capacity, "BFS huge-row list");
-  DeviceArray<std::int32_t> counters(runtime, 2, "BFS counters");
+  // queue length, huge-list length, arcs of the vertices discovered (kernels/graph/bfs.cl)
+  DeviceArray<std::int32_t> counters(runtime, 3, "BFS counters");
   result.huge_degree = huge_degree;
   result.level_offset.push_back(0);
   result.huge_offset.push_back(0);
@@ -63,65 +77,88 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     const auto& huge = result.huge;
     search.run("bfs_reset", search.grid_stride(n), depth, parent, static_cast<cl_int>(n));
     ++result.kernel_launches;
+    if (distinct.empty()) return;
 
-    std::size_t queue_lo = 0, queue_hi = distinct.size(), huge_lo = 0, huge_hi = 0;
-    if (!distinct.empty()) {
-      runtime.queue().enqueueWriteBuffer(queue.buffer(), CL_FALSE, 0,
-                                         distinct.size() * sizeof(vertex_t), distinct.data());
-      std::vector<std::int32_t> initial = {static_cast<std::int32_t>(distinct.size()), 0};
-      counters.write(runtime, initial, profile);
-      search.run("bfs_sources", search.items(distinct.size()), graph.row_offset(), depth, queue,
-                 static_cast<cl_int>(distinct.size()), counters, huge, huge_row);
-      ++result.kernel_launches;
-      huge_hi = static_cast<std::size_t>(counters.download(runtime, profile)[1]);
-      result.level_offset.push_back(queue_hi);
-      result.huge_offset.push_back(huge_hi);
-    }
+    const std::size_t sources = distinct.size();
+    runtime.queue().enqueueWriteBuffer(queue.buffer(), CL_FALSE, 0, sources * sizeof(vertex_t),
+                                       distinct.data());
+    counters.write(runtime, std::vector<std::int32_t>{static_cast<std::int32_t>(sources), 0, 0},
+                   profile);
+    search.run("bfs_sources", search.items(sources), graph.row_offset(), depth, queue,
+               static_cast<cl_int>(sources), counters, huge, huge_row);
+    ++result.kernel_launches;
 
+    // The search's state (kernels/graph/bfs_state.clh, S_*), double-buffered between launches,
+    // and the level offsets, written on the device and read once at the end.
+    SmallLevels small = small_levels(runtime, graph, profile);
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
-    bool going_bottom_up = false;
-    std::size_t previous_count = 0;
-    for (int next_depth = 1; queue_hi > queue_lo; ++next_depth) {
-      const std::size_t count = queue_hi - queue_lo;
-      if (may_go_bottom_up) {  // Beamer's switch, on vertex counts (known without a reduction)
-        const std::size_t unvisited = n - queue_hi;
-        if (!going_bottom_up)
-          going_bottom_up = count > previous_count &&
-                            static_cast<double>(count) > unvisited / options.bottom_up_alpha;
-        else
-          going_bottom_up =
-              !(count < previous_count && static_cast<double>(count) < n / options.top_down_beta);
+    const bool first_bottom_up =
+        may_go_bottom_up && sources > small.frontier &&
+        static_cast<double>(sources) > static_cast<double>(n - sources) / options.bottom_up_alpha;
+    std::vector<std::int32_t> initial(kStateFields, 0);
+    initial[kEnd] = static_cast<std::int32_t>(sources);
+    initial[kBottomUp] = first_bottom_up;
+    DeviceArray<std::int32_t> state[2] = {
+        DeviceArray<std::int32_t>(runtime, kStateFields, "BFS state"),
+        DeviceArray<std::int32_t>(runtime, kStateFields, "BFS state")};
+    state[0].write(runtime, initial, profile);
+    DeviceArray<std::int32_t> level_end(runtime, n + 2, "BFS level offsets");
+    DeviceArray<std::int32_t> huge_end(runtime, n + 2, "BFS level offsets");
+    DeviceArray<std::int32_t> finished(runtime, 1, "BFS groups finished");
+    fill(runtime, finished.buffer(), cl_int(0), 1, {profile, "bfs"});
+    fill(runtime, level_end.buffer(), cl_int(0), 1, {profile, "bfs"});
+    fill(runtime, huge_end.buffer(), cl_int(0), 1, {profile, "bfs"});
+    // level 0 ends after the sources; its huge rows were counted by bfs_sources
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), level_end.buffer(), 0, sizeof(cl_int),
+                                      sizeof(cl_int));
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), huge_end.buffer(), sizeof(cl_int),
+                                      sizeof(cl_int), sizeof(cl_int));
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), sizeof(cl_int),
+                                      kHugeEnd * sizeof(cl_int), sizeof(cl_int));
+    runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), 2 * sizeof(cl_int),
+                                      kArcsSeen * sizeof(cl_int), sizeof(cl_int));
+    const cl_uint all_arcs = static_cast<cl_uint>(std::min<std::size_t>(graph.arcs(), UINT32_MAX));
+
+    const Grid grid =
+        search.groups(options.groups ? options.groups : runtime.saturating_groups(wg));
+    const cl_int small_frontier = static_cast<cl_int>(small.frontier);
+    const cl_float alpha = static_cast<cl_float>(options.bottom_up_alpha),
+                   beta = static_cast<cl_float>(options.top_down_beta);
+    std::size_t current = 0;  // state[current] holds the latest state
+    auto swap = [&] {
+      ++result.kernel_launches;
+      current = 1 - current;
+    };
+    std::vector<std::int32_t> latest(kStateFields, 0);
+    // Steps of two launches (the small-frontier run, then one level with every group; each
+    // passes the state on when the level is not its own), in batches that double up to
+    // kMostPerBatch; the state is read once per batch. Launches after the last level return at
+    // once.
+    for (std::size_t batch = 1;; batch = std::min(2 * batch, kMostPerBatch)) {
+      for (std::size_t i = 0; i < batch; ++i) {
+        small.kernels.run("bfs_small_levels", small.kernels.groups(1), graph.row_offset(),
+                          graph.column(), depth, parent, queue, counters, huge, state[current],
+                          state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
+                          small_frontier, small.arcs, cl_int(may_go_bottom_up), alpha, beta,
+                          huge_row, all_arcs);
+        swap();
+        search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
+                   counters, huge, state[current], state[1 - current], level_end, huge_end,
+                   finished, static_cast<cl_int>(n), small_frontier, cl_int(may_go_bottom_up),
+                   alpha, beta, huge_row, all_arcs);
+        swap();
       }
-      previous_count = count;
-      if (going_bottom_up) {
-        search.run("bfs_bottom_up", search.grid_stride(n), graph.row_offset(), graph.column(),
-                   depth, parent, queue, counters, huge, huge_row,
-                   static_cast<cl_int>(next_depth - 1), static_cast<cl_int>(n));
-        ++result.kernel_launches;
-        ++result.bottom_up_levels;
-      } else {
-        search.run("bfs_expand", search.grid_stride(count), graph.row_offset(), graph.column(),
-                   depth, parent, queue, static_cast<cl_int>(queue_lo), static_cast<cl_int>(count),
-                   counters, huge, huge_row, static_cast<cl_int>(next_depth));
-        ++result.kernel_launches;
-        if (huge_hi > huge_lo) {
-          search.run("bfs_expand_huge", search.groups(runtime.saturating_groups(wg)),
-                     graph.row_offset(), graph.column(), depth, parent, queue, counters, huge,
-                     static_cast<cl_int>(huge_lo), static_cast<cl_int>(huge_hi - huge_lo), huge_row,
-                     static_cast<cl_int>(next_depth));
-          ++result.kernel_launches;
-        }
-      }
-      auto totals = counters.download(runtime, profile);
-      queue_lo = queue_hi;
-      queue_hi = static_cast<std::size_t>(totals[0]);
-      huge_lo = huge_hi;
-      huge_hi = static_cast<std::size_t>(totals[1]);
-      if (queue_hi > queue_lo) {
-        result.level_offset.push_back(queue_hi);
-        result.huge_offset.push_back(huge_hi);
-      }
+      latest = state[current].download(runtime, profile);
+      if (latest[kDone]) break;
     }
+    const std::size_t levels = static_cast<std::size_t>(latest[kDepth]);
+    result.bottom_up_levels = static_cast<std::size_t>(latest[kBottomUpLevels]);
+    std::vector<std::int32_t> offsets(levels + 1), huge_offsets(levels + 1);  // the used prefix
+    detail::read_buffer(runtime, level_end.buffer(), offsets.data(), offsets.size() * 4, profile);
+    detail::read_buffer(runtime, huge_end.buffer(), huge_offsets.data(), huge_offsets.size() * 4,
+                        profile);
+    result.level_offset.assign(offsets.begin(), offsets.end());
+    result.huge_offset.assign(huge_offsets.begin(), huge_offsets.end());
   });
   return result;
 }

@@ -1,4 +1,5 @@
-// Rooted spanning forests of graphs: connectivity + rooting (euler), or BFS trees (bfs).
+// Rooted spanning forests of graphs: connectivity + rooting (euler), BFS trees (bfs), or
+// path reversal (pr).
 #include "treefix/graph/spanning_forest.hpp"
 
 #include <string>
@@ -10,16 +11,6 @@
 
 namespace treefix {
 namespace {
-
-// The source vertex of every arc (binary search in the row offsets, on the device).
-DeviceArray<vertex_t> arc_sources(Runtime& runtime, const Csr& graph, Profile* profile) {
-  auto row_offset = DeviceArray<std::int64_t>::upload(runtime, graph.row_offset, profile, "graph");
-  DeviceArray<vertex_t> source(runtime, graph.edges(), "arc sources");
-  Kernels cc(runtime, "graph/connectivity.cl", "", {profile, "connectivity"});
-  cc.run("cc_arc_sources", cc.items(graph.edges()), row_offset, source,
-         static_cast<cl_int>(graph.vertices()), static_cast<cl_int>(graph.edges()));
-  return source;
-}
 
 // BFS trees: from the root (R, else vertex 0); when that leaves vertices unreached, one
 // multi-source BFS from the root of every component (labels from connectivity).
@@ -33,14 +24,13 @@ ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOpt
   vertex_t first = options.root.value_or(0);
   DeviceBfs result = bfs(runtime, device_graph, {first}, bfs_options);
   if (result.reached() < n) {
-    DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
-    Components cc = detail::connectivity(runtime, n, arc_source.buffer(), device_graph.column(),
-                                         graph.edges(), profile)
-                        .components;
+    Components cc = detail::connectivity(runtime, device_graph, profile).components;
     std::vector<vertex_t> label = cc.label.download(runtime, profile);
+    // Isolated vertices are roots without a search (BFS leaves their parent at -1): on a
+    // Kronecker graph they are most of the components.
     std::vector<vertex_t> sources;
     for (std::size_t v = 0; v < n; ++v)
-      if (label[v] == static_cast<vertex_t>(v) &&
+      if (label[v] == static_cast<vertex_t>(v) && graph.degree(static_cast<vertex_t>(v)) > 0 &&
           (!options.root || label[*options.root] != label[v]))
         sources.push_back(static_cast<vertex_t>(v));
     if (options.root) sources.push_back(*options.root);
@@ -60,11 +50,13 @@ ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const Rst
   return translate_device_errors("rooted spanning forest", [&] {
     if (options.method == RstMethod::bfs) return bfs_spanning_forest(runtime, graph, options);
     Profile* profile = options.profile;
-    auto column = DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "graph");
-    DeviceArray<vertex_t> arc_source = arc_sources(runtime, graph, profile);
-    Components cc =
-        detail::connectivity(runtime, n, arc_source.buffer(), column.buffer(), arcs, profile)
-            .components;
+    if (options.method == RstMethod::path_reversal) {
+      DeviceGraph device_graph(runtime, graph, profile);
+      return detail::path_reversal_forest(runtime, device_graph, options.root, profile)
+          .download(runtime, profile);
+    }
+    DeviceGraph device_graph(runtime, graph, profile);
+    Components cc = detail::connectivity(runtime, device_graph, profile).components;
     RootingOptions rooting;
     if (options.root) rooting.roots.push_back(*options.root);
     rooting.list_rank = options.list_rank;

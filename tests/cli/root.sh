@@ -62,14 +62,16 @@ for v in 0 1 3; do
   p="${parent[$v]}"
   grep -Eq "^($v $p|$p $v)\$" graph.txt || fail "rst: parent edge $v-$p is not a graph edge"
 done
-for method in euler bfs; do
+for method in euler bfs pr path-reversal; do
   "$treefix" rst --graph graph.txt --method $method > rst_default.txt
   [ "$(sed -n 2p rst_default.txt)" = -1 ] || fail "rst --method $method: vertex 0 must be the default root"
   [ "$(sed -n 7p rst_default.txt)" = -1 ] || fail "rst --method $method: 5 must be a root"
   [ "$(sed -n 8p rst_default.txt)" = 5 ] || fail "rst --method $method: 6 must hang below 5"
 done
-"$treefix" rst --graph graph.txt --method bfs --root 2 > rst_bfs.txt
-[ "$(sed -n 4p rst_bfs.txt)" = -1 ] || fail "rst --method bfs --root 2: 2 must be a root"
+for method in bfs pr; do
+  "$treefix" rst --graph graph.txt --method $method --root 2 > rst_root.txt
+  [ "$(sed -n 4p rst_root.txt)" = -1 ] || fail "rst --method $method --root 2: 2 must be a root"
+done
 expect_error "graph.txt" "$treefix" rst --graph graph.txt --format mtx
 expect_error "not a vertex" "$treefix" rst --graph graph.txt --root 7
 expect_error "method" "$treefix" rst --graph graph.txt --method dfs

@@ -13,8 +13,11 @@
 //   TREEFIX_TRANSFERS         pinned | pageable: how large host <-> device copies are staged
 //   TREEFIX_KEY_SORT          radix | boost: the sort of the spatial trees' Morton keys
 //   TREEFIX_RADIX_ITEMS       pairs per work-item of a radix sort tile (positive integer)
+//   TREEFIX_CC_SAMPLES        arcs per row sampled by connectivity before skipping the giant
+//                             component (0 .. 64; 0: ECL-CC alone)
+//   TREEFIX_BFS_SMALL_FRONTIER  frontier size up to which one work-group runs BFS levels
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last seven override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer". The last nine override the per-device Tuning (treefix/core/tuning.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -32,6 +35,8 @@ struct Environment {
   std::optional<bool> pinned_transfers;
   std::optional<bool> boost_key_sort;
   std::optional<std::size_t> radix_sort_items;
+  std::optional<std::size_t> connectivity_samples;
+  std::optional<std::size_t> bfs_small_frontier;
 
   static Environment read();
 };

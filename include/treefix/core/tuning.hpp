@@ -18,6 +18,9 @@
 // | pinned_transfers         | on         | off       | off        | TREEFIX_TRANSFERS        |
 // | boost_key_sort           | off        | off       | off        | TREEFIX_KEY_SORT         |
 // | radix_sort_items         | 8          | 8         | 8          | TREEFIX_RADIX_ITEMS      |
+// | connectivity_samples     | 2          | 2         | 2          | TREEFIX_CC_SAMPLES       |
+// | connectivity_sample_degree | 16       | 16        | 16         |                          |
+// | bfs_small_frontier       | 4096       | 4096      | wg         | TREEFIX_BFS_SMALL_FRONTIER |
 #include <cstddef>
 #include <string>
 
@@ -58,6 +61,19 @@ struct Tuning {
   // work-group * items pairs is sorted in local memory (6 bytes a pair), so local memory bounds
   // it. More items: fewer tiles, so less counting and scanning; longer local sorts.
   std::size_t radix_sort_items = 8;
+  // Connected components: arcs per row linked in Afforest's sampling rounds before the most
+  // frequent component is found and skipped (0: ECL-CC alone, every edge linked once).
+  // `treefix-bench rooting` times 0, 1 and 2 on every graph.
+  std::size_t connectivity_samples = 2;
+  // ... applied only to graphs of at least this many arcs per vertex: on the H100, sampling
+  // halved Kronecker-22 (30 arcs per vertex: 5.43 -> 2.72 ms) but slowed the 2048 grid (4 per
+  // vertex: 1.45 -> 2.04 ms), the road network and the mesh (2 and 13.5 per vertex).
+  std::size_t connectivity_sample_degree = 16;
+  // BFS: while a level holds at most this many vertices, one work-group runs the following
+  // levels in one launch (work-group barriers between levels), until the frontier grows past it.
+  // Capped by the kernel's local memory (4 x its work-group size). Tests set it to a few
+  // vertices so that a search switches paths often.
+  std::size_t bfs_small_frontier = 512;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;

@@ -2,10 +2,12 @@
 // Breadth-first search on the device: depth of every vertex from one or several sources, and a
 // BFS parent for every reached vertex (a valid BFS tree: the parent of v is an in-neighbour of v
 // one level up). Level-synchronous and work-efficient: each level expands a frontier slice of a
-// queue into the next slice, with load-balanced neighbour gathering (see kernels/bfs.cl): a
+// queue into the next slice, with load-balanced neighbour gathering (see kernels/graph/bfs.cl): a
 // work-group prefix sum over row lengths for short rows, whole-group sweeps for long rows, and a
-// device-wide sweep for rows of `huge_degree` edges or more. Host work per level: one or two
-// kernel launches and a read of two counters (the level's size decides the next launch).
+// device-wide sweep for rows of `huge_degree` edges or more. The device decides each level
+// (top-down, bottom-up, or, while the frontier is at most Tuning::bfs_small_frontier vertices,
+// many levels in one work-group); the host enqueues launches in batches and reads the search's
+// state once per batch, never per level.
 //
 //   treefix::Runtime rt;
 //   treefix::Csr g = treefix::read_graph("web.mtx");
@@ -18,40 +20,23 @@
 #include "treefix/core/launch.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/device_graph.hpp"
 
 namespace treefix {
-
-// A CSR graph on the device. Row offsets are 32-bit when the arcs fit in int32, else 64-bit.
-class DeviceGraph {
- public:
-  DeviceGraph() = default;
-  DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile = nullptr);
-  std::size_t vertices() const { return vertices_; }
-  std::size_t arcs() const { return arcs_; }
-  bool wide_offsets() const { return wide_; }
-  bool undirected() const { return undirected_; }
-  const cl::Buffer& row_offset() const { return row_offset_; }
-  const cl::Buffer& column() const { return column_; }
-  const char* offset_option() const { return wide_ ? "-DEDGE_T=long" : "-DEDGE_T=int"; }
-  // A kernel argument of the EDGE_T the graph's programs are built with.
-  Offset offset(std::size_t value) const { return {value, wide_}; }
-
- private:
-  std::size_t vertices_ = 0, arcs_ = 0;
-  bool wide_ = false, undirected_ = false;
-  cl::Buffer row_offset_, column_;
-};
 
 struct BfsOptions {
   std::size_t huge_degree = 0;  // rows with at least this many arcs use the device-wide sweep
                                 // (0: 64 work-groups' worth; never below the work-group size)
-  // Beamer's direction-optimising BFS: on undirected graphs, levels whose frontier holds more
-  // than 1/bottom_up_alpha of the unvisited vertices run bottom-up (every unvisited vertex looks
+  // Beamer's direction-optimising BFS: on undirected graphs, levels whose frontier's arcs exceed
+  // 1/bottom_up_alpha of the arcs still unexplored run bottom-up (every unvisited vertex looks
   // for a parent in the frontier), until the frontier falls below 1/top_down_beta of all
-  // vertices again. Ignored on directed graphs. On by default: 5x fewer kernel milliseconds on
+  // vertices again (the device counts both). Ignored on directed graphs. On by default: 5x fewer kernel milliseconds on
   // Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has both).
   bool direction_optimizing = true;
   double bottom_up_alpha = 14, top_down_beta = 24;
+  // Work-groups of each level's launch (0: enough to fill the device, Runtime::saturating_groups).
+  // Groups without work return after reading the state; fewer groups cost less per level.
+  std::size_t groups = 0;
   Profile* profile = nullptr;  // receives every transfer and kernel ("bfs" phase for kernels)
 };
 

@@ -6,6 +6,9 @@
 //                     log n, not with the diameter.
 //   RstMethod::bfs    BFS trees (treefix/graph/bfs.hpp) from the root, then, if vertices are left,
 //                     from every component's smallest vertex.
+//   RstMethod::path_reversal  PR-RST (Sahu & Donur): rounds of graft, re-root by path reversal
+//                     and shortcut by pointer jumping, O(log n) rounds (docs/rooting.md).
+// Every method roots each tree at its component's smallest vertex, except options.root's.
 #include <optional>
 
 #include "treefix/core/names.hpp"
@@ -16,12 +19,14 @@
 
 namespace treefix {
 
-enum class RstMethod { euler, bfs };
+enum class RstMethod { euler, bfs, path_reversal };
 template <>
 struct EnumNames<RstMethod> {
   static constexpr const char* what = "spanning-tree method";
   static constexpr NameEntry<RstMethod> entries[] = {{RstMethod::euler, "euler"},
-                                                     {RstMethod::bfs, "bfs"}};
+                                                     {RstMethod::bfs, "bfs"},
+                                                     {RstMethod::path_reversal, "pr",
+                                                      "path-reversal"}};
 };
 
 struct RstOptions {

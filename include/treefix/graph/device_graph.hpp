@@ -1,0 +1,32 @@
+#pragma once
+// A CSR graph on the device: row offsets (32-bit when the arcs fit in int32, else 64-bit, the
+// kernels' EDGE_T) and columns. BFS, connectivity and rooted spanning forests take it.
+#include <cstddef>
+
+#include "treefix/core/launch.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/graph/csr.hpp"
+
+namespace treefix {
+
+class DeviceGraph {
+ public:
+  DeviceGraph() = default;
+  DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile = nullptr);
+  std::size_t vertices() const { return vertices_; }
+  std::size_t arcs() const { return arcs_; }
+  bool wide_offsets() const { return wide_; }
+  bool undirected() const { return undirected_; }
+  const cl::Buffer& row_offset() const { return row_offset_; }
+  const cl::Buffer& column() const { return column_; }
+  const char* offset_option() const { return wide_ ? "-DEDGE_T=long" : "-DEDGE_T=int"; }
+  // A kernel argument of the EDGE_T the graph's programs are built with.
+  Offset offset(std::size_t value) const { return {value, wide_}; }
+
+ private:
+  std::size_t vertices_ = 0, arcs_ = 0;
+  bool wide_ = false, undirected_ = false;
+  cl::Buffer row_offset_, column_;
+};
+
+}  // namespace treefix
