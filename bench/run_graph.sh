@@ -74,6 +74,15 @@ for f in luxembourg_osm.mtx wave.graph.xz web-NotreDame.txt.xz soc-Epinions1_lcc
   if [[ $f == *.xz ]]; then [[ -s $plain ]] || xz -dc "$data/$f" > "$plain"; else cp "$data/$f" "$plain"; fi
   graphs+=("$plain")
 done
+# gapbs (16 cores) on the real graphs it can read (.mtx, METIS .graph), for "faster than the CPU"
+if [[ -z ${SKIP_PEERS:-} && -x $peers/gapbs/bfs ]]; then
+  stamp "gapbs on the real graphs"
+  for g in "${graphs[@]}"; do
+    [[ $g == *.mtx || $g == *.graph ]] || continue
+    echo "gapbs-bfs $(basename "$g"): $(timeout 120 "$peers/gapbs/bfs" -f "$g" -s -n 16 2>&1 | grep -E 'Average Time')"
+    echo "gapbs-cc $(basename "$g"): $(timeout 120 "$peers/gapbs/cc" -f "$g" -s -n 16 2>&1 | grep -E 'Average Time')"
+  done | tee "$out/peers-real.txt"
+fi
 graph_args=(); shape_list=""
 for g in "${graphs[@]}"; do graph_args+=(--graph "$g"); shape_list+="${shape_list:+,}graph:$g"; done
 
