@@ -5,6 +5,7 @@
 // library's own message ("unknown traversal 'x' (expected pre, post, in or bfs)").
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,16 @@ CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::
 
 // Adds --stats: print the wall time of every phase of the command to standard error.
 CLI::Option* add_stats_option(CLI::App* command, bool& stats);
+
+// A CLI11 validator of an integer count or id from `low` to `high`, checked on the text before
+// CLI11 converts it: decimal digits only (no sign, no 0x or leading-zero octal, no overflow), so
+// "-1" is refused rather than taken as "not given" or wrapped to 2^64 - 1. Message: "expected an
+// integer from 1 to 64, found '0'" ("expected an integer >= 1" when `high` is unbounded).
+CLI::Validator integer_in(std::uint64_t low, std::uint64_t high = UINT64_MAX);
+
+// A CLI11 validator of a finite number >= `low` (> `low` when `strictly`): refuses nan, inf,
+// overflow and trailing text. Message: "expected a finite number > 0, found 'nan'".
+CLI::Validator finite_at_least(double low, bool strictly = false);
 
 // A subcommand whose options live in `args` and that runs `run(*args)` when chosen.
 template <class Args>

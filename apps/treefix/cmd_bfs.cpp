@@ -1,67 +1,61 @@
 // treefix bfs: breadth-first search of a graph file on the device; depths and a BFS tree out.
 #include <iostream>
 
-#include <algorithm>
 #include <memory>
 
-#include "command.hpp"
+#include "graph_input.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/output_file.hpp"
-#include "treefix/core/phase_times.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/core/value_format.hpp"
 #include "treefix/graph/bfs.hpp"
-#include "treefix/graph/graph_io.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct BfsCommand {
-  std::string graph, output, parents, device;
-  GraphFormat format = GraphFormat::automatic;
+  GraphInput graph;
+  std::string output, parents, device;
   std::int64_t source = 0;
-  bool directed = false, check = false, stats = false, top_down = false;
+  bool check = false, stats = false, top_down = false;
 };
 
+void print_stats(const BfsCommand& c, const Csr& graph, const BfsResult& r,
+                 const Profile& profile) {
+  std::size_t reached = 0;
+  for (vertex_t d : r.depth) reached += d >= 0;
+  std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, "
+            << reached << " reached in " << r.levels << " levels, " << r.kernel_launches
+            << " kernel launches (" << r.bottom_up_levels << " bottom-up levels), "
+            << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "")
+            << "\n";
+}
+
 void run_bfs(const BfsCommand& c) {
+  // Both outputs are checked (and staged) before anything is read, and committed together.
+  OutputFiles outputs({c.output});
+  if (!c.parents.empty()) outputs.add(c.parents);
   PhaseTimes phases;
   // The device first: the reader refuses a graph it cannot hold before allocating it.
   Runtime runtime = phases.measure("device setup", [&] { return Runtime(c.device); });
-  GraphReadOptions read;
-  read.format = c.format;
-  read.edges_directed = c.directed;
-  read.limits.device = &runtime;
-  read.phases = &phases;
-  Csr graph = read_graph(c.graph, read);
-  if (c.source < 0 || static_cast<std::size_t>(c.source) >= graph.vertices())
-    throw InputError("--source " + std::to_string(c.source) + " is not a vertex of " + c.graph +
-                     " (" + std::to_string(graph.vertices()) + " vertices, numbered from 0)");
+  Csr graph = c.graph.read(&runtime, &phases);
+  const vertex_t source = vertex_option("--source", c.source, graph.vertices(), c.graph.path);
   Profile profile;
   BfsOptions options;
   options.profile = &profile;
   options.direction_optimizing = !c.top_down;
-  BfsResult r = phases.measure(
-      "bfs", [&] { return bfs(runtime, graph, static_cast<vertex_t>(c.source), options); });
+  BfsResult r = phases.measure("bfs", [&] { return bfs(runtime, graph, source, options); });
   if (c.check) {
-    BfsResult ref = bfs_reference(graph, static_cast<vertex_t>(c.source));
-    std::string problem =
-        bfs_tree_problem(graph, static_cast<vertex_t>(c.source), ref.depth, r.depth, r.parent);
+    BfsResult ref = bfs_reference(graph, source);
+    std::string problem = bfs_tree_problem(graph, source, ref.depth, r.depth, r.parent);
     if (!problem.empty()) throw Error("BFS check failed: " + problem);
   }
-  if (c.stats) {
-    std::size_t reached = 0;
-    for (vertex_t d : r.depth) reached += d >= 0;
-    std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, "
-              << reached << " reached in " << r.levels << " levels, " << r.kernel_launches
-              << " kernel launches (" << r.bottom_up_levels << " bottom-up levels), "
-              << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "")
-              << "\n";
-  }
+  if (c.stats) print_stats(c, graph, r, profile);
   phases.measure("write", [&] {
     write_output(c.output, [&](std::ostream& out) { write_values(out, r.depth); });
-    if (!c.parents.empty())
-      write_output(c.parents, [&](std::ostream& out) { write_tree(out, r.parent); });
+    if (!c.parents.empty()) write_tree_file(c.parents, r.parent);
+    outputs.commit();
   });
   if (c.stats) phases.print(std::cerr, "treefix bfs");
 }
@@ -71,18 +65,13 @@ void setup_bfs(CLI::App& app) {
   auto* command = add_command(
       app, "bfs", "Breadth-first search of a graph: depth per vertex (-1 unreachable), BFS tree", c,
       run_bfs);
-  command
-      ->add_option("--graph", c->graph,
-                   "graph file: .mtx (Matrix Market), .graph (METIS), .npz (SciPy CSR), .csr "
-                   "(raw CSR binary), else edge list")
-      ->required();
-  command->add_option("--source", c->source, "source vertex, 0-based (default 0)");
+  c->graph.add_to(command, "--graph", graph_file_help, true)->required();
+  command->add_option("--source", c->source, "source vertex, 0-based (default 0)")
+      ->check(integer_in(0, INT32_MAX));
   add_output_option(command, c->output, "depths, one per line in vertex order");
   command->add_option("--parents", c->parents,
                       "write the BFS tree in the tree format (n, then n parents; -1 for the source "
-                      "and unreachable vertices)");
-  add_enum_option(command, "--format", c->format, "graph format (auto: by extension)");
-  command->add_flag("--directed", c->directed, "edge lists: 'u v' is the arc u -> v only");
+                      "and unreachable vertices), or .npy");
   command->add_flag("--top-down", c->top_down,
                     "never expand a level bottom-up (by default wide levels of undirected graphs "
                     "are, as in Beamer's direction-optimising BFS)");

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "command.hpp"
+#include "graph_input.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
@@ -30,10 +30,11 @@ namespace treefix::cli {
 namespace {
 
 struct ConvertArgs {
-  std::string tree, xml, graph, output, names, weights_out;
+  std::string tree, xml, output, names, weights_out;
+  GraphInput graph;
   TreeFormat tree_format = TreeFormat::automatic;
-  GraphFormat graph_format = GraphFormat::automatic, graph_output_format = GraphFormat::automatic;
-  bool directed = false, compress = false;
+  GraphFormat graph_output_format = GraphFormat::automatic;
+  bool compress = false;
   XmlTreeOptions xml_tree;
   bool stats = false;
 };
@@ -73,10 +74,10 @@ ConvertedTree from_xml(const ConvertArgs& args) {
   return tree;
 }
 
-ConvertedTree load_input(const ConvertArgs& args) {
+void require_one_input(const ConvertArgs& args) {
   const std::vector<std::pair<const char*, bool>> given = {{"--tree", !args.tree.empty()},
                                                            {"--xml", !args.xml.empty()},
-                                                           {"--graph", !args.graph.empty()}};
+                                                           {"--graph", !args.graph.path.empty()}};
   std::size_t count = 0;
   std::string options;
   for (auto& [option, set] : given) {
@@ -84,6 +85,9 @@ ConvertedTree load_input(const ConvertArgs& args) {
     options += options.empty() ? option : std::string(", ") + option;
   }
   if (count != 1) throw InputError("convert needs exactly one input: " + options);
+}
+
+ConvertedTree load_input(const ConvertArgs& args) {
   return !args.xml.empty() ? from_xml(args) : from_tree_file(args);
 }
 
@@ -104,31 +108,21 @@ void write_names(const std::string& path, const NodeNames& names, std::size_t ve
 }
 
 // A graph file to another graph format; the reading phases (map, parse, CSR) show in --stats.
-void convert_graph(const ConvertArgs& args) {
-  if (!args.tree.empty() || !args.xml.empty())
-    throw InputError("convert needs exactly one input: --tree, --xml, --graph");
-  if (!args.names.empty() || !args.weights_out.empty())
-    throw InputError("convert --graph: --names and --weights-out are for trees");
-  PhaseTimes phases;
-  GraphReadOptions read;
-  read.format = args.graph_format;
-  read.edges_directed = args.directed;
-  read.phases = &phases;
-  const Csr graph = read_graph(args.graph, read);
+void convert_graph(const ConvertArgs& args, PhaseTimes& phases, OutputFiles& outputs) {
+  const Csr graph = args.graph.read(nullptr, &phases);
   GraphWriteOptions write;
   write.format = args.graph_output_format;
   write.compress = args.compress;
-  phases.measure("write", [&] { write_graph(args.output, graph, write); });
-  if (args.stats) {
+  phases.measure("write", [&] {
+    write_graph(args.output, graph, write);
+    outputs.commit();
+  });
+  if (args.stats)
     std::cerr << "treefix convert: " << graph.vertices() << " vertices, " << graph.edges()
               << " arcs" << (graph.undirected ? " (undirected)" : "") << "\n";
-    phases.print(std::cerr, "treefix convert");
-  }
 }
 
-void run_convert(const ConvertArgs& args) {
-  if (!args.graph.empty()) return convert_graph(args);
-  PhaseTimes phases;
+void convert_tree(const ConvertArgs& args, PhaseTimes& phases, OutputFiles& outputs) {
   ConvertedTree tree = phases.measure("read", [&] { return load_input(args); });
   if (!args.weights_out.empty() && !tree.weights)
     throw InputError(
@@ -137,7 +131,24 @@ void run_convert(const ConvertArgs& args) {
     write_tree_file(args.output, tree.parent);
     if (!args.names.empty()) write_names(args.names, tree.names, tree.parent.size());
     if (!args.weights_out.empty()) write_values_file(args.weights_out, *tree.weights);
+    outputs.commit();
   });
+}
+
+void run_convert(const ConvertArgs& args) {
+  require_one_input(args);
+  const bool graph = !args.graph.path.empty();
+  if (graph && (!args.names.empty() || !args.weights_out.empty()))
+    throw InputError("convert --graph: --names and --weights-out are for trees");
+  // Every output checked before reading, all written or none.
+  OutputFiles outputs({args.output});
+  for (const std::string* extra : {&args.names, &args.weights_out})
+    if (!extra->empty()) outputs.add(*extra);
+  PhaseTimes phases;
+  if (graph)
+    convert_graph(args, phases, outputs);
+  else
+    convert_tree(args, phases, outputs);
   if (args.stats) phases.print(std::cerr, "treefix convert");
 }
 
@@ -167,12 +178,9 @@ void setup_convert(CLI::App& app) {
   command->add_option("--weights-out", args->weights_out,
                       "write the tree's weights (Newick branch lengths, 0 where none): text, or "
                       ".npy (float64)");
-  command->add_option("--graph", args->graph,
-                      "graph file (.mtx, .graph/.metis, .npz, .csr, else an edge list) to write "
-                      "in another graph format");
-  add_enum_option(command, "--format", args->graph_format,
-                  "--graph: input format (auto: by extension)");
-  command->add_flag("--directed", args->directed, "--graph edge lists: 'u v' is the arc u -> v only");
+  args->graph.add_to(command, "--graph",
+                     std::string("a graph to write in another graph format: ") + graph_file_help,
+                     true);
   add_enum_option(command, "--output-format", args->graph_output_format,
                   "--graph: output format (auto: by the output's extension: .mtx, .graph, .npz, "
                   ".csr, else an edge list)");

@@ -1,6 +1,5 @@
 // treefix correlate: 2-point correlation counts of a point file, end to end on the device:
 // upload, kd-tree build, queries (the points themselves), download.
-#include <cmath>
 #include <iostream>
 #include <memory>
 
@@ -23,8 +22,7 @@ struct CorrelateArgs {
 };
 
 void run_correlate(const CorrelateArgs& args) {
-  if (!(args.radius >= 0) || !std::isfinite(args.radius))
-    throw InputError("--radius must be a finite number >= 0");
+  OutputFiles outputs({args.output});
   Profile profile;
   PhaseTimes phases;
   PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
@@ -46,6 +44,7 @@ void run_correlate(const CorrelateArgs& args) {
   std::vector<std::int64_t> values(result.begin(), result.end());
   phases.measure("write", [&] {
     write_output(args.output, [&](std::ostream& out) { write_values(out, values); });
+    outputs.commit();
   });
   args.traversal.print_stats(std::cerr, "treefix correlate", phases, profile);
 }
@@ -59,7 +58,8 @@ void setup_correlate(CLI::App& app) {
   c->add_option("--points", args->points, std::string("point file: ") + point_file_help)
       ->required();
   c->add_option("--radius", args->radius, "radius R >= 0 (squared float distances <= float(R)^2)")
-      ->required();
+      ->required()
+      ->check(finite_at_least(0));
   add_output_option(c, args->output, "output file, one count per line");
   args->input.add_to(c);
   args->traversal.add_to(c, "points");

@@ -44,10 +44,12 @@ void write_orders(const ForestOrderOptions& o, const Forest& forest) {
 }
 
 void run_forest_order(const ForestOrderOptions& o) {
+  OutputFiles outputs({o.output});
   if (o.binary)
     write_orders(o, read_binary_forest(o.forest));
   else
     write_orders(o, read_linear_forest(o.forest));
+  outputs.commit();
 }
 
 void setup_forest_order(CLI::App& app) {

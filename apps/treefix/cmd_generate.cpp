@@ -1,11 +1,15 @@
-// treefix generate: benchmark trees (tree format) and graphs (Matrix Market or edge list).
+// treefix generate: benchmark trees (tree format, or .npy) and graphs (Matrix Market or edge
+// list). Every option is checked against the shape before anything is generated or written: an
+// option the shape does not read, a missing size, or sizes that contradict each other (more trees
+// than vertices, a spine longer than the caterpillar) are refused, never silently "fixed".
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <set>
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/output_file.hpp"
-#include "treefix/core/text_io.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/treefix/generate.hpp"
@@ -23,90 +27,137 @@ struct GenerateCommand {
   bool shuffle = false;
 };
 
+constexpr const char* kShapes =
+    "star, path, caterpillar, kary, random, forest, bfs-tree, kronecker, grid";
+
+// The options each shape reads (--output and --seed with --shuffle go with every tree shape).
+const std::map<std::string, std::set<std::string>>& shape_options() {
+  static const std::map<std::string, std::set<std::string>> options = {
+      {"star", {"--vertices", "--shuffle"}},
+      {"path", {"--vertices", "--shuffle"}},
+      {"caterpillar", {"--vertices", "--spine", "--shuffle"}},
+      {"kary", {"--vertices", "--k", "--shuffle"}},
+      {"random", {"--vertices", "--seed", "--shuffle"}},
+      {"forest", {"--vertices", "--trees", "--seed", "--shuffle"}},
+      {"bfs-tree",
+       {"--graph", "--scale", "--edge-factor", "--seed", "--rows", "--cols", "--source",
+        "--shuffle"}},
+      {"kronecker", {"--scale", "--edge-factor", "--seed", "--format"}},
+      {"grid", {"--rows", "--cols", "--format"}}};
+  return options;
+}
+
+// Refuses an unknown shape, an option the shape would ignore, and a missing or contradictory size.
+void check_arguments(const CLI::App& command, const GenerateCommand& c) {
+  const auto shape = shape_options().find(c.shape);
+  if (shape == shape_options().end())
+    throw InputError("generate: unknown shape '" + c.shape + "' (" + kShapes + ")");
+  auto given = [&](const char* name) { return command.get_option(name)->count() > 0; };
+  for (const CLI::Option* option : command.get_options()) {
+    const std::string long_name =
+        option->get_lnames().empty() ? option->get_name() : "--" + option->get_lnames()[0];
+    const bool read = shape->second.count(long_name) ||
+                      (long_name == "--seed" && c.shuffle) || long_name == "--output" ||
+                      long_name == "--help" || long_name == "shape";
+    if (option->count() > 0 && !read)
+      throw InputError("generate " + c.shape + ": " + long_name + " does not apply to this shape");
+  }
+  if (shape->second.count("--vertices")) {
+    if (!given("--vertices"))
+      throw InputError("generate " + c.shape + " needs -n N (the number of vertices)");
+    if (c.shape == "caterpillar" && given("--spine") && c.spine > c.vertices)
+      throw InputError("generate caterpillar: --spine " + std::to_string(c.spine) +
+                       " is longer than the tree (-n " + std::to_string(c.vertices) + ")");
+    if (c.shape == "forest" && c.trees > c.vertices)
+      throw InputError("generate forest: --trees " + std::to_string(c.trees) + " is more than -n " +
+                       std::to_string(c.vertices) + " (every tree has a vertex)");
+  }
+  if (c.shape == "kronecker" && !given("--scale"))
+    throw InputError("generate kronecker needs --scale S (2^S vertices)");
+  if (c.shape == "grid" && (!given("--rows") || !given("--cols")))
+    throw InputError("generate grid needs --rows R --cols C");
+  if (c.shape == "bfs-tree") {
+    const int sources = given("--graph") + given("--scale") + (given("--rows") || given("--cols"));
+    if (sources != 1 || given("--rows") != given("--cols"))
+      throw InputError(
+          "generate bfs-tree needs one graph: --graph FILE, --scale S (Kronecker) or --rows R "
+          "--cols C (grid)");
+    if (given("--edge-factor") && !given("--scale"))
+      throw InputError("generate bfs-tree: --edge-factor goes with --scale");
+  }
+}
+
 Csr make_graph(const GenerateCommand& c) {
   if (!c.graph.empty()) return read_graph(c.graph);
   if (c.scale) return generate::kronecker(c.scale, c.edge_factor, c.seed);
-  if (c.rows && c.cols) return generate::grid2d(c.rows, c.cols);
-  throw InputError(
-      "bfs-tree needs --graph FILE, --scale S (Kronecker) or --rows R --cols C (grid)");
+  return generate::grid2d(c.rows, c.cols);
 }
 
-void run_generate(const GenerateCommand& c) {
+ParentArray make_tree(const GenerateCommand& c) {
+  const std::size_t n = c.vertices;
   const std::string& s = c.shape;
-  if (s == "kronecker" || s == "grid") {
-    Csr g;
-    if (s == "kronecker") {
-      if (c.scale == 0) throw InputError("kronecker needs --scale S (2^S vertices)");
-      g = generate::kronecker(c.scale, c.edge_factor, c.seed);
-    } else {
-      if (c.rows == 0 || c.cols == 0) throw InputError("grid needs --rows R --cols C");
-      g = generate::grid2d(c.rows, c.cols);
-    }
-    if (c.format != "mtx" && c.format != "edges")
-      throw InputError("--format must be mtx or edges, not '" + c.format + "'");
-    write_output(c.output, [&](std::ostream& out) {
-      if (c.format == "mtx")
-        write_matrix_market(out, g);
-      else
-        write_edge_list(out, g);
-    });
-    return;
-  }
-  ParentArray parent;
   if (s == "bfs-tree") {
     Csr g = make_graph(c);
-    if (c.source < 0 || static_cast<std::size_t>(c.source) >= g.vertices())
+    if (static_cast<std::size_t>(c.source) >= g.vertices())
       throw InputError("--source " + std::to_string(c.source) + " is not a vertex (the graph has " +
                        std::to_string(g.vertices()) + ")");
-    parent = generate::bfs_spanning_tree(g, static_cast<vertex_t>(c.source));
-  } else {
-    const std::size_t n = c.vertices;
-    if (s == "star")
-      parent = generate::star(n);
-    else if (s == "path")
-      parent = generate::path(n);
-    else if (s == "caterpillar")
-      parent = generate::caterpillar(n, c.spine ? c.spine : std::max<std::size_t>(1, n / 2));
-    else if (s == "kary")
-      parent = generate::kary(n, c.k);
-    else if (s == "random")
-      parent = generate::random_recursive(n, c.seed);
-    else if (s == "forest")
-      parent = generate::random_forest(n, c.trees, c.seed);
-    else
-      throw InputError(
-          "unknown shape '" + s +
-          "' (star, path, caterpillar, kary, random, forest, bfs-tree, kronecker, grid)");
+    return generate::bfs_spanning_tree(g, static_cast<vertex_t>(c.source));
   }
-  if (c.shuffle) parent = generate::shuffle_labels(parent, c.seed);
-  write_output(c.output, [&](std::ostream& out) { write_tree(out, parent); });
+  if (s == "star") return generate::star(n);
+  if (s == "path") return generate::path(n);
+  if (s == "caterpillar")
+    return generate::caterpillar(n, c.spine ? c.spine : std::max<std::size_t>(1, n / 2));
+  if (s == "kary") return generate::kary(n, c.k);
+  if (s == "random") return generate::random_recursive(n, c.seed);
+  return generate::random_forest(n, c.trees, c.seed);
+}
+
+void run_generate(const CLI::App& command, const GenerateCommand& c) {
+  check_arguments(command, c);
+  OutputFiles outputs({c.output});  // an output that cannot be written stops us now
+  if (c.shape == "kronecker" || c.shape == "grid") {
+    const Csr g = c.shape == "kronecker" ? generate::kronecker(c.scale, c.edge_factor, c.seed)
+                                         : generate::grid2d(c.rows, c.cols);
+    GraphWriteOptions write;
+    write.format = c.format == "mtx" ? GraphFormat::mtx : GraphFormat::edges;
+    write_graph(c.output, g, write);
+  } else {
+    ParentArray parent = make_tree(c);
+    if (c.shuffle) parent = generate::shuffle_labels(parent, c.seed);
+    write_tree_file(c.output, parent);
+  }
+  outputs.commit();
 }
 
 void setup_generate(CLI::App& app) {
   auto c = std::make_shared<GenerateCommand>();
-  auto* command = add_command(
-      app, "generate",
-      "Generate a tree (star, path, caterpillar, kary, random, forest, bfs-tree: tree format) or "
-      "a graph (kronecker, grid: Matrix Market or edge list)",
-      c, run_generate);
+  auto* command = app.add_subcommand(
+      "generate",
+      "Generate a tree (star, path, caterpillar, kary, random, forest, bfs-tree: tree format, or "
+      ".npy by the output's extension) or a graph (kronecker, grid: Matrix Market or edge list)");
+  command->callback([c, command] { run_generate(*command, *c); });
+  command->add_option("shape", c->shape, std::string("the shape: ") + kShapes)->required();
+  const auto vertices = integer_in(1, INT32_MAX);
+  command->add_option("-n,--vertices", c->vertices, "tree shapes: vertices")->check(vertices);
+  command->add_option("--spine", c->spine, "caterpillar: spine length, 1..n (default n/2)")
+      ->check(vertices);
+  command->add_option("--k", c->k, "kary: children per vertex (default 2)")->check(vertices);
+  command->add_option("--trees", c->trees, "forest: number of trees, 1..n (default 1)")
+      ->check(vertices);
+  command->add_option("--scale", c->scale, "kronecker (or bfs-tree of one): 2^scale vertices")
+      ->check(integer_in(1, 30));
   command
-      ->add_option(
-          "shape", c->shape,
-          "star | path | caterpillar | kary | random | forest | bfs-tree | kronecker | grid")
-      ->required();
-  command->add_option("-n,--vertices", c->vertices, "vertices of a tree shape");
-  command->add_option("--spine", c->spine, "caterpillar: spine length (default n/2)");
-  command->add_option("--k", c->k, "kary: children per vertex (default 2)");
-  command->add_option("--trees", c->trees, "forest: number of trees (default 1)");
-  command->add_option("--scale", c->scale, "kronecker (or bfs-tree of one): 2^scale vertices");
-  command->add_option("--edge-factor", c->edge_factor, "kronecker: edges per vertex (default 16)");
-  command->add_option("--rows", c->rows, "grid (or bfs-tree of one): rows");
-  command->add_option("--cols", c->cols, "grid (or bfs-tree of one): columns");
+      ->add_option("--edge-factor", c->edge_factor, "kronecker: edges per vertex (default 16)")
+      ->check(integer_in(1, 1 << 16));
+  command->add_option("--rows", c->rows, "grid (or bfs-tree of one): rows")->check(vertices);
+  command->add_option("--cols", c->cols, "grid (or bfs-tree of one): columns")->check(vertices);
   command->add_option("--graph", c->graph, "bfs-tree: the graph file to span");
-  command->add_option("--source", c->source, "bfs-tree: the root (default 0)");
-  command->add_option("--seed", c->seed, "random seed (default 1)");
+  command->add_option("--source", c->source, "bfs-tree: the root (default 0)")
+      ->check(integer_in(0, INT32_MAX));
+  command->add_option("--seed", c->seed, "random seed (default 1)")->check(integer_in(0));
   command->add_flag("--shuffle", c->shuffle, "relabel the tree's vertices randomly");
-  command->add_option("--format", c->format, "graphs: mtx (default) or edges");
+  command->add_option("--format", c->format, "graphs: mtx (default) or edges")
+      ->check(CLI::IsMember({"mtx", "edges"}));
   add_output_option(command, c->output, "output file");
 }
 

@@ -76,8 +76,7 @@ void write_neighbours(std::ostream& out, const Neighbours& result, std::size_t q
 }
 
 void run_knn(const KnnArgs& args) {
-  if (args.index != "kd" && args.index != "vp")
-    throw InputError("--index must be kd or vp, not '" + args.index + "'");
+  OutputFiles outputs({args.output});
   Profile profile;
   PhaseTimes phases;
   PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
@@ -98,6 +97,7 @@ void run_knn(const KnnArgs& args) {
   }
   phases.measure("write", [&] {
     write_output(args.output, [&](std::ostream& out) { write_neighbours(out, result, queries.n); });
+    outputs.commit();
   });
   args.traversal.print_stats(std::cerr, "treefix knn", phases, profile);
 }
@@ -110,9 +110,12 @@ void setup_knn(CLI::App& app) {
   c->add_option("--points", args->points, std::string("data point file: ") + point_file_help)
       ->required();
   c->add_option("--queries", args->queries, "query point file, same dimension")->required();
-  c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")->required();
+  c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")
+      ->required()
+      ->check(integer_in(1, 64));
   c->add_option("--index", args->index,
-                "kd|vp: kd-tree built on the device, or vantage-point tree (default kd)");
+                "kd|vp: kd-tree built on the device, or vantage-point tree (default kd)")
+      ->check(CLI::IsMember({"kd", "vp"}));
   add_output_option(c, args->output, "output file");
   args->input.add_to(c);
   args->traversal.add_to(c, "queries");

@@ -25,83 +25,94 @@ struct NbodyArgs {
   PointInputArgs input;
 };
 
-void run_nbody(const NbodyArgs& args) {
+// 'ax ay az' per body for the input state.
+void write_accelerations(Runtime& runtime, const NbodyArgs& args, const Bodies& bodies,
+                         const DeviceBodies& device, const GravityOptions& o, Profile& profile,
+                         PhaseTimes& phases) {
+  DeviceArray<float> result(runtime, 3 * bodies.size(), "accelerations");
+  phases.measure("compute", [&] {
+    DeviceOctree tree = build_octree(runtime, DevicePoints{bodies.size(), 3, device.position},
+                                     device.mass, {o.leaf_size, &profile});
+    accelerations(runtime, tree, result, o);
+    runtime.queue().finish();
+  });
+  const std::vector<float> acc = result.download(runtime, &profile);
+  phases.measure("write", [&] {
+    write_output(args.output, [&](std::ostream& out) {
+      char line[96];
+      for (std::size_t i = 0; i < bodies.size(); ++i) {
+        std::snprintf(line, sizeof line, "%.9g %.9g %.9g\n", double(acc[3 * i]),
+                      double(acc[3 * i + 1]), double(acc[3 * i + 2]));
+        out << line;
+      }
+    });
+  });
+}
+
+void check_arguments(const CLI::App& command, const NbodyArgs& args) {
+  const bool stepping = command.get_option("--steps")->count() > 0 ||
+                        command.get_option("--output-every")->count() > 0 ||
+                        command.get_option("--dt")->count() > 0;
+  if (args.accelerations && stepping)
+    throw InputError(
+        "nbody --accelerations writes the input state's accelerations: --steps, --dt and "
+        "--output-every do not apply");
+  if (args.output_every > 0 && (args.output.empty() || args.output == "-"))
+    throw InputError("--output-every needs --output FILE (snapshots go to FILE.stepN)");
+}
+
+void run_nbody(const CLI::App& command, const NbodyArgs& args) {
+  check_arguments(command, args);
+  // The output is checked now; the snapshots (FILE.stepN, beside it) are staged as they come and
+  // committed with it, all or none.
+  OutputFiles outputs({args.output});
   Profile profile;
   PhaseTimes phases;
   GravityOptions o = args.traversal.options<GravityOptions>(&profile);
   o.theta = args.theta;
   o.eps = args.eps;
-  if (!(args.theta >= 0) || !std::isfinite(args.theta))
-    throw InputError("--theta must be a finite number >= 0");
-  if (!(args.eps >= 0) || !std::isfinite(args.eps))
-    throw InputError("--eps must be a finite number >= 0");
-  if (!(args.dt > 0) || !std::isfinite(args.dt))
-    throw InputError("--dt must be a finite number > 0");
-  if (args.steps < 0) throw InputError("--steps must be >= 0");
-  if (args.output_every < 0) throw InputError("--output-every must be >= 0");
-  if (args.output_every > 0 && (args.output.empty() || args.output == "-"))
-    throw InputError("--output-every needs --output FILE (snapshots go to FILE.stepN)");
   Bodies bodies = phases.measure("read", [&] { return args.input.bodies(args.bodies); });
   Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
   DeviceBodies device =
       phases.measure("upload", [&] { return DeviceBodies::upload(runtime, bodies, &profile); });
   if (args.accelerations) {
-    std::vector<float> acc =
-        phases
-            .measure("compute",
-                     [&] {
-                       DeviceOctree tree =
-                           build_octree(runtime, DevicePoints{bodies.size(), 3, device.position},
-                                        device.mass, {o.leaf_size, &profile});
-                       DeviceArray<float> result(runtime, 3 * bodies.size(), "accelerations");
-                       accelerations(runtime, tree, result, o);
-                       runtime.queue().finish();
-                       return result;
-                     })
-            .download(runtime, &profile);
-    phases.measure("write", [&] {
-      write_output(args.output, [&](std::ostream& out) {
-        char line[96];
-        for (std::size_t i = 0; i < bodies.size(); ++i) {
-          std::snprintf(line, sizeof line, "%.9g %.9g %.9g\n", double(acc[3 * i]),
-                        double(acc[3 * i + 1]), double(acc[3 * i + 2]));
-          out << line;
-        }
-      });
+    write_accelerations(runtime, args, bodies, device, o, profile, phases);
+  } else {
+    StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
+                        write_output(args.output + ".step" + std::to_string(step),
+                                     [&](std::ostream& out) { write_bodies(out, state); });
+                      }};
+    phases.measure("steps", [&] {
+      leapfrog(runtime, device, steps, o);
+      runtime.queue().finish();
     });
-    args.traversal.print_stats(std::cerr, "treefix nbody", phases, profile);
-    return;
+    bodies = phases.measure("download", [&] { return device.download(runtime, &profile); });
+    phases.measure("write", [&] {
+      write_output(args.output, [&](std::ostream& out) { write_bodies(out, bodies); });
+    });
   }
-  StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
-                      write_output(args.output + ".step" + std::to_string(step),
-                                   [&](std::ostream& out) { write_bodies(out, state); });
-                    }};
-  phases.measure("steps", [&] {
-    leapfrog(runtime, device, steps, o);
-    runtime.queue().finish();
-  });
-  bodies = phases.measure("download", [&] { return device.download(runtime, &profile); });
-  phases.measure("write", [&] {
-    write_output(args.output, [&](std::ostream& out) { write_bodies(out, bodies); });
-  });
+  phases.measure("write", [&] { outputs.commit(); });
   args.traversal.print_stats(std::cerr, "treefix nbody", phases, profile);
 }
 
 void setup_nbody(CLI::App& app) {
   auto args = std::make_shared<NbodyArgs>();
-  auto* c = add_command(app, "nbody",
-                        "Barnes-Hut gravity (octree, G = 1): leapfrog steps or accelerations", args,
-                        run_nbody);
+  auto* c = app.add_subcommand("nbody",
+                               "Barnes-Hut gravity (octree, G = 1): leapfrog steps or accelerations");
+  c->callback([c, args] { run_nbody(*c, *args); });
   c->add_option("--bodies", args->bodies,
                 "body file, rows 'mass x y z vx vy vz': 'n 7' then the rows; .xyz: rows only; "
                 ".npy: an (n, 7) array")
       ->required();
-  c->add_option("--steps", args->steps, "leapfrog steps, all on the device (default 1)");
+  c->add_option("--steps", args->steps, "leapfrog steps, all on the device (default 1)")
+      ->check(integer_in(0, INT32_MAX));
   c->add_option("--output-every", args->output_every,
-                "also write the state every S steps to OUTPUT.stepS, 2S, ... (default 0: never)");
-  c->add_option("--theta", args->theta, "opening angle (default 0.5; 0 = direct sum)");
-  c->add_option("--eps", args->eps, "softening length (default 0.01)");
-  c->add_option("--dt", args->dt, "time step (default 0.01)");
+                "also write the state every S steps to OUTPUT.stepS, 2S, ... (default 0: never)")
+      ->check(integer_in(0, INT32_MAX));
+  c->add_option("--theta", args->theta, "opening angle (default 0.5; 0 = direct sum)")
+      ->check(finite_at_least(0));
+  c->add_option("--eps", args->eps, "softening length (default 0.01)")->check(finite_at_least(0));
+  c->add_option("--dt", args->dt, "time step (default 0.01)")->check(finite_at_least(0, true));
   c->add_flag("--accelerations", args->accelerations,
               "write 'ax ay az' per body for the input state instead of stepping");
   add_output_option(c, args->output, "output file");

@@ -28,6 +28,12 @@ struct SimilarityOptions {
 };
 
 void run_similarity(const SimilarityOptions& o) {
+  if (o.threads != 0 && !o.cpu) throw InputError("similarity: --threads goes with --cpu");
+  if (std::filesystem::is_directory(o.reference))
+    throw InputError(o.reference +
+                     ": cannot open: it is a directory, not a file (--reference is one RuleML "
+                     "file)");
+  OutputFiles outputs({o.output});
   PhaseTimes phases;
   Interner interner;
   RuleMLReadTimes times;
@@ -63,6 +69,7 @@ void run_similarity(const SimilarityOptions& o) {
         out << value << candidates.names[i] << "\n";
       }
     });
+    outputs.commit();
   });
   if (o.stats) phases.print(std::cerr, "treefix similarity");
 }
@@ -80,13 +87,15 @@ void setup_similarity(CLI::App& app) {
       ->add_option("--trees", options->trees, "Directory of *.xml RuleML files, or one RuleML file")
       ->required();
   add_output_option(command, options->output, "output file");
-  command->add_option("--top", options->top, "Print only the K most similar trees")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--top", options->top, "Print only the K most similar trees (K >= 1)")
+      ->check(integer_in(1));
   add_enum_option(command, "--definition", options->parameters.definition,
                   "weighted (Bhavsar, Boley and Yang: arcs paired by label) or thesis (Lu 2014, "
                   "Figs. 2.7/2.8: children paired by position); docs/forest.md");
   command->add_flag("--cpu", options->cpu, "Compute on the CPU instead of an OpenCL device");
-  command->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)");
+  command
+      ->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)")
+      ->check(integer_in(1, 4096));
   command->add_flag("--sqrt-adjustment", options->parameters.sqrt_adjustment,
                     "Adjust child similarities by A(s) = sqrt(s) instead of A(s) = s");
   add_device_option(command, options->device);
@@ -103,21 +112,11 @@ struct SemtreesOptions {
 // RuleML text per node, for the disk estimate (an indented <_r ...><cterm> line: 60-80 bytes).
 constexpr double ruleml_bytes_per_node = 80;
 
-void run_semtrees(const SemtreesOptions& options) {
+// Refuses trees that the disk cannot hold, before any is grown.
+void require_disk_for(const SemtreesOptions& o) {
   namespace fs = std::filesystem;
-  SemtreesOptions o = options;
-  if (o.shape.arc_labels == 0) o.shape.arc_labels = std::max(5, o.shape.max_children);
-  if (o.prefix.find_first_of("/\\") != std::string::npos ||
-      o.prefix.find("..") != std::string::npos)
-    throw InputError("semtrees: --prefix '" + o.prefix +
-                     "' may not contain a path separator or '..' (files go into --output-dir)");
-  // Refuse shapes whose trees cannot be held or written before writing anything: the expected
-  // size grows like (max_children / 2)^max_height.
-  require_host_memory_for(1, o.shape);
-  std::error_code ec;
-  fs::create_directories(o.directory, ec);
-  if (ec) throw InputError(o.directory + ": cannot create the directory: " + ec.message());
   const double nodes = expected_semantic_tree_nodes(o.shape) * static_cast<double>(o.count);
+  std::error_code ec;
   const fs::space_info space = fs::space(o.directory, ec);
   if (!ec && nodes * ruleml_bytes_per_node > static_cast<double>(space.available)) {
     char message[256];
@@ -129,15 +128,50 @@ void run_semtrees(const SemtreesOptions& options) {
                   static_cast<double>(space.available) / 1048576.0);
     throw CapacityError(message);
   }
+}
+
+// DIR/PREFIX_000042.xml
+std::string tree_path(const SemtreesOptions& o, std::size_t i) {
+  const std::size_t digits = std::max<std::size_t>(6, std::to_string(o.count).size());
+  std::string number = std::to_string(i);
+  number.insert(0, digits - number.size(), '0');
+  return (std::filesystem::path(o.directory) / (o.prefix + "_" + number + ".xml")).string();
+}
+
+void write_semtrees(const SemtreesOptions& o) {
+  require_disk_for(o);
+  // Every file is staged and committed at the end: all the trees or none. The first is declared
+  // now: the directory must take files before any tree is grown.
+  OutputFiles outputs;
+  if (o.count > 0) outputs.add(tree_path(o, 0));
   // One tree at a time (the same trees as random_semantic_trees(count, seed, shape)).
   std::mt19937_64 rng(o.seed);
-  const int digits = std::max<int>(6, static_cast<int>(std::to_string(o.count).size()));
   for (std::size_t i = 0; i < o.count; ++i) {
     const SemanticTree tree = random_semantic_tree(rng, o.shape);
-    std::string number = std::to_string(i);
-    number.insert(0, digits - number.size(), '0');
-    const auto path = (fs::path(o.directory) / (o.prefix + "_" + number + ".xml")).string();
-    write_output(path, [&](std::ostream& out) { write_ruleml(out, tree); });
+    write_output(tree_path(o, i), [&](std::ostream& out) { write_ruleml(out, tree); });
+  }
+  outputs.commit();
+}
+
+void run_semtrees(const SemtreesOptions& options) {
+  namespace fs = std::filesystem;
+  SemtreesOptions o = options;
+  if (o.shape.arc_labels == 0) o.shape.arc_labels = std::max(5, o.shape.max_children);
+  if (o.prefix.find_first_of("/\\") != std::string::npos ||
+      o.prefix.find("..") != std::string::npos)
+    throw InputError("semtrees: --prefix '" + o.prefix +
+                     "' may not contain a path separator or '..' (files go into --output-dir)");
+  // Refuses trees that cannot be held (the expected size grows like
+  // (max_children / 2)^max_height), before the directory is created.
+  require_host_memory_for(1, o.shape);
+  std::error_code ec;
+  const bool created = fs::create_directories(o.directory, ec);
+  if (ec) throw InputError(o.directory + ": cannot create the directory: " + ec.message());
+  try {
+    write_semtrees(o);
+  } catch (...) {
+    if (created) fs::remove(o.directory, ec);  // a refused run leaves no (empty) directory
+    throw;
   }
 }
 
@@ -146,31 +180,32 @@ void setup_semtrees(CLI::App& app) {
   auto* command = add_command(
       app, "semtrees", "Write random semantic trees as RuleML files (DIR/PREFIX_000000.xml, ...)",
       options, run_semtrees);
-  command->add_option("--count,-n", options->count, "Number of trees")->required();
+  command->add_option("--count,-n", options->count, "Number of trees")
+      ->required()
+      ->check(integer_in(0, INT32_MAX));
   command->add_option("--output-dir,-o", options->directory, "Directory to write (created)")
       ->required();
   command->add_option("--prefix", options->prefix,
                       "File name prefix (default: tree; no path separators)");
-  command->add_option("--seed", options->seed, "Random seed (default: 1)");
-  command
-      ->add_option("--max-height", options->shape.max_height, "Largest height in arcs (default 4)")
-      ->check(CLI::Range(0, 64));
-  command
-      ->add_option("--max-children", options->shape.max_children,
-                   "Most children per node (default 3)")
-      ->check(CLI::Range(1, 64));
-  command
-      ->add_option("--arc-labels", options->shape.arc_labels,
-                   "Arc label alphabet size (default: 5, or --max-children when larger)")
-      ->check(CLI::Range(1, 1000000));
-  command
-      ->add_option("--node-labels", options->shape.node_labels,
-                   "Node label alphabet size (default 4)")
-      ->check(CLI::Range(1, 1000000));
-  command
-      ->add_option("--root-labels", options->shape.root_labels,
-                   "Root label alphabet size (default 2)")
-      ->check(CLI::Range(1, 1000000));
+  command->add_option("--seed", options->seed, "Random seed (default: 1)")->check(integer_in(0));
+  const struct {
+    const char* name;
+    int& value;
+    const char* help;
+    int low, high;
+  } shape_options[] = {
+      {"--max-height", options->shape.max_height, "Largest height in arcs (default 4)", 0, 64},
+      {"--max-children", options->shape.max_children, "Most children per node (default 3)", 1,
+       64},
+      {"--arc-labels", options->shape.arc_labels,
+       "Arc label alphabet size (default: 5, or --max-children when larger)", 1, 1000000},
+      {"--node-labels", options->shape.node_labels, "Node label alphabet size (default 4)", 1,
+       1000000},
+      {"--root-labels", options->shape.root_labels, "Root label alphabet size (default 2)", 1,
+       1000000}};
+  for (const auto& option : shape_options)
+    command->add_option(option.name, option.value, option.help)
+        ->check(integer_in(option.low, option.high));
 }
 
 TREEFIX_COMMAND("similarity", setup_similarity);

@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "treefix/core/npy.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/treefix/pipeline.hpp"
 
@@ -55,6 +56,7 @@ TreefixOptions options_of(const TreefixArgs& args) {
 
 template <class T>
 void run_typed(const TreefixArgs& args, bool root) {
+  OutputFiles outputs({args.output});  // checked before anything is read
   PhaseTimes phases;
   FileTreefix request;
   request.tree = args.tree;
@@ -74,6 +76,7 @@ void run_typed(const TreefixArgs& args, bool root) {
   std::unique_ptr<Runtime> runtime;
   treefix_files<T>(
       request, [&]() -> Runtime& { return *(runtime = setup.get()); }, phases);
+  phases.measure("write", [&] { outputs.commit(); });
   if (args.stats) phases.print(std::cerr, root ? "treefix rootfix" : "treefix leaffix");
 }
 

@@ -1,6 +1,8 @@
 // The library's environment variables, parsed in one place (see treefix/core/environment.hpp).
 #include "treefix/core/environment.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 
 #include "core/device_select.hpp"
@@ -35,6 +37,16 @@ std::optional<std::size_t> positive(const char* name, std::size_t most) {
   return parsed;
 }
 
+// A folder's path, or nothing when unset; a path to something else than a folder is refused (a
+// missing folder is not: the disk cache is an optimisation, and stays off).
+std::string directory(const char* name) {
+  std::string value = text(name);
+  struct stat info {};
+  if (!value.empty() && ::stat(value.c_str(), &info) == 0 && !S_ISDIR(info.st_mode))
+    refuse(name, value, "a directory");
+  return value;
+}
+
 // One of two words: true for `yes`, false for `no`, nothing when unset.
 std::optional<bool> either(const char* name, const char* yes, const char* no) {
   std::string value = detail::trim(text(name));
@@ -49,7 +61,7 @@ std::optional<bool> either(const char* name, const char* yes, const char* no) {
 Environment Environment::read() {
   Environment e;
   e.device = text("TREEFIX_DEVICE");
-  e.cache_dir = text("TREEFIX_CACHE_DIR");
+  e.cache_dir = directory("TREEFIX_CACHE_DIR");
   e.build_options = text("TREEFIX_BUILD_OPTIONS");
   e.work_group_size = positive("TREEFIX_WG_SIZE", 1 << 16);
   e.lockstep_width = positive("TREEFIX_LOCKSTEP_WIDTH", 1 << 16);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/device_select.hpp"
+#include "core/pending_files.hpp"
 
 namespace treefix {
 namespace detail {
@@ -99,6 +100,10 @@ void ProgramCache::store_binary(const cl::Program& program, const std::string& p
     auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
     if (binaries.empty() || binaries[0].empty()) return;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    struct Pending {  // removed by SIGINT/SIGTERM while it is written (core/pending_files.hpp)
+      std::size_t handle;
+      ~Pending() { detail::forget_pending_file(handle); }
+    } pending{detail::remember_pending_file(tmp)};
     {
       std::ofstream out(tmp, std::ios::binary);
       out.write(reinterpret_cast<const char*>(binaries[0].data()), binaries[0].size());

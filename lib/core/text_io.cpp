@@ -1,6 +1,7 @@
 // Text formats: chunked tokenizer with line numbers, tree/weights readers, value writers.
 #include "treefix/core/text_io.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <charconv>
@@ -28,6 +29,12 @@ TokenStream::TokenStream(const std::string& path, std::string comment_chars)
     : path_(path), comments_(std::move(comment_chars)), buffer_(kChunk) {
   file_ = std::fopen(path.c_str(), "rb");
   if (!file_) throw InputError(path + ": cannot open: " + std::strerror(errno));
+  struct stat info {};
+  if (::fstat(::fileno(file_), &info) == 0 && S_ISDIR(info.st_mode)) {  // fopen takes one
+    std::fclose(file_);
+    file_ = nullptr;
+    throw InputError(path + ": cannot open: it is a directory, not a file");
+  }
 }
 
 TokenStream::~TokenStream() {

@@ -47,8 +47,9 @@ void require_graph_indices(std::size_t vertices, std::size_t edges, const char* 
       edges >= static_cast<std::size_t>(INT_MAX / 2))
     throw CapacityError(std::string(what) + " of " + std::to_string(vertices) + " vertices and " +
                         std::to_string(edges) +
-                        " edges: the device code uses 32-bit indices "
-                        "(fewer than 2^31 - 1 vertices and 2^30 edges)");
+                        " edges: the device code uses 32-bit indices (at most " +
+                        std::to_string(INT_MAX - 1) + " vertices and " +
+                        std::to_string(INT_MAX / 2 - 1) + " edges)");
 }
 
 Connectivity connectivity(Runtime& rt, std::size_t n, const cl::Buffer& source,

@@ -3,7 +3,8 @@
 // Runtime reads them once, when it is constructed.
 //
 //   TREEFIX_DEVICE            device choice when none is given (Runtime's spec forms)
-//   TREEFIX_CACHE_DIR         folder for built program binaries (the disk cache; off when unset)
+//   TREEFIX_CACHE_DIR         folder for built program binaries (the disk cache; off when unset
+//                             or missing; a path to a file is refused)
 //   TREEFIX_BUILD_OPTIONS     appended to every OpenCL build
 //   TREEFIX_WG_SIZE           work-group size of every sized kernel: a positive integer, rounded
 //                             down to a power of two and to the device's maximum

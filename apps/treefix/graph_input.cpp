@@ -1,0 +1,48 @@
+// The graph commands' shared input (graph_input.hpp).
+#include "graph_input.hpp"
+
+#include "treefix/core/error.hpp"
+
+namespace treefix::cli {
+
+CLI::Option* GraphInput::add_to(CLI::App* command, const std::string& option,
+                                const std::string& help, bool directed_option) {
+  CLI::Option* file = command->add_option(option, path, help);
+  add_enum_option(command, "--format", format, "graph format (auto: by extension)");
+  if (directed_option)
+    command->add_flag("--directed", directed, "edge lists: 'u v' is the arc u -> v only");
+  return file;
+}
+
+GraphFormat GraphInput::chosen_format() const {
+  return format == GraphFormat::automatic ? format_from_extension(path) : format;
+}
+
+Csr GraphInput::read(const Runtime* device, PhaseTimes* phases) const {
+  GraphReadOptions read;
+  read.format = format;
+  read.edges_directed = directed;
+  read.limits.device = device;
+  read.phases = phases;
+  return read_graph(path, read);
+}
+
+void add_tree_output_options(CLI::App* command, std::string& output, ListRankMethod& list_rank,
+                             bool& stats, std::string& device) {
+  add_output_option(command, output, "the parent array: text (n, then n parents), or .npy");
+  add_enum_option(command, "--list-rank", list_rank, "list-ranking method");
+  add_stats_option(command, stats);
+  add_device_option(command, device);
+}
+
+vertex_t vertex_option(const char* option, std::int64_t id, std::size_t vertices,
+                       const std::string& graph) {
+  if (id < 0 || static_cast<std::size_t>(id) >= vertices)
+    throw InputError(std::string(option) + " " + std::to_string(id) + " is not a vertex of " +
+                     graph + " (" + std::to_string(vertices) + " vertices" +
+                     (vertices ? ", ids 0.." + std::to_string(vertices - 1) : std::string()) +
+                     ")");
+  return static_cast<vertex_t>(id);
+}
+
+}  // namespace treefix::cli

@@ -1,0 +1,44 @@
+#pragma once
+// What the graph commands (bfs, rst, root, convert --graph) share: the graph file with its
+// --format (and --directed for edge lists), read after the device is set up so that a graph the
+// device cannot hold is refused before it is allocated, and vertex ids given as options.
+#include <string>
+
+#include "command.hpp"
+#include "treefix/core/phase_times.hpp"
+#include "treefix/graph/graph_io.hpp"
+#include "treefix/primitives/listrank.hpp"
+
+namespace treefix::cli {
+
+struct GraphInput {
+  std::string path;
+  GraphFormat format = GraphFormat::automatic;
+  bool directed = false;
+
+  // `option` FILE (returned, to be made required) and --format; --directed too when
+  // `directed_option`.
+  CLI::Option* add_to(CLI::App* command, const std::string& option, const std::string& help,
+              bool directed_option);
+  // The format to read: --format, else the path's extension.
+  GraphFormat chosen_format() const;
+  // The graph, checked against host memory and `device` (if any); reading phases into `phases`.
+  Csr read(const Runtime* device, PhaseTimes* phases) const;
+};
+
+// The options of the commands that write a rooted forest (root, rst): --output (the parent
+// array: text, or .npy), --list-rank, --stats, --device.
+void add_tree_output_options(CLI::App* command, std::string& output, ListRankMethod& list_rank,
+                             bool& stats, std::string& device);
+
+// The graph file's help: the formats by extension.
+inline constexpr const char* graph_file_help =
+    "graph file: .mtx (Matrix Market), .graph (METIS), .npz (SciPy CSR), .csr (raw CSR binary), "
+    "else an edge list ('u v' per line, 0-based)";
+
+// `id`, given as `option`, as a vertex of a graph of `vertices` vertices read from `graph`;
+// InputError "--source 9 is not a vertex of g.mtx (5 vertices, ids 0..4)" otherwise.
+vertex_t vertex_option(const char* option, std::int64_t id, std::size_t vertices,
+                       const std::string& graph);
+
+}  // namespace treefix::cli
