@@ -67,7 +67,7 @@ void setup_bfs(CLI::App& app) {
       run_bfs);
   c->graph.add_to(command, "--graph", graph_file_help, true)->required();
   command->add_option("--source", c->source, "source vertex, 0-based (default 0)")
-      ->check(integer_in(0, INT32_MAX));
+      ->transform(integer_in(0, INT32_MAX));
   add_output_option(command, c->output, "depths, one per line in vertex order");
   command->add_option("--parents", c->parents,
                       "write the BFS tree in the tree format (n, then n parents; -1 for the source "

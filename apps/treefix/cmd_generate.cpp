@@ -145,16 +145,16 @@ void setup_generate(CLI::App& app) {
   command->add_option("--trees", c->trees, "forest: number of trees, 1..n (default 1)")
       ->check(vertices);
   command->add_option("--scale", c->scale, "kronecker (or bfs-tree of one): 2^scale vertices")
-      ->check(integer_in(1, 30));
+      ->transform(integer_in(1, 30));
   command
       ->add_option("--edge-factor", c->edge_factor, "kronecker: edges per vertex (default 16)")
-      ->check(integer_in(1, 1 << 16));
+      ->transform(integer_in(1, 1 << 16));
   command->add_option("--rows", c->rows, "grid (or bfs-tree of one): rows")->check(vertices);
   command->add_option("--cols", c->cols, "grid (or bfs-tree of one): columns")->check(vertices);
   command->add_option("--graph", c->graph, "bfs-tree: the graph file to span");
   command->add_option("--source", c->source, "bfs-tree: the root (default 0)")
-      ->check(integer_in(0, INT32_MAX));
-  command->add_option("--seed", c->seed, "random seed (default 1)")->check(integer_in(0));
+      ->transform(integer_in(0, INT32_MAX));
+  command->add_option("--seed", c->seed, "random seed (default 1)")->transform(integer_in(0));
   command->add_flag("--shuffle", c->shuffle, "relabel the tree's vertices randomly");
   command->add_option("--format", c->format, "graphs: mtx (default) or edges")
       ->check(CLI::IsMember({"mtx", "edges"}));

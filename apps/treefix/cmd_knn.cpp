@@ -112,7 +112,7 @@ void setup_knn(CLI::App& app) {
   c->add_option("--queries", args->queries, "query point file, same dimension")->required();
   c->add_option("-k", args->k, "neighbours per query (1..64, at most n)")
       ->required()
-      ->check(integer_in(1, 64));
+      ->transform(integer_in(1, 64));
   c->add_option("--index", args->index,
                 "kd|vp: kd-tree built on the device, or vantage-point tree (default kd)")
       ->check(CLI::IsMember({"kd", "vp"}));

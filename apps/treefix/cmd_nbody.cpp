@@ -105,10 +105,10 @@ void setup_nbody(CLI::App& app) {
                 ".npy: an (n, 7) array")
       ->required();
   c->add_option("--steps", args->steps, "leapfrog steps, all on the device (default 1)")
-      ->check(integer_in(0, INT32_MAX));
+      ->transform(integer_in(0, INT32_MAX));
   c->add_option("--output-every", args->output_every,
                 "also write the state every S steps to OUTPUT.stepS, 2S, ... (default 0: never)")
-      ->check(integer_in(0, INT32_MAX));
+      ->transform(integer_in(0, INT32_MAX));
   c->add_option("--theta", args->theta, "opening angle (default 0.5; 0 = direct sum)")
       ->check(finite_at_least(0));
   c->add_option("--eps", args->eps, "softening length (default 0.01)")->check(finite_at_least(0));

@@ -85,12 +85,13 @@ void setup_root(CLI::App& app) {
       ->required();
   command
       ->add_option("--vertices", args->vertices,
-                   "number of vertices (default: largest id + 1; the rest are isolated)")
-      ->check(integer_in(0, INT32_MAX));
+                   "number of vertices (default: largest id + 1; the rest are isolated); the "
+                   "device code's 32-bit indices take at most 2^31 - 2")
+      ->transform(integer_in(0, INT32_MAX - 1));
   command
       ->add_option("--root", args->roots,
                    "root of its tree (repeatable, one per tree; default: each tree's smallest id)")
-      ->check(integer_in(0, INT32_MAX));
+      ->transform(integer_in(0, INT32_MAX));
   add_tree_output_options(command, args->output, args->list_rank, args->stats, args->device);
 }
 

@@ -46,7 +46,7 @@ void setup_rst(CLI::App& app) {
       run_rst);
   args->graph.add_to(command, "--graph", std::string("undirected ") + graph_file_help, false)->required();
   command->add_option("--root", args->root, "root of its component (others: smallest id)")
-      ->check(integer_in(0, INT32_MAX));
+      ->transform(integer_in(0, INT32_MAX));
   add_enum_option(command, "--method", args->method,
                   "euler: connectivity + Euler-tour rooting; bfs: BFS trees; pr: path reversal "
                   "(PR-RST)");

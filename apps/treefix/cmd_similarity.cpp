@@ -88,14 +88,14 @@ void setup_similarity(CLI::App& app) {
       ->required();
   add_output_option(command, options->output, "output file");
   command->add_option("--top", options->top, "Print only the K most similar trees (K >= 1)")
-      ->check(integer_in(1));
+      ->transform(integer_in(1));
   add_enum_option(command, "--definition", options->parameters.definition,
                   "weighted (Bhavsar, Boley and Yang: arcs paired by label) or thesis (Lu 2014, "
                   "Figs. 2.7/2.8: children paired by position); docs/forest.md");
   command->add_flag("--cpu", options->cpu, "Compute on the CPU instead of an OpenCL device");
   command
       ->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)")
-      ->check(integer_in(1, 4096));
+      ->transform(integer_in(1, 4096));
   command->add_flag("--sqrt-adjustment", options->parameters.sqrt_adjustment,
                     "Adjust child similarities by A(s) = sqrt(s) instead of A(s) = s");
   add_device_option(command, options->device);
@@ -182,12 +182,12 @@ void setup_semtrees(CLI::App& app) {
       options, run_semtrees);
   command->add_option("--count,-n", options->count, "Number of trees")
       ->required()
-      ->check(integer_in(0, INT32_MAX));
+      ->transform(integer_in(0, INT32_MAX));
   command->add_option("--output-dir,-o", options->directory, "Directory to write (created)")
       ->required();
   command->add_option("--prefix", options->prefix,
                       "File name prefix (default: tree; no path separators)");
-  command->add_option("--seed", options->seed, "Random seed (default: 1)")->check(integer_in(0));
+  command->add_option("--seed", options->seed, "Random seed (default: 1)")->transform(integer_in(0));
   const struct {
     const char* name;
     int& value;
@@ -205,7 +205,7 @@ void setup_semtrees(CLI::App& app) {
        1000000}};
   for (const auto& option : shape_options)
     command->add_option(option.name, option.value, option.help)
-        ->check(integer_in(option.low, option.high));
+        ->transform(integer_in(option.low, option.high));
 }
 
 TREEFIX_COMMAND("similarity", setup_similarity);

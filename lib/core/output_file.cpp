@@ -154,7 +154,7 @@ void OutputFiles::add(const std::string& path) {
   }
   if (exists && ::access(d->target.c_str(), W_OK) != 0) cannot_write(path, errno);
   std::error_code ec;  // the same file however spelt: "x", "./x", "dir/../x"
-  d->canonical = std::filesystem::weakly_canonical(d->target, ec).string();
+  d->canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(d->target), ec).string();
   if (ec) d->canonical = d->target;
   for (const auto& other : destinations_)
     if (other->kind != Kind::descriptor && other->canonical == d->canonical)

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -35,13 +36,19 @@ std::vector<Chunk*> chunks;          // by index, under `mutators`
 std::size_t first_maybe_free = 0;    // no free slot before it, under `mutators`
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
+struct sigaction previous_action[std::size(kSignals)];  // what the handler hands the signal on to
+
 extern "C" void remove_pending_files(int signo) {
   handling.store(1);
   for (Chunk* chunk = &first_chunk; chunk != nullptr; chunk = chunk->next.load())
     for (auto& slot : chunk->slot)
       if (const char* path = slot.load()) ::unlink(path);
-  // SA_RESETHAND restored the default action; the signal is blocked while its handler runs, so
-  // unblock it and raise it again to end the process the way the signal would have.
+  // The action that was there before ours takes the signal on: the default (the process ends
+  // as the signal would have ended it), or a library's own handler that chains the same way
+  // (LLVM, under PoCL, installs one for SIGINT, SIGTERM and SIGHUP). The signal is blocked while
+  // its handler runs: unblock it and raise it again.
+  for (std::size_t i = 0; i < std::size(kSignals); ++i)
+    if (kSignals[i] == signo) sigaction(signo, &previous_action[i], nullptr);
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, signo);
@@ -50,17 +57,15 @@ extern "C" void remove_pending_files(int signo) {
 }
 
 void install_handlers() {
-  for (int signo : kSignals) {
-    struct sigaction current {};
-    if (sigaction(signo, nullptr, &current) != 0) continue;
-    const bool is_default =
-        !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL;  // NOLINT
-    if (!is_default) continue;  // the program's own handler, or an ignored signal
+  for (std::size_t i = 0; i < std::size(kSignals); ++i) {
+    struct sigaction& current = previous_action[i];
+    if (sigaction(kSignals[i], nullptr, &current) != 0) continue;
+    if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN)  // NOLINT
+      continue;  // an ignored signal stays ignored (nohup, a shell's background job)
     struct sigaction action {};
     action.sa_handler = remove_pending_files;
     sigfillset(&action.sa_mask);  // no other signal interrupts the removal
-    action.sa_flags = SA_RESETHAND;
-    sigaction(signo, &action, nullptr);
+    sigaction(kSignals[i], &action, nullptr);
   }
 }
 

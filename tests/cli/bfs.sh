@@ -38,7 +38,8 @@ printf '5\n-1\n0\n0\n0\n0\n' | diff - star.txt || fail "star tree"
 "$treefix" generate kary -n 7 --k 3 -o kary.txt
 printf '7\n-1\n0\n0\n0\n1\n1\n1\n' | diff - kary.txt || fail "3-ary tree"
 for shape in path caterpillar random forest; do
-  "$treefix" generate "$shape" -n 1000 --trees 3 --shuffle -o "$shape.txt"
+  trees=() && [ "$shape" != forest ] || trees=(--trees 3)  # --trees is forest's option only
+  "$treefix" generate "$shape" -n 1000 "${trees[@]}" --shuffle -o "$shape.txt"
   [ "$(head -1 "$shape.txt")" = 1000 ] || fail "$shape: vertex count"
   [ "$(wc -l < "$shape.txt")" = 1001 ] || fail "$shape: line count"
 done

@@ -77,7 +77,7 @@ grep -q "treefix convert: read: csr" stats.txt || fail "convert --stats"
 # --- capacity: claims of 2*10^9 vertices are refused at once, nothing written ---
 printf '0 1\n1 2\n' > e.txt
 fast "2000000000 vertices" "$treefix" root --edges e.txt --vertices 2000000000 -o r.txt
-fast "not in range" "$treefix" root --edges e.txt --vertices -1 -o r.txt
+fast "expected an integer from 0 to" "$treefix" root --edges e.txt --vertices -1 -o r.txt
 printf '0 1\n7 2000000000\n' > id.txt
 for cmd in bfs rst; do
   fast "a graph of 2000000001 vertices" "$treefix" $cmd --graph id.txt -o r.txt
