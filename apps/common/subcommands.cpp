@@ -59,7 +59,7 @@ int run_subcommands(const std::string& description, const char* program,
     if (!help) Environment::read();  // a malformed TREEFIX_* variable stops us before any work
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);  // prints help, or the message
+    const int code = app.exit(e);                     // prints help, or the message
     return checked_exit(program, code == 0 ? 0 : 2);  // a bad command line is bad input
   } catch (const InputError& e) {
     return report(program, e.what(), 2);

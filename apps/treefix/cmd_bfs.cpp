@@ -25,8 +25,8 @@ void print_stats(const BfsCommand& c, const Csr& graph, const BfsResult& r,
                  const Profile& profile) {
   std::size_t reached = 0;
   for (vertex_t d : r.depth) reached += d >= 0;
-  std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, "
-            << reached << " reached in " << r.levels << " levels, " << r.kernel_launches
+  std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, " << reached
+            << " reached in " << r.levels << " levels, " << r.kernel_launches
             << " kernel launches (" << r.bottom_up_levels << " bottom-up levels), "
             << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "")
             << "\n";

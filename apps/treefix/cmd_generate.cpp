@@ -56,9 +56,8 @@ void check_arguments(const CLI::App& command, const GenerateCommand& c) {
   for (const CLI::Option* option : command.get_options()) {
     const std::string long_name =
         option->get_lnames().empty() ? option->get_name() : "--" + option->get_lnames()[0];
-    const bool read = shape->second.count(long_name) ||
-                      (long_name == "--seed" && c.shuffle) || long_name == "--output" ||
-                      long_name == "--help" || long_name == "shape";
+    const bool read = shape->second.count(long_name) || (long_name == "--seed" && c.shuffle) ||
+                      long_name == "--output" || long_name == "--help" || long_name == "shape";
     if (option->count() > 0 && !read)
       throw InputError("generate " + c.shape + ": " + long_name + " does not apply to this shape");
   }
@@ -146,8 +145,7 @@ void setup_generate(CLI::App& app) {
       ->check(vertices);
   command->add_option("--scale", c->scale, "kronecker (or bfs-tree of one): 2^scale vertices")
       ->transform(integer_in(1, 30));
-  command
-      ->add_option("--edge-factor", c->edge_factor, "kronecker: edges per vertex (default 16)")
+  command->add_option("--edge-factor", c->edge_factor, "kronecker: edges per vertex (default 16)")
       ->transform(integer_in(1, 1 << 16));
   command->add_option("--rows", c->rows, "grid (or bfs-tree of one): rows")->check(vertices);
   command->add_option("--cols", c->cols, "grid (or bfs-tree of one): columns")->check(vertices);

@@ -97,8 +97,8 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
 
 void setup_nbody(CLI::App& app) {
   auto args = std::make_shared<NbodyArgs>();
-  auto* c = app.add_subcommand("nbody",
-                               "Barnes-Hut gravity (octree, G = 1): leapfrog steps or accelerations");
+  auto* c = app.add_subcommand(
+      "nbody", "Barnes-Hut gravity (octree, G = 1): leapfrog steps or accelerations");
   c->callback([c, args] { run_nbody(*c, *args); });
   c->add_option("--bodies", args->bodies,
                 "body file, rows 'mass x y z vx vy vz': 'n 7' then the rows; .xyz: rows only; "

@@ -60,10 +60,9 @@ void run_root(const RootArgs& args) {
   try {
     parent = phases.measure("rooting", [&] { return root_forest(runtime, forest, options); });
   } catch (const EdgeListError& e) {
-    const std::string where =
-        e.edge_index() < lines.size()
-            ? args.edges.path + ":" + std::to_string(lines[e.edge_index()])
-            : args.edges.path;
+    const std::string where = e.edge_index() < lines.size()
+                                  ? args.edges.path + ":" + std::to_string(lines[e.edge_index()])
+                                  : args.edges.path;
     throw InputError(where + ": " + e.what());
   }
   phases.measure("write", [&] {
@@ -78,10 +77,11 @@ void setup_root(CLI::App& app) {
   auto* command = add_command(
       app, "root", "Root an unrooted forest (edge list) on the device; write its parent array",
       args, run_root);
-  args->edges.add_to(command, "--edges",
-                     "the forest: an edge list ('u v' per line, 0-based, # comments), or a graph "
-                     "file (.mtx, .graph, .npz, .csr: its undirected edges)",
-                     false)
+  args->edges
+      .add_to(command, "--edges",
+              "the forest: an edge list ('u v' per line, 0-based, # comments), or a graph "
+              "file (.mtx, .graph, .npz, .csr: its undirected edges)",
+              false)
       ->required();
   command
       ->add_option("--vertices", args->vertices,

@@ -44,7 +44,8 @@ void setup_rst(CLI::App& app) {
   auto* command = add_command(
       app, "rst", "Rooted spanning forest of a graph on the device; write its parent array", args,
       run_rst);
-  args->graph.add_to(command, "--graph", std::string("undirected ") + graph_file_help, false)->required();
+  args->graph.add_to(command, "--graph", std::string("undirected ") + graph_file_help, false)
+      ->required();
   command->add_option("--root", args->root, "root of its component (others: smallest id)")
       ->transform(integer_in(0, INT32_MAX));
   add_enum_option(command, "--method", args->method,

@@ -93,8 +93,7 @@ void setup_similarity(CLI::App& app) {
                   "weighted (Bhavsar, Boley and Yang: arcs paired by label) or thesis (Lu 2014, "
                   "Figs. 2.7/2.8: children paired by position); docs/forest.md");
   command->add_flag("--cpu", options->cpu, "Compute on the CPU instead of an OpenCL device");
-  command
-      ->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)")
+  command->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)")
       ->transform(integer_in(1, 4096));
   command->add_flag("--sqrt-adjustment", options->parameters.sqrt_adjustment,
                     "Adjust child similarities by A(s) = sqrt(s) instead of A(s) = s");
@@ -187,7 +186,8 @@ void setup_semtrees(CLI::App& app) {
       ->required();
   command->add_option("--prefix", options->prefix,
                       "File name prefix (default: tree; no path separators)");
-  command->add_option("--seed", options->seed, "Random seed (default: 1)")->transform(integer_in(0));
+  command->add_option("--seed", options->seed, "Random seed (default: 1)")
+      ->transform(integer_in(0));
   const struct {
     const char* name;
     int& value;
@@ -195,8 +195,7 @@ void setup_semtrees(CLI::App& app) {
     int low, high;
   } shape_options[] = {
       {"--max-height", options->shape.max_height, "Largest height in arcs (default 4)", 0, 64},
-      {"--max-children", options->shape.max_children, "Most children per node (default 3)", 1,
-       64},
+      {"--max-children", options->shape.max_children, "Most children per node (default 3)", 1, 64},
       {"--arc-labels", options->shape.arc_labels,
        "Arc label alphabet size (default: 5, or --max-children when larger)", 1, 1000000},
       {"--node-labels", options->shape.node_labels, "Node label alphabet size (default 4)", 1,

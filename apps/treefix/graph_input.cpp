@@ -40,8 +40,7 @@ vertex_t vertex_option(const char* option, std::int64_t id, std::size_t vertices
   if (id < 0 || static_cast<std::size_t>(id) >= vertices)
     throw InputError(std::string(option) + " " + std::to_string(id) + " is not a vertex of " +
                      graph + " (" + std::to_string(vertices) + " vertices" +
-                     (vertices ? ", ids 0.." + std::to_string(vertices - 1) : std::string()) +
-                     ")");
+                     (vertices ? ", ids 0.." + std::to_string(vertices - 1) : std::string()) + ")");
   return static_cast<vertex_t>(id);
 }
 

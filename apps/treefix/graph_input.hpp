@@ -19,7 +19,7 @@ struct GraphInput {
   // `option` FILE (returned, to be made required) and --format; --directed too when
   // `directed_option`.
   CLI::Option* add_to(CLI::App* command, const std::string& option, const std::string& help,
-              bool directed_option);
+                      bool directed_option);
   // The format to read: --format, else the path's extension.
   GraphFormat chosen_format() const;
   // The graph, checked against host memory and `device` (if any); reading phases into `phases`.

@@ -102,11 +102,11 @@ enum class Kind { descriptor, stream, staged };
 }  // namespace
 
 struct OutputFiles::Destination {
-  std::string path;    // as given, for messages
+  std::string path;       // as given, for messages
   std::string target;     // symbolic links followed
   std::string canonical;  // the target's absolute, normal form: outputs are compared by it
   Kind kind = Kind::staged;
-  int fd = -1;          // descriptor: the one written (1: standard output)
+  int fd = -1;       // descriptor: the one written (1: standard output)
   std::string temp;  // staged: the temporary file, "" once renamed or removed
   std::size_t pending = 0;
   bool written = false;
@@ -154,7 +154,8 @@ void OutputFiles::add(const std::string& path) {
   }
   if (exists && ::access(d->target.c_str(), W_OK) != 0) cannot_write(path, errno);
   std::error_code ec;  // the same file however spelt: "x", "./x", "dir/../x"
-  d->canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(d->target), ec).string();
+  d->canonical =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(d->target), ec).string();
   if (ec) d->canonical = d->target;
   for (const auto& other : destinations_)
     if (other->kind != Kind::descriptor && other->canonical == d->canonical)

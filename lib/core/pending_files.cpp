@@ -29,11 +29,11 @@ struct Chunk {
   std::atomic<Chunk*> next{nullptr};
 };
 
-Chunk first_chunk;                   // static: the handler walks from here
-std::atomic<int> handling{0};        // set by the handler before it reads a slot
-std::mutex mutators;                 // remember/forget among themselves
-std::vector<Chunk*> chunks;          // by index, under `mutators`
-std::size_t first_maybe_free = 0;    // no free slot before it, under `mutators`
+Chunk first_chunk;                 // static: the handler walks from here
+std::atomic<int> handling{0};      // set by the handler before it reads a slot
+std::mutex mutators;               // remember/forget among themselves
+std::vector<Chunk*> chunks;        // by index, under `mutators`
+std::size_t first_maybe_free = 0;  // no free slot before it, under `mutators`
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 struct sigaction previous_action[std::size(kSignals)];  // what the handler hands the signal on to
