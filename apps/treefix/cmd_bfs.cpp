@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include <memory>
+#include <tuple>
 
 #include "graph_input.hpp"
 #include "treefix/core/error.hpp"
@@ -32,11 +33,10 @@ void print_stats(const BfsCommand& c, const Csr& graph, const BfsResult& r,
             << "\n";
 }
 
-void run_bfs(const BfsCommand& c) {
+void run_bfs(const BfsCommand& c, PhaseTimes& phases) {
   // Both outputs are checked (and staged) before anything is read, and committed together.
   OutputFiles outputs({c.output});
   if (!c.parents.empty()) outputs.add(c.parents);
-  PhaseTimes phases;
   // The device first: the reader refuses a graph it cannot hold before allocating it.
   Runtime runtime = phases.measure("device setup", [&] { return Runtime(c.device); });
   Csr graph = c.graph.read(&runtime, &phases);
@@ -57,13 +57,11 @@ void run_bfs(const BfsCommand& c) {
     if (!c.parents.empty()) write_tree_file(c.parents, r.parent);
     outputs.commit();
   });
-  if (c.stats) phases.print(std::cerr, "treefix bfs");
 }
 
 void setup_bfs(CLI::App& app) {
-  auto c = std::make_shared<BfsCommand>();
-  auto* command = add_command(
-      app, "bfs", "Breadth-first search of a graph: depth per vertex (-1 unreachable), BFS tree", c,
+  auto [command, c] = add_timed_command(
+      app, "bfs", "Breadth-first search of a graph: depth per vertex (-1 unreachable), BFS tree",
       run_bfs);
   c->graph.add_to(command, "--graph", graph_file_help, true)->required();
   command->add_option("--source", c->source, "source vertex, 0-based (default 0)")
@@ -72,13 +70,15 @@ void setup_bfs(CLI::App& app) {
   command->add_option("--parents", c->parents,
                       "write the BFS tree in the tree format (n, then n parents; -1 for the source "
                       "and unreachable vertices), or .npy");
-  command->add_flag("--top-down", c->top_down,
-                    "never expand a level bottom-up (by default wide levels of undirected graphs "
-                    "are, as in Beamer's direction-optimising BFS)");
-  command->add_flag("--check", c->check, "verify against the sequential BFS (fails if different)");
-  command->add_flag("--stats", c->stats,
-                    "print levels, launches, kernel time and the wall time of every phase "
-                    "(reading included) to stderr");
+  const std::tuple<const char*, bool*, const char*> flags[] = {
+      {"--top-down", &c->top_down,
+       "never expand a level bottom-up (by default wide levels of undirected graphs are, as in "
+       "Beamer's direction-optimising BFS)"},
+      {"--check", &c->check, "verify against the sequential BFS (fails if different)"},
+      {"--stats", &c->stats,
+       "print levels, launches, kernel time and the wall time of every phase (reading "
+       "included) to stderr"}};
+  for (const auto& [name, flag, help] : flags) command->add_flag(name, *flag, help);
   add_device_option(command, c->device);
 }
 

@@ -135,7 +135,7 @@ void convert_tree(const ConvertArgs& args, PhaseTimes& phases, OutputFiles& outp
   });
 }
 
-void run_convert(const ConvertArgs& args) {
+void run_convert(const ConvertArgs& args, PhaseTimes& phases) {
   require_one_input(args);
   const bool graph = !args.graph.path.empty();
   if (graph && (!args.names.empty() || !args.weights_out.empty()))
@@ -144,22 +144,19 @@ void run_convert(const ConvertArgs& args) {
   OutputFiles outputs({args.output});
   for (const std::string* extra : {&args.names, &args.weights_out})
     if (!extra->empty()) outputs.add(*extra);
-  PhaseTimes phases;
   if (graph)
     convert_graph(args, phases, outputs);
   else
     convert_tree(args, phases, outputs);
-  if (args.stats) phases.print(std::cerr, "treefix convert");
 }
 
 void setup_convert(CLI::App& app) {
-  auto args = std::make_shared<ConvertArgs>();
-  auto* command = add_command(
+  auto [command, args] = add_timed_command(
       app, "convert",
       "Convert a tree: text parent array, .npy, Newick or an XML document's element tree in; "
       "text parent array or .npy out (by extension), with node names and weights. Convert a "
       "graph: Matrix Market, METIS, edge list, SciPy .npz or raw .csr in and out",
-      args, run_convert);
+      run_convert);
   command->add_option("--tree", args->tree,
                       "tree file: text parent array, .npy (int32/int64 parents) or Newick "
                       "(.nwk, .newick)");

@@ -3,8 +3,7 @@
 #include <iostream>
 #include <memory>
 
-#include "point_input.hpp"
-#include "traversal_options.hpp"
+#include "spatial_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/core/value_format.hpp"
@@ -15,18 +14,17 @@ namespace treefix::cli {
 namespace {
 
 struct CorrelateArgs {
-  std::string points, output;
+  std::string points;
   double radius = 0;
-  TraversalArgs traversal;
-  PointInputArgs input;
+  SpatialArgs spatial;
 };
 
 void run_correlate(const CorrelateArgs& args) {
-  OutputFiles outputs({args.output});
+  OutputFiles outputs({args.spatial.output});
   Profile profile;
   PhaseTimes phases;
-  PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  PointSet points = phases.measure("read", [&] { return args.spatial.points(args.points); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.spatial.device); });
   DevicePoints device =
       phases.measure("upload", [&] { return DevicePoints::upload(runtime, points, &profile); });
   DeviceArray<std::uint32_t> counts(runtime, points.n, "correlation counts");
@@ -37,16 +35,16 @@ void run_correlate(const CorrelateArgs& args) {
   });
   phases.measure("query", [&] {
     correlation_counts(runtime, tree, nullptr, args.radius, counts,
-                       args.traversal.options<QueryOptions>(&profile));
+                       args.spatial.options<QueryOptions>(&profile));
     runtime.queue().finish();
   });
   auto result = phases.measure("download", [&] { return counts.download(runtime, &profile); });
   std::vector<std::int64_t> values(result.begin(), result.end());
   phases.measure("write", [&] {
-    write_output(args.output, [&](std::ostream& out) { write_values(out, values); });
+    write_output(args.spatial.output, [&](std::ostream& out) { write_values(out, values); });
     outputs.commit();
   });
-  args.traversal.print_stats(std::cerr, "treefix correlate", phases, profile);
+  args.spatial.print_stats(std::cerr, "treefix correlate", phases, profile);
 }
 
 void setup_correlate(CLI::App& app) {
@@ -60,9 +58,7 @@ void setup_correlate(CLI::App& app) {
   c->add_option("--radius", args->radius, "radius R >= 0 (squared float distances <= float(R)^2)")
       ->required()
       ->check(finite_at_least(0));
-  add_output_option(c, args->output, "output file, one count per line");
-  args->input.add_to(c);
-  args->traversal.add_to(c, "points");
+  args->spatial.add_to(c, "points", "one count per line");
 }
 
 TREEFIX_COMMAND("correlate", setup_correlate);

@@ -5,8 +5,7 @@
 #include <iostream>
 #include <memory>
 
-#include "point_input.hpp"
-#include "traversal_options.hpp"
+#include "spatial_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/core/text_io.hpp"
@@ -17,14 +16,13 @@ namespace treefix::cli {
 namespace {
 
 struct KnnArgs {
-  std::string points, queries, output, index = "kd";
+  std::string points, queries, index = "kd";
   int k = 1;
-  TraversalArgs traversal;
-  PointInputArgs input;
+  SpatialArgs spatial;
 };
 
 Neighbours kd_neighbours(Runtime& runtime, const PointSet& points, const PointSet& queries, int k,
-                         const TraversalArgs& traversal, Profile& profile, PhaseTimes& phases) {
+                         const SpatialArgs& traversal, Profile& profile, PhaseTimes& phases) {
   auto [data, asked] = phases.measure("upload", [&] {
     return std::make_pair(DevicePoints::upload(runtime, points, &profile),
                           DevicePoints::upload(runtime, queries, &profile));
@@ -76,30 +74,31 @@ void write_neighbours(std::ostream& out, const Neighbours& result, std::size_t q
 }
 
 void run_knn(const KnnArgs& args) {
-  OutputFiles outputs({args.output});
+  OutputFiles outputs({args.spatial.output});
   Profile profile;
   PhaseTimes phases;
-  PointSet points = phases.measure("read", [&] { return args.input.points(args.points); });
-  PointSet queries = phases.measure("read", [&] { return args.input.points(args.queries); });
+  PointSet points = phases.measure("read", [&] { return args.spatial.points(args.points); });
+  PointSet queries = phases.measure("read", [&] { return args.spatial.points(args.queries); });
   if (queries.dim != points.dim)
     throw InputError(args.queries + ": queries have " + std::to_string(queries.dim) +
                      " coordinates, the points of " + args.points + " have " +
                      std::to_string(points.dim));
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.spatial.device); });
   Neighbours result;
   if (args.index == "kd") {
-    result = kd_neighbours(runtime, points, queries, args.k, args.traversal, profile, phases);
+    result = kd_neighbours(runtime, points, queries, args.k, args.spatial, profile, phases);
   } else {
     VpTree tree = phases.measure("build", [&] { return build_vp_tree(points); });
     result = phases.measure("query", [&] {
-      return knn(runtime, tree, queries, args.k, args.traversal.options<QueryOptions>(&profile));
+      return knn(runtime, tree, queries, args.k, args.spatial.options<QueryOptions>(&profile));
     });
   }
   phases.measure("write", [&] {
-    write_output(args.output, [&](std::ostream& out) { write_neighbours(out, result, queries.n); });
+    write_output(args.spatial.output,
+                 [&](std::ostream& out) { write_neighbours(out, result, queries.n); });
     outputs.commit();
   });
-  args.traversal.print_stats(std::cerr, "treefix knn", phases, profile);
+  args.spatial.print_stats(std::cerr, "treefix knn", phases, profile);
 }
 
 void setup_knn(CLI::App& app) {
@@ -116,9 +115,7 @@ void setup_knn(CLI::App& app) {
   c->add_option("--index", args->index,
                 "kd|vp: kd-tree built on the device, or vantage-point tree (default kd)")
       ->check(CLI::IsMember({"kd", "vp"}));
-  add_output_option(c, args->output, "output file");
-  args->input.add_to(c);
-  args->traversal.add_to(c, "queries");
+  args->spatial.add_to(c, "queries", "per query, k pairs 'index distance', nearest first");
 }
 
 TREEFIX_COMMAND("knn", setup_knn);

@@ -6,8 +6,7 @@
 #include <iostream>
 #include <memory>
 
-#include "point_input.hpp"
-#include "traversal_options.hpp"
+#include "spatial_options.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/spatial/nbody.hpp"
@@ -17,12 +16,11 @@ namespace treefix::cli {
 namespace {
 
 struct NbodyArgs {
-  std::string bodies, output;
+  std::string bodies;
   int steps = 1, output_every = 0;
   double theta = 0.5, eps = 0.01, dt = 0.01;
   bool accelerations = false;
-  TraversalArgs traversal;
-  PointInputArgs input;
+  SpatialArgs spatial;
 };
 
 // 'ax ay az' per body for the input state.
@@ -38,7 +36,7 @@ void write_accelerations(Runtime& runtime, const NbodyArgs& args, const Bodies& 
   });
   const std::vector<float> acc = result.download(runtime, &profile);
   phases.measure("write", [&] {
-    write_output(args.output, [&](std::ostream& out) {
+    write_output(args.spatial.output, [&](std::ostream& out) {
       char line[96];
       for (std::size_t i = 0; i < bodies.size(); ++i) {
         std::snprintf(line, sizeof line, "%.9g %.9g %.9g\n", double(acc[3 * i]),
@@ -57,7 +55,7 @@ void check_arguments(const CLI::App& command, const NbodyArgs& args) {
     throw InputError(
         "nbody --accelerations writes the input state's accelerations: --steps, --dt and "
         "--output-every do not apply");
-  if (args.output_every > 0 && (args.output.empty() || args.output == "-"))
+  if (args.output_every > 0 && (args.spatial.output.empty() || args.spatial.output == "-"))
     throw InputError("--output-every needs --output FILE (snapshots go to FILE.stepN)");
 }
 
@@ -65,21 +63,21 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
   check_arguments(command, args);
   // The output is checked now; the snapshots (FILE.stepN, beside it) are staged as they come and
   // committed with it, all or none.
-  OutputFiles outputs({args.output});
+  OutputFiles outputs({args.spatial.output});
   Profile profile;
   PhaseTimes phases;
-  GravityOptions o = args.traversal.options<GravityOptions>(&profile);
+  GravityOptions o = args.spatial.options<GravityOptions>(&profile);
   o.theta = args.theta;
   o.eps = args.eps;
-  Bodies bodies = phases.measure("read", [&] { return args.input.bodies(args.bodies); });
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.traversal.device); });
+  Bodies bodies = phases.measure("read", [&] { return args.spatial.bodies(args.bodies); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.spatial.device); });
   DeviceBodies device =
       phases.measure("upload", [&] { return DeviceBodies::upload(runtime, bodies, &profile); });
   if (args.accelerations) {
     write_accelerations(runtime, args, bodies, device, o, profile, phases);
   } else {
     StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
-                        write_output(args.output + ".step" + std::to_string(step),
+                        write_output(args.spatial.output + ".step" + std::to_string(step),
                                      [&](std::ostream& out) { write_bodies(out, state); });
                       }};
     phases.measure("steps", [&] {
@@ -88,11 +86,11 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
     });
     bodies = phases.measure("download", [&] { return device.download(runtime, &profile); });
     phases.measure("write", [&] {
-      write_output(args.output, [&](std::ostream& out) { write_bodies(out, bodies); });
+      write_output(args.spatial.output, [&](std::ostream& out) { write_bodies(out, bodies); });
     });
   }
   phases.measure("write", [&] { outputs.commit(); });
-  args.traversal.print_stats(std::cerr, "treefix nbody", phases, profile);
+  args.spatial.print_stats(std::cerr, "treefix nbody", phases, profile);
 }
 
 void setup_nbody(CLI::App& app) {
@@ -115,9 +113,8 @@ void setup_nbody(CLI::App& app) {
   c->add_option("--dt", args->dt, "time step (default 0.01)")->check(finite_at_least(0, true));
   c->add_flag("--accelerations", args->accelerations,
               "write 'ax ay az' per body for the input state instead of stepping");
-  add_output_option(c, args->output, "output file");
-  args->input.add_to(c);
-  args->traversal.add_to(c, "bodies (the state is kept in the octree's leaf order)");
+  args->spatial.add_to(c, "bodies (the state is kept in the octree's leaf order)",
+                       "the final state as a body file, or the accelerations");
 }
 
 TREEFIX_COMMAND("nbody", setup_nbody);

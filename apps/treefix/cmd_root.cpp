@@ -9,15 +9,13 @@
 #include "treefix/graph/edge_list.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
-#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct RootArgs {
   GraphInput edges;
-  std::string output, device;
-  ListRankMethod list_rank = ListRankMethod::ruling_set;
+  RootedForestOutput rooted;
   std::int64_t vertices = -1;  // -1: not given (the option itself refuses negative counts)
   std::vector<std::int64_t> roots;
   bool stats = false;
@@ -42,12 +40,11 @@ EdgeList read_forest(const RootArgs& args, const GraphLimits& limits, PhaseTimes
   return forest;
 }
 
-void run_root(const RootArgs& args) {
-  OutputFiles outputs({args.output});
-  PhaseTimes phases;
+void run_root(const RootArgs& args, PhaseTimes& phases) {
+  OutputFiles outputs({args.rooted.path});
   // The device first: the reader refuses a forest it cannot hold before allocating it, and
   // before reading at all when --vertices says how large it is.
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.device); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.rooted.device); });
   GraphLimits limits;
   limits.device = &runtime;
   std::vector<std::size_t> lines;  // of each edge, for messages (edge lists only)
@@ -55,7 +52,7 @@ void run_root(const RootArgs& args) {
   RootingOptions options;
   for (auto r : args.roots)
     options.roots.push_back(vertex_option("--root", r, forest.vertices, args.edges.path));
-  options.list_rank.method = args.list_rank;
+  options.list_rank.method = args.rooted.list_rank;
   ParentArray parent;
   try {
     parent = phases.measure("rooting", [&] { return root_forest(runtime, forest, options); });
@@ -65,18 +62,13 @@ void run_root(const RootArgs& args) {
                                   : args.edges.path;
     throw InputError(where + ": " + e.what());
   }
-  phases.measure("write", [&] {
-    write_tree_file(args.output, parent);
-    outputs.commit();
-  });
-  if (args.stats) phases.print(std::cerr, "treefix root");
+  args.rooted.write(parent, outputs, phases);
 }
 
 void setup_root(CLI::App& app) {
-  auto args = std::make_shared<RootArgs>();
-  auto* command = add_command(
+  auto [command, args] = add_timed_command(
       app, "root", "Root an unrooted forest (edge list) on the device; write its parent array",
-      args, run_root);
+      run_root);
   args->edges
       .add_to(command, "--edges",
               "the forest: an edge list ('u v' per line, 0-based, # comments), or a graph "
@@ -92,7 +84,7 @@ void setup_root(CLI::App& app) {
       ->add_option("--root", args->roots,
                    "root of its tree (repeatable, one per tree; default: each tree's smallest id)")
       ->transform(integer_in(0, INT32_MAX));
-  add_tree_output_options(command, args->output, args->list_rank, args->stats, args->device);
+  args->rooted.add_to(command, args->stats);
 }
 
 TREEFIX_COMMAND("root", setup_root);

@@ -5,44 +5,36 @@
 #include "graph_input.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/graph/spanning_forest.hpp"
-#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
 
 struct RstArgs {
   GraphInput graph;
-  std::string output, device;
+  RootedForestOutput rooted;
   RstMethod method = RstMethod::euler;
-  ListRankMethod list_rank = ListRankMethod::ruling_set;
   std::int64_t root = -1;  // -1: not given (the option refuses negative ids)
   bool stats = false;
 };
 
-void run_rst(const RstArgs& args) {
-  OutputFiles outputs({args.output});
+void run_rst(const RstArgs& args, PhaseTimes& phases) {
+  OutputFiles outputs({args.rooted.path});
   RstOptions options;
   options.method = args.method;
-  options.list_rank.method = args.list_rank;
-  PhaseTimes phases;
+  options.list_rank.method = args.rooted.list_rank;
   // The device first: the reader refuses a graph it cannot hold before allocating it.
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.device); });
+  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.rooted.device); });
   Csr graph = args.graph.read(&runtime, &phases);
   if (args.root >= 0)
     options.root = vertex_option("--root", args.root, graph.vertices(), args.graph.path);
   ParentArray parent = phases.measure(
       "spanning forest", [&] { return rooted_spanning_forest(runtime, graph, options); });
-  phases.measure("write", [&] {
-    write_tree_file(args.output, parent);
-    outputs.commit();
-  });
-  if (args.stats) phases.print(std::cerr, "treefix rst");
+  args.rooted.write(parent, outputs, phases);
 }
 
 void setup_rst(CLI::App& app) {
-  auto args = std::make_shared<RstArgs>();
-  auto* command = add_command(
-      app, "rst", "Rooted spanning forest of a graph on the device; write its parent array", args,
+  auto [command, args] = add_timed_command(
+      app, "rst", "Rooted spanning forest of a graph on the device; write its parent array",
       run_rst);
   args->graph.add_to(command, "--graph", std::string("undirected ") + graph_file_help, false)
       ->required();
@@ -51,7 +43,7 @@ void setup_rst(CLI::App& app) {
   add_enum_option(command, "--method", args->method,
                   "euler: connectivity + Euler-tour rooting; bfs: BFS trees; pr: path reversal "
                   "(PR-RST)");
-  add_tree_output_options(command, args->output, args->list_rank, args->stats, args->device);
+  args->rooted.add_to(command, args->stats);
 }
 
 TREEFIX_COMMAND("rst", setup_rst);

@@ -27,14 +27,13 @@ struct SimilarityOptions {
   SimilarityParameters parameters;
 };
 
-void run_similarity(const SimilarityOptions& o) {
+void run_similarity(const SimilarityOptions& o, PhaseTimes& phases) {
   if (o.threads != 0 && !o.cpu) throw InputError("similarity: --threads goes with --cpu");
   if (std::filesystem::is_directory(o.reference))
     throw InputError(o.reference +
                      ": cannot open: it is a directory, not a file (--reference is one RuleML "
                      "file)");
   OutputFiles outputs({o.output});
-  PhaseTimes phases;
   Interner interner;
   RuleMLReadTimes times;
   const NamedSemanticForest reference =
@@ -71,16 +70,14 @@ void run_similarity(const SimilarityOptions& o) {
     });
     outputs.commit();
   });
-  if (o.stats) phases.print(std::cerr, "treefix similarity");
 }
 
 void setup_similarity(CLI::App& app) {
-  auto options = std::make_shared<SimilarityOptions>();
-  auto* command = add_command(
+  auto [command, options] = add_timed_command(
       app, "similarity",
       "Tree similarity of RuleML trees to a reference tree (lines 'similarity name', highest "
       "first, ties by name)",
-      options, run_similarity);
+      run_similarity);
   command->add_option("--reference", options->reference, "Reference tree (RuleML file)")
       ->required();
   command

@@ -2,6 +2,7 @@
 #include "graph_input.hpp"
 
 #include "treefix/core/error.hpp"
+#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 
@@ -27,12 +28,19 @@ Csr GraphInput::read(const Runtime* device, PhaseTimes* phases) const {
   return read_graph(path, read);
 }
 
-void add_tree_output_options(CLI::App* command, std::string& output, ListRankMethod& list_rank,
-                             bool& stats, std::string& device) {
-  add_output_option(command, output, "the parent array: text (n, then n parents), or .npy");
+void RootedForestOutput::add_to(CLI::App* command, bool& stats) {
+  add_output_option(command, path, "the parent array: text (n, then n parents), or .npy");
   add_enum_option(command, "--list-rank", list_rank, "list-ranking method");
   add_stats_option(command, stats);
   add_device_option(command, device);
+}
+
+void RootedForestOutput::write(const ParentArray& parent, OutputFiles& outputs,
+                               PhaseTimes& phases) const {
+  phases.measure("write", [&] {
+    write_tree_file(path, parent);
+    outputs.commit();
+  });
 }
 
 vertex_t vertex_option(const char* option, std::int64_t id, std::size_t vertices,

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/primitives/listrank.hpp"
@@ -26,10 +27,17 @@ struct GraphInput {
   Csr read(const Runtime* device, PhaseTimes* phases) const;
 };
 
-// The options of the commands that write a rooted forest (root, rst): --output (the parent
-// array: text, or .npy), --list-rank, --stats, --device.
-void add_tree_output_options(CLI::App* command, std::string& output, ListRankMethod& list_rank,
-                             bool& stats, std::string& device);
+// What the commands that compute a rooted forest on the device (root, rst) share: the parent
+// array's output file, the device and the list ranking.
+struct RootedForestOutput {
+  std::string path, device;
+  ListRankMethod list_rank = ListRankMethod::ruling_set;
+
+  // --output (text, or .npy), --list-rank, --device; and --stats into `stats`.
+  void add_to(CLI::App* command, bool& stats);
+  // The parent array written and committed with the command's other outputs: the last phase.
+  void write(const ParentArray& parent, OutputFiles& outputs, PhaseTimes& phases) const;
+};
 
 // The graph file's help: the formats by extension.
 inline constexpr const char* graph_file_help =
