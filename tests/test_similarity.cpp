@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -369,10 +370,21 @@ TEST_CASE("random semantic trees: expected size, and shapes too large are refuse
   } catch (const CapacityError& e) {
     const std::string what = e.what();
     CHECK_MESSAGE(what.find("nodes expected") != std::string::npos, what);
-    CHECK_MESSAGE(what.find("MiB of host memory") != std::string::npos, what);
+    CHECK_MESSAGE(what.find("needs more than 2^64 bytes of host memory, but only ") !=
+                      std::string::npos,
+                  what);
   }
   std::mt19937_64 rng(1);
   CHECK_THROWS_AS(random_semantic_tree(rng, huge), CapacityError);
+  // The shape semtrees was once left to grow with (--max-height 64 --max-children 64 and the
+  // default alphabets): refused at once by the function the command calls first.
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_AS(require_host_memory_for(1, SemanticTreeShape{64, 64, 2, 4, 64}), CapacityError);
+  // A shape that fits one tree but not a million of them.
+  const SemanticTreeShape large{8, 8, 2, 4, 8};  // about 10^5 nodes, 16 MiB
+  CHECK_NOTHROW(require_host_memory_for(1, large));
+  CHECK_THROWS_AS(require_host_memory_for(1000000, large), CapacityError);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
 }
 
 TEST_CASE("bad RuleML is refused with the file, line and element") {

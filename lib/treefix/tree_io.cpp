@@ -186,8 +186,8 @@ std::vector<T> lengths_as(const std::vector<double>& lengths, const std::string&
       if (std::trunc(x) != x || x < static_cast<double>(std::numeric_limits<T>::min()) ||
           x >= -static_cast<double>(std::numeric_limits<T>::min()))
         problem = sizeof(T) == 4 ? "is not a 32-bit integer" : "is not a 64-bit integer";
-    } else if (std::fabs(x) > static_cast<double>(std::numeric_limits<T>::max())) {
-      problem = "overflows float";
+    } else {
+      problem = representable<T>(x);
     }
     if (*problem)
       throw InputError(path + ": the branch length of node " + std::to_string(v) + " (" +
