@@ -1,6 +1,7 @@
 // Host memory limits (treefix/core/host_memory.hpp).
 #include "treefix/core/host_memory.hpp"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -21,6 +22,27 @@ std::uint64_t bytes_for(std::uint64_t count, std::uint64_t item_bytes) {
   if (item_bytes && count > std::numeric_limits<std::uint64_t>::max() / item_bytes)
     return std::numeric_limits<std::uint64_t>::max();
   return count * item_bytes;
+}
+
+void prefault_for_writing(void* data, std::size_t bytes) {
+#if defined(__linux__)
+  // Small ranges fault cheaply; a large one is mapped by the kernel in one call instead of a trap
+  // per page. Both advices are hints: an older kernel answers EINVAL and the writes fault as usual.
+  if (bytes < (std::size_t(4) << 20)) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
+  if (end <= begin) return;
+  void* const range = reinterpret_cast<void*>(begin);
+  ::madvise(range, end - begin, MADV_HUGEPAGE);
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; glibc 2.36's headers may lack it
+#endif
+  ::madvise(range, end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
 }
 
 void require_host_memory(std::uint64_t bytes, const std::string& what) {
