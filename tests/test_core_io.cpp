@@ -253,8 +253,9 @@ TEST_CASE("values are written in the shortest form that reads back exactly, on e
   CHECK(i == floats.size());
   // the ends of float's range too: FLT_MAX is written "3.4028235e+38", which as a decimal is a
   // little above FLT_MAX and must still read back as FLT_MAX
-  const std::vector<float> extremes = {FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN, -FLT_TRUE_MIN,
-                                       std::nextafter(FLT_MAX, 0.0f), 0.0f, -0.0f};
+  const std::vector<float> extremes = {FLT_MAX,      -FLT_MAX,      FLT_MIN,
+                                       FLT_TRUE_MIN, -FLT_TRUE_MIN, std::nextafter(FLT_MAX, 0.0f),
+                                       0.0f,         -0.0f};
   std::ostringstream e;
   write_values(e, extremes);
   std::istringstream er(e.str());

@@ -367,15 +367,16 @@ TEST_CASE("claims of 2*10^9 vertices are refused at once, with the numbers") {
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
 
-TEST_CASE("capacity: one message with the host's and the device's numbers; a CPU device's "
-          "buffers count on the host") {
+TEST_CASE(
+    "capacity: one message with the host's and the device's numbers; a CPU device's "
+    "buffers count on the host") {
   const Runtime& rt = test::runtime();
   const DeviceDescription& device = rt.description();
   GraphLimits limits;
   limits.device = &rt;
   // Far beyond any device: 2^31-1 vertices and 2^40 arcs.
-  const std::string message = error_of(
-      [&] { require_graph_fits(limits, "g.mtx", INT32_MAX, std::uint64_t(1) << 40); });
+  const std::string message =
+      error_of([&] { require_graph_fits(limits, "g.mtx", INT32_MAX, std::uint64_t(1) << 40); });
   CHECK(message.find("g.mtx: a graph of 2147483647 vertices and 1099511627776 arcs needs ") == 0);
   CHECK(message.find(" of host memory") != std::string::npos);
   CHECK(message.find(" of device memory (largest buffer ") != std::string::npos);
@@ -396,8 +397,9 @@ TEST_CASE("capacity: one message with the host's and the device's numbers; a CPU
     GraphLimits tight = limits;
     tight.host_bytes = 1 << 20;
     MemoryNeed need{1 << 19, 1 << 20, 1 << 20};  // half the host limit, plus the device's share
-    CHECK(error_of([&] { require_memory(tight, "both", need); })
-              .find("both needs 1.5 MiB of host memory (1.0 MiB of it for the CPU device)") == 0);
+    CHECK(error_of([&] {
+            require_memory(tight, "both", need);
+          }).find("both needs 1.5 MiB of host memory (1.0 MiB of it for the CPU device)") == 0);
   }
 }
 
@@ -406,8 +408,9 @@ TEST_CASE("generators refuse sizes the host cannot hold before generating") {
   CHECK(error_of([] { generate::kronecker(30, 16, 1); })
             .find("kronecker graph of scale 30 and edge factor 16: a graph of 1073741824 vertices "
                   "and 34359738368 arcs needs ") == 0);
-  CHECK(error_of([] { generate::grid2d(46000, 46000); })
-            .find("grid of 46000 x 46000: a graph of 2116000000 vertices") == 0);
+  CHECK(error_of([] {
+          generate::grid2d(46000, 46000);
+        }).find("grid of 46000 x 46000: a graph of 2116000000 vertices") == 0);
   CHECK(error_of([] { generate::kronecker(31, 16, 1); }).find("exceeds 30") != std::string::npos);
   CHECK(generate::kronecker(4, 2, 1).vertices() == 16);  // small ones still work
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));

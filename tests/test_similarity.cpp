@@ -370,9 +370,9 @@ TEST_CASE("random semantic trees: expected size, and shapes too large are refuse
   } catch (const CapacityError& e) {
     const std::string what = e.what();
     CHECK_MESSAGE(what.find("nodes expected") != std::string::npos, what);
-    CHECK_MESSAGE(what.find("needs more than 2^64 bytes of host memory, but only ") !=
-                      std::string::npos,
-                  what);
+    CHECK_MESSAGE(
+        what.find("needs more than 2^64 bytes of host memory, but only ") != std::string::npos,
+        what);
   }
   std::mt19937_64 rng(1);
   CHECK_THROWS_AS(random_semantic_tree(rng, huge), CapacityError);

@@ -1,6 +1,7 @@
 // Host memory limits (treefix/core/host_memory.hpp).
 #include "treefix/core/host_memory.hpp"
 
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -83,7 +84,8 @@ std::uint64_t host_memory_bytes() {
 }
 
 std::uint64_t host_memory_available_bytes() {
-  std::uint64_t room = std::min(host_memory_bytes(), field_of("/proc/meminfo", "MemAvailable:", 1024));
+  std::uint64_t room =
+      std::min(host_memory_bytes(), field_of("/proc/meminfo", "MemAvailable:", 1024));
   room = std::min(room, cgroup_room());
   room = std::min(room, rlimit_room(RLIMIT_AS, field_of("/proc/self/status", "VmSize:", 1024)));
   room = std::min(room, rlimit_room(RLIMIT_DATA, field_of("/proc/self/status", "VmData:", 1024)));
@@ -95,7 +97,9 @@ std::uint64_t bytes_for(std::uint64_t count, std::uint64_t item_bytes) {
   return count * item_bytes;
 }
 
-std::uint64_t add_bytes(std::uint64_t a, std::uint64_t b) { return a > kUnknown - b ? kUnknown : a + b; }
+std::uint64_t add_bytes(std::uint64_t a, std::uint64_t b) {
+  return a > kUnknown - b ? kUnknown : a + b;
+}
 
 std::string mib_text(std::uint64_t bytes) {
   if (bytes == kUnknown) return "more than 2^64 bytes";
@@ -104,15 +108,35 @@ std::string mib_text(std::uint64_t bytes) {
   return text;
 }
 
+void prefault_for_writing(void* data, std::size_t bytes) {
+#if defined(__linux__)
+  // Small ranges fault cheaply; a large one is mapped by the kernel in one call instead of a trap
+  // per page. Both advices are hints: an older kernel answers EINVAL and the writes fault as usual.
+  if (bytes < (std::size_t(4) << 20)) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(data) + page - 1) / page * page;
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(data) + bytes) / page * page;
+  if (end <= begin) return;
+  void* const range = reinterpret_cast<void*>(begin);
+  ::madvise(range, end - begin, MADV_HUGEPAGE);
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14; glibc 2.36's headers may lack it
+#endif
+  ::madvise(range, end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
 void require_host_memory(std::uint64_t bytes, const std::string& what) {
   const std::uint64_t have = host_memory_available_bytes();
   if (bytes <= have) return;
   const std::uint64_t physical = host_memory_bytes();
-  throw CapacityError(what + " needs " + mib_text(bytes) + " of host memory, but only " +
-                      mib_text(have) + (physical == kUnknown ? std::string(" are available")
-                                                            : " of the host's " +
-                                                                  mib_text(physical) +
-                                                                  " are available"));
+  throw CapacityError(
+      what + " needs " + mib_text(bytes) + " of host memory, but only " + mib_text(have) +
+      (physical == kUnknown ? std::string(" are available")
+                            : " of the host's " + mib_text(physical) + " are available"));
 }
 
 }  // namespace treefix

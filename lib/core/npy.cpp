@@ -178,7 +178,7 @@ std::vector<T> NpyArray::values(const std::string& name, std::size_t dimensions)
   if (dimensions && shape.size() != dimensions)
     throw InputError(name + ": a .npy array of " + std::to_string(shape.size()) +
                      " dimensions, expected " + std::to_string(dimensions));
-  std::vector<T> out(size());
+  std::vector<T> out = prefaulted_vector<T>(size());
   if (!out.empty()) std::memcpy(out.data(), data.data(), out.size() * sizeof(T));
   return out;
 }
@@ -349,7 +349,7 @@ std::vector<T> read_npy_values(const std::string& path, const char* what) {
   const std::size_t n = header.size();
   require_host_memory(bytes_for(n, sizeof(T)),
                       path + ": " + std::to_string(n) + " values of " + to_string(type_of<T>()));
-  std::vector<T> out(n);
+  std::vector<T> out = prefaulted_vector<T>(n);
   const char* data = file.text().data() + header.data_offset;
   visit_value_type(*type, [&](auto stored) {
     using S = decltype(stored);

@@ -105,4 +105,12 @@ void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::si
   });
 }
 
+void warm_up_transfers(Runtime& runtime) {
+  if (!runtime.tuning().pinned_transfers) return;
+  std::vector<char> host(kChunkBytes + 1, 0);
+  cl::Buffer device = runtime.allocate(host.size(), "transfer warm-up");
+  write_buffer(runtime, device, host.data(), host.size(), nullptr, 0, Staging::pinned);
+  read_buffer(runtime, device, host.data(), host.size(), nullptr, 0, Staging::pinned);
+}
+
 }  // namespace treefix::detail

@@ -15,8 +15,9 @@ Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   const std::size_t n = std::size_t{1} << scale;
   const std::size_t m = n * edge_factor;  // at most 2^30 * 2^32: no overflow
   // The labels and both endpoint arrays, then the CSR build over 2m arcs: refused before any.
-  require_graph_fits(GraphLimits{}, "kronecker graph of scale " + std::to_string(scale) +
-                                        " and edge factor " + std::to_string(edge_factor),
+  require_graph_fits(GraphLimits{},
+                     "kronecker graph of scale " + std::to_string(scale) + " and edge factor " +
+                         std::to_string(edge_factor),
                      n, bytes_for(m, 2), add_bytes(bytes_for(n, 4), bytes_for(m, 8)));
   // Graph500 initiator: a = 0.57, b = 0.19, c = 0.19, d = 0.05. Each of the `scale` bits of the
   // two endpoints is chosen by picking a quadrant with these probabilities.
