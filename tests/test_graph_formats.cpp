@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "error_of.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/npy.hpp"
 #include "treefix/core/npz.hpp"
@@ -24,6 +25,7 @@
 #include "treefix/graph/graph_io.hpp"
 
 using namespace treefix;
+using test::error_of;
 
 namespace {
 
@@ -53,16 +55,6 @@ std::vector<vertex_t> row(const Csr& g, vertex_t v) {
   return {g.column.begin() + g.row_offset[v], g.column.begin() + g.row_offset[v + 1]};
 }
 
-// The message of the error that `read` raises ("" when none).
-template <class Read>
-std::string error_of(Read read) {
-  try {
-    read();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::string read_error(const std::string& path, const GraphReadOptions& options = {}) {
   return error_of([&] { read_graph(path, options); });
