@@ -22,6 +22,19 @@ using namespace treefix;
 
 namespace {
 
+// Writes `text` to `path`, then read() must refuse it with an InputError containing `fragment`.
+template <class Read>
+void expect_read_error(const std::string& path, const std::string& text,
+                       const std::string& fragment, Read read) {
+  { std::ofstream(path) << text; }
+  try {
+    read();
+    FAIL("expected an InputError for: " << text);
+  } catch (const InputError& e) {
+    CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
+  }
+}
+
 // Many trees of awkward sizes and shapes in one parent array: single nodes, paths, stars, random.
 std::vector<ParentArray> mixed_trees(std::uint64_t seed, std::size_t count, std::size_t max_n) {
   std::mt19937_64 rng(seed);
@@ -141,13 +154,7 @@ TEST_CASE("linear forest from nested trees keeps child order; from files round-t
 TEST_CASE("bad forest files and links are refused with the place") {
   const std::string path = "forest_bad_test.txt";
   auto expect_error = [&](const std::string& text, const std::string& fragment) {
-    { std::ofstream(path) << text; }
-    try {
-      read_linear_forest(path);
-      FAIL("expected an InputError for: " << text);
-    } catch (const InputError& e) {
-      CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
-    }
+    expect_read_error(path, text, fragment, [&] { read_linear_forest(path); });
   };
   expect_error("2\n3 -1 0 0\n2 -1 5\n", ":3:");  // parent out of range, line 3
   expect_error("1\n3 -1 2 1\n", "cycle");        // 1 -> 2 -> 1
@@ -227,13 +234,7 @@ TEST_CASE("binary forest files: read, and refused with the place") {
   CHECK(local == std::vector<vertex_t>{0, 1, 3, 2, 4});
   std::remove(path.c_str());
   auto expect_error = [&](const std::string& text, const std::string& fragment) {
-    { std::ofstream(path) << text; }
-    try {
-      read_binary_forest(path);
-      FAIL("expected an InputError for: " << text);
-    } catch (const InputError& e) {
-      CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
-    }
+    expect_read_error(path, text, fragment, [&] { read_binary_forest(path); });
   };
   expect_error("1\n2\n1 -1\n-1 2\n", ":4:");  // child 2 out of range, line 4
   expect_error("1\n2\n1 -1\n0 -1\n", "cycle");

@@ -36,6 +36,17 @@ SemanticTree flat_tree(const std::string& label,
   return t;
 }
 
+// The reference similarity of x to y and of y to x, under both definitions.
+void check_both_orders(const SemanticTree& x, const SemanticTree& y, double thesis_value,
+                       double weighted_value) {
+  for (bool swap : {false, true}) {
+    const auto& a = swap ? y : x;
+    const auto& b = swap ? x : y;
+    CHECK(tree_similarity_reference(a, b, thesis) == doctest::Approx(thesis_value));
+    CHECK(tree_similarity_reference(a, b, weighted) == doctest::Approx(weighted_value));
+  }
+}
+
 // Same labels and shape, weights within 1e-12 (RuleML text rounds them).
 bool same_tree(const SemanticTree& a, const SemanticTree& b) {
   std::vector<std::pair<const SemanticTree*, const SemanticTree*>> stack = {{&a, &b}};
@@ -144,23 +155,13 @@ TEST_CASE("extra siblings on either side, both definitions") {
   // thesis: Make paired, loss 0; Model unpaired leaf: loss 0.5 * (1/2 - 0.5) = 0, so 1: with
   // D = 0.5 the thesis' 0.5 * (arc weight) gives a missing leaf its whole share.
   // weighted: (0.5 + 1)/2 + 0.5/2 * 0.5 * 1 = 0.875.
-  for (bool swap : {false, true}) {
-    const auto& a = swap ? one : two;
-    const auto& b = swap ? two : one;
-    CHECK(tree_similarity_reference(a, b, thesis) == doctest::Approx(1.0));
-    CHECK(tree_similarity_reference(a, b, weighted) == doctest::Approx(0.875));
-  }
+  check_both_orders(two, one, 1.0, 0.875);
   // An unpaired internal child: Engine{Cyl 6 0.5, Fuel gas 0.5} under an arc of 0.6.
   SemanticTree engine = flat_tree("Car", {{"Make", 0.4, "Ford"}});
   engine.add_child("Engine", 0.6, flat_tree("Engine", {{"Cyl", 0.5, "6"}, {"Fuel", 0.5, "gas"}}));
   // thesis: P(Engine) = (0.25 + 0.25) / 2 = 0.25; gain 0.6 * 0.25 -> 0.7 + 0.15 = 0.85.
   // weighted: S(Engine) = 0.5; gain 0.6/2 * 0.5 * 0.5 = 0.075 -> 0.775.
-  for (bool swap : {false, true}) {
-    const auto& a = swap ? one : engine;
-    const auto& b = swap ? engine : one;
-    CHECK(tree_similarity_reference(a, b, thesis) == doctest::Approx(0.85));
-    CHECK(tree_similarity_reference(a, b, weighted) == doctest::Approx(0.775));
-  }
+  check_both_orders(engine, one, 0.85, 0.775);
   // An unpaired internal child is scaled by its arc weight (docs/forest.md): unscaled, this pair
   // would score 0.505 + 0.5 = 1.005 under the thesis' figures.
   SemanticTree light = flat_tree("Car", {{"Make", 0.01, "Ford"}});
