@@ -22,14 +22,14 @@ query_ms and ball_ms, like the suites' CSV (device, driver, date first).
 
 Usage:  bench/ckdtree_peer.py DUMP_DIR --csv OUT.csv [--repeats 5] [--warmup 1] [--workers -1]
 """
-import argparse
 import csv
-import datetime
 import os
 import platform
 import statistics
 import sys
 import time
+
+import peer_common
 
 MANIFEST = "points_manifest.csv"
 MANIFEST_COLUMNS = ["name", "file", "n", "dim", "radius", "k", "counts_file"]
@@ -89,15 +89,10 @@ def timed(function, warmup, repeats):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dump_dir", help="directory written by treefix-bench points --dump-dir")
-    parser.add_argument("--csv", required=True, help="output CSV")
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--warmup", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=-1, help="SciPy workers (-1: all cores)")
-    args = parser.parse_args()
-    if args.repeats < 1 or args.warmup < 0:
-        parser.error("--repeats must be >= 1 and --warmup >= 0")
+    arguments = peer_common.parser(__doc__, "directory written by treefix-bench points --dump-dir",
+                                   repeats=5, warmup=1)
+    arguments.add_argument("--workers", type=int, default=-1, help="SciPy workers (-1: all cores)")
+    args = peer_common.parse(arguments)
     entries = read_manifest(args.dump_dir)
     import numpy as np
     import scipy
@@ -105,7 +100,7 @@ def main():
     threads = os.cpu_count() if args.workers == -1 else args.workers
     driver = "SciPy %s, NumPy %s, %s, %d threads" % (
         scipy.__version__, np.__version__, platform.processor() or platform.machine(), threads)
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = peer_common.utc_date()
     print("# device: cpu-scipy | driver: %s | date: %s" % (driver, date))
     rows = []
     for entry in entries:
@@ -142,10 +137,7 @@ def main():
               "mean %6.1f  %s%s" % (entry["name"], entry["n"], build_ms, k, query_ms, radius,
                                     ball_ms, float(row["mean_ball"]), status,
                                     "" if differ in ("", 0) else " (%d counts differ)" % differ))
-    with open(args.csv, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    peer_common.write_csv(args.csv, COLUMNS, rows)
     return 1 if any(r["status"] == "median-differs" for r in rows) else 0
 
 

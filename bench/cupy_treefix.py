@@ -19,13 +19,13 @@ draws it beside the others.
 
 Usage:  bench/cupy_treefix.py DUMP_DIR --csv OUT.csv [--repeats 10] [--warmup 2] [--numpy]
 """
-import argparse
 import csv
-import datetime
 import os
 import statistics
 import sys
 import time
+
+import peer_common
 
 DTYPES = {"float": "float32", "double": "float64", "int32": "int32", "int64": "int64"}
 COLUMNS = ["device", "driver", "date", "host_threads", "shape", "n", "type", "fix", "algorithm",
@@ -91,15 +91,10 @@ class NumpyBackend:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dump_dir", help="directory written by treefix-bench paper --dump-dir")
-    parser.add_argument("--csv", required=True, help="output CSV")
-    parser.add_argument("--repeats", type=int, default=10)
-    parser.add_argument("--warmup", type=int, default=2)
-    parser.add_argument("--numpy", action="store_true", help="NumPy on the CPU (tests the logic)")
-    args = parser.parse_args()
-    if args.repeats < 1 or args.warmup < 0:
-        parser.error("--repeats must be >= 1 and --warmup >= 0")
+    arguments = peer_common.parser(__doc__, "directory written by treefix-bench paper --dump-dir",
+                                   repeats=10, warmup=2)
+    arguments.add_argument("--numpy", action="store_true", help="NumPy on the CPU (tests the logic)")
+    args = peer_common.parse(arguments)
     index_path = os.path.join(args.dump_dir, "index.csv")
     try:
         with open(index_path, newline="") as f:
@@ -108,7 +103,7 @@ def main():
         sys.exit("cupy_treefix.py: cannot read %s: %s" % (index_path, e))
     backend = NumpyBackend() if args.numpy else CupyBackend()
     import numpy as np
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = peer_common.utc_date()
     print("# device: %s | %s | date: %s" % (backend.device, backend.driver, date))
     rows = []
     for number, entry in enumerate(entries, 1):
@@ -154,10 +149,7 @@ def main():
             entry["shape"], n, backend.name, row["compute_ms"], row["upload_ms"],
             row["download_ms"], status))
     print("\r[%s] done%s" % (backend.name, " " * 40), file=sys.stderr)
-    with open(args.csv, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    peer_common.write_csv(args.csv, COLUMNS, rows)
     return 1 if any(r["status"] != "ok" for r in rows) else 0
 
 

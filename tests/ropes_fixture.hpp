@@ -7,8 +7,9 @@
 #include <random>
 #include <string>
 
-#include "treefix/spatial/trees.hpp"
+#include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points_io.hpp"
+#include "treefix/spatial/trees.hpp"
 #include "treefix/spatial/ropes.hpp"
 
 namespace treefix::test {
@@ -64,6 +65,13 @@ inline PointSet real_scan(const std::string& name) { return read_points(test_dat
 inline const std::vector<std::string>& real_scans() {
   static const std::vector<std::string> names = {"dragon_scan_2k.xyz", "kinect_office_2k.xyz"};
   return names;
+}
+
+// The same neighbours (indices and squared distances, ties included) as the reference.
+inline void check_same(const Neighbours& got, const Neighbours& want) {
+  REQUIRE(got.k == want.k);
+  CHECK(got.index == want.index);
+  CHECK(got.d2 == want.d2);
 }
 
 // f(variant, sort) for every variant, sorted and not; both are reported when a check fails.

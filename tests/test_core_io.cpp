@@ -1,6 +1,7 @@
 // Core I/O: the parallel tokenizer (errors at exact lines wherever chunks fall) and .npy files.
 #include <doctest/doctest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/core/npy.hpp"
 #include "treefix/core/text_io.hpp"
 #include "treefix/core/text_parse.hpp"
@@ -249,7 +251,98 @@ TEST_CASE("values are written in the shortest form that reads back exactly, on e
     REQUIRE(back == floats[i]);
   }
   CHECK(i == floats.size());
+  // the ends of float's range too: FLT_MAX is written "3.4028235e+38", which as a decimal is a
+  // little above FLT_MAX and must still read back as FLT_MAX
+  const std::vector<float> extremes = {FLT_MAX,      -FLT_MAX,      FLT_MIN,
+                                       FLT_TRUE_MIN, -FLT_TRUE_MIN, std::nextafter(FLT_MAX, 0.0f),
+                                       0.0f,         -0.0f};
+  std::ostringstream e;
+  write_values(e, extremes);
+  std::istringstream er(e.str());
+  for (i = 0; std::getline(er, line); ++i) {
+    float back = 1;
+    REQUIRE(*parse_value(line, back) == '\0');
+    CHECK(back == extremes[i]);
+    CHECK(std::signbit(back) == std::signbit(extremes[i]));
+  }
+  CHECK(i == extremes.size());
   std::ostringstream ints;
   write_values<std::int64_t>(ints, {INT64_MIN, -1, 0, INT64_MAX});
   CHECK(ints.str() == "-9223372036854775808\n-1\n0\n9223372036854775807\n");
+}
+
+TEST_CASE("the number policy: finite and representable in the chosen type, else what is wrong") {
+  auto problem = [](const char* token, auto type) {
+    decltype(type) value = 7;
+    const std::string why = parse_value(token, value);
+    if (!why.empty()) CHECK(value == 7);  // a refused token stores nothing
+    return why;
+  };
+  const float f = 0;
+  const double d = 0;
+  // non-finite: refused in every floating type, whatever the spelling
+  for (const char* token : {"nan", "-nan", "inf", "-inf", "infinity", "NaN", "INF"}) {
+    CAPTURE(token);
+    CHECK(problem(token, f) == "is not finite");
+    CHECK(problem(token, d) == "is not finite");
+  }
+  // overflow: of float from 1e39 (not turned into inf), of double from 1e400
+  CHECK(problem("1e39", f) == "overflows float");
+  CHECK(problem("-1e39", f) == "overflows float");
+  CHECK(problem("1e39", d).empty());
+  CHECK(problem("1e400", d) == "overflows double");
+  CHECK(problem("1e400", f) == "overflows float");
+  // the boundary of float: what rounds to FLT_MAX is FLT_MAX; half an ulp above is not
+  float value = 0;
+  CHECK(*parse_value("3.4028235e+38", value) == '\0');
+  CHECK(value == FLT_MAX);
+  CHECK(*parse_value("3.40282356e38", value) == '\0');
+  CHECK(value == FLT_MAX);
+  CHECK(problem("3.4028236e38", f) == "overflows float");
+  // underflow rounds to zero or a subnormal: kept
+  CHECK(*parse_value("1e-50", value) == '\0');
+  CHECK(value == 0.0f);
+  CHECK(*parse_value("1e-40", value) == '\0');
+  CHECK(value == 1e-40f);
+  double small = 1;
+  CHECK(*parse_value("1e-400", small) == '\0');
+  CHECK(small == 0.0);
+  // malformed and integer tokens
+  CHECK(problem("1.5x", f) == "is not a number");
+  CHECK(problem("", d) == "is not a number");
+  CHECK(problem("2147483648", std::int32_t{}) == "is not a 32-bit integer");
+  CHECK(problem("1e3", std::int64_t{}) == "is not a 64-bit integer");
+  // values already held as doubles (float64 .npy elements, branch lengths stored as float)
+  CHECK(std::string(representable<float>(3.4028235e38)).empty());
+  CHECK(std::string(representable<float>(1e39)) == "overflows float");
+  CHECK(std::string(representable<double>(1e300)).empty());
+  CHECK(std::string(representable<double>(NAN)) == "is not finite");
+  CHECK(std::string(representable<float>(-INFINITY)) == "is not finite");
+}
+
+TEST_CASE("host memory: what is available, refusals with the numbers before allocating") {
+  const std::uint64_t physical = host_memory_bytes(), available = host_memory_available_bytes();
+  CHECK(available > 0);
+  CHECK(available <= physical);
+  CHECK(bytes_for(UINT64_MAX / 2, 3) == UINT64_MAX);  // saturates
+  CHECK(add_bytes(UINT64_MAX - 1, 2) == UINT64_MAX);
+  CHECK(mib_text(std::uint64_t(3) << 20) == "3.0 MiB");
+  CHECK(mib_text(UINT64_MAX) == "more than 2^64 bytes");
+  require_host_memory(1 << 20, "a small array");  // fits
+  try {
+    require_host_memory(bytes_for(std::uint64_t(1) << 40, 1 << 20), "a huge array");
+    FAIL("expected a CapacityError");
+  } catch (const CapacityError& e) {
+    const std::string message = e.what();
+    CHECK(message.find("a huge array needs 1099511627776.0 MiB of host memory, but only ") == 0);
+    CHECK(message.find(" of the host's " + mib_text(physical) + " are available") !=
+          std::string::npos);
+  }
+  try {
+    require_host_memory(UINT64_MAX, "a saturated count");
+    FAIL("expected a CapacityError");
+  } catch (const CapacityError& e) {
+    CHECK(std::string(e.what()).find("needs more than 2^64 bytes of host memory") !=
+          std::string::npos);
+  }
 }

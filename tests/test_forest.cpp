@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,19 @@
 using namespace treefix;
 
 namespace {
+
+// Writes `text` to `path`, then read() must refuse it with an InputError containing `fragment`.
+template <class Read>
+void expect_read_error(const std::string& path, const std::string& text,
+                       const std::string& fragment, Read read) {
+  { std::ofstream(path) << text; }
+  try {
+    read();
+    FAIL("expected an InputError for: " << text);
+  } catch (const InputError& e) {
+    CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
+  }
+}
 
 // Many trees of awkward sizes and shapes in one parent array: single nodes, paths, stars, random.
 std::vector<ParentArray> mixed_trees(std::uint64_t seed, std::size_t count, std::size_t max_n) {
@@ -140,19 +154,20 @@ TEST_CASE("linear forest from nested trees keeps child order; from files round-t
 TEST_CASE("bad forest files and links are refused with the place") {
   const std::string path = "forest_bad_test.txt";
   auto expect_error = [&](const std::string& text, const std::string& fragment) {
-    { std::ofstream(path) << text; }
-    try {
-      read_linear_forest(path);
-      FAIL("expected an InputError for: " << text);
-    } catch (const InputError& e) {
-      CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
-    }
+    expect_read_error(path, text, fragment, [&] { read_linear_forest(path); });
   };
   expect_error("2\n3 -1 0 0\n2 -1 5\n", ":3:");  // parent out of range, line 3
   expect_error("1\n3 -1 2 1\n", "cycle");        // 1 -> 2 -> 1
   expect_error("1\n2 -1 -1\n", "2 roots");
   expect_error("1\n3 -1 0\n", "file ends");
   expect_error("1\n1 -1 7\n", "unexpected");
+  // Counts the file does not hold end at its end, having allocated only what it holds (the
+  // count alone once took 8 GB).
+  const auto start = std::chrono::steady_clock::now();
+  expect_error("1\n2000000000 -1 0 1\n", "file ends");
+  expect_error("1\n2147483648 -1\n", "more than 2^31-1 nodes");
+  expect_error("-1\n", "negative tree count");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   std::remove(path.c_str());
   CHECK_THROWS_AS(binary_forest_from_links({{{1, -1}, {1, -1}}}), InputError);  // self/two parents
   CHECK_THROWS_AS(binary_forest_from_links({{{1, 0}, {-1, -1}}}), InputError);  // no root
@@ -219,17 +234,17 @@ TEST_CASE("binary forest files: read, and refused with the place") {
   CHECK(local == std::vector<vertex_t>{0, 1, 3, 2, 4});
   std::remove(path.c_str());
   auto expect_error = [&](const std::string& text, const std::string& fragment) {
-    { std::ofstream(path) << text; }
-    try {
-      read_binary_forest(path);
-      FAIL("expected an InputError for: " << text);
-    } catch (const InputError& e) {
-      CHECK_MESSAGE(std::string(e.what()).find(fragment) != std::string::npos, e.what());
-    }
+    expect_read_error(path, text, fragment, [&] { read_binary_forest(path); });
   };
   expect_error("1\n2\n1 -1\n-1 2\n", ":4:");  // child 2 out of range, line 4
   expect_error("1\n2\n1 -1\n0 -1\n", "cycle");
   expect_error("1\n2\n-1 -1\n-1 -1\n", "both have no parent");
+  // A tree count of 10^18 or a node count of 2*10^9 with nothing behind them: the file ends,
+  // nothing of that size is allocated first.
+  const auto start = std::chrono::steady_clock::now();
+  expect_error("1000000000000000000\n1\n-1 -1\n", "file ends");
+  expect_error("1\n2000000000\n-1 -1\n", "file ends");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   std::remove(path.c_str());
 }
 
@@ -344,11 +359,43 @@ TEST_CASE("XML documents as trees: malformed input refused with the place; any d
   CHECK(mixed.parent == ParentArray{-1, 0, 0, 2});
   CHECK(mixed.names == std::vector<std::string>{"r", "x", "z", "x"});
   CHECK(mixed.weight == std::vector<double>{7, 0, 0, 0});  // "text" + "<y>"
-  // Nested 200000 deep: no recursion anywhere.
+  // Nested 10^6 deep: no recursion anywhere (pugixml parses and frees without recursion too).
+  constexpr int depth = 1000000;
   std::string deep;
-  for (int i = 0; i < 200000; ++i) deep += "<e>";
-  for (int i = 0; i < 200000; ++i) deep += "</e>";
+  deep.reserve(7 * depth);
+  for (int i = 0; i < depth; ++i) deep += "<e>";
+  for (int i = 0; i < depth; ++i) deep += "</e>";
   const XmlTree path = parse_xml_tree(deep, "deep");
-  REQUIRE(path.size() == 200000);
-  CHECK(path.parent[199999] == 199998);
+  REQUIRE(path.size() == depth);
+  CHECK(path.parent[depth - 1] == depth - 2);
+}
+
+TEST_CASE("forest files of paths 10^6 deep: read and traversed without recursion") {
+  constexpr vertex_t depth = 1000000;
+  const std::string path = "forest_deep_test.txt";
+  {
+    std::ofstream out(path);
+    out << "1\n" << depth << "\n-1";
+    for (vertex_t v = 1; v < depth; ++v) out << ' ' << v - 1;
+    out << '\n';
+  }
+  const LinearForest forest = read_linear_forest(path);
+  REQUIRE(forest.size() == std::size_t(depth));
+  const auto post = traversal_order_cpu(forest, Traversal::postorder);
+  CHECK(forest.original[post.front()] == depth - 1);  // the deepest vertex first
+  CHECK(forest.original[post.back()] == 0);
+  auto& rt = test::runtime();
+  CHECK(traversal_order(rt, DeviceForest::upload(rt, forest), Traversal::postorder) == post);
+  {
+    std::ofstream out(path);  // a binary path of right children, then in-order
+    out << "1\n" << depth << '\n';
+    for (vertex_t v = 0; v < depth; ++v) out << "-1 " << (v + 1 < depth ? v + 1 : -1) << '\n';
+  }
+  const BinaryForest binary = read_binary_forest(path);
+  const auto in = traversal_order_cpu(binary, Traversal::inorder);
+  REQUIRE(in.size() == std::size_t(depth));
+  CHECK(binary.original[in.front()] == 0);
+  CHECK(binary.original[in.back()] == depth - 1);
+  CHECK(traversal_order(rt, DeviceForest::upload(rt, binary), Traversal::inorder) == in);
+  std::remove(path.c_str());
 }

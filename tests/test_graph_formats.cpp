@@ -15,7 +15,10 @@
 #include <set>
 #include <sstream>
 
+#include "error_of.hpp"
+#include "fixture.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/core/npy.hpp"
 #include "treefix/core/npz.hpp"
 #include "treefix/core/text_parse.hpp"
@@ -24,6 +27,7 @@
 #include "treefix/graph/graph_io.hpp"
 
 using namespace treefix;
+using test::error_of;
 
 namespace {
 
@@ -53,16 +57,6 @@ std::vector<vertex_t> row(const Csr& g, vertex_t v) {
   return {g.column.begin() + g.row_offset[v], g.column.begin() + g.row_offset[v + 1]};
 }
 
-// The message of the error that `read` raises ("" when none).
-template <class Read>
-std::string error_of(Read read) {
-  try {
-    read();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 std::string read_error(const std::string& path, const GraphReadOptions& options = {}) {
   return error_of([&] { read_graph(path, options); });
@@ -340,7 +334,7 @@ TEST_CASE("claims of 2*10^9 vertices are refused at once, with the numbers") {
   const std::string banner = "%%MatrixMarket matrix coordinate pattern general\n";
   const std::string mtx = read_error(scratch_file("h.mtx", banner + "2000000000 2000000000 1\n1 2\n"), small);
   CHECK(mtx.find("a graph of 2000000000 vertices and 1 arcs needs") != std::string::npos);
-  CHECK(mtx.find("1024 MiB allowed") != std::string::npos);
+  CHECK(mtx.find("the limit is 1024.0 MiB") != std::string::npos);
   CHECK(read_error(scratch_file("id.txt", "0 1\n5 2000000000\n"), small)
             .find("a graph of 2000000001 vertices") != std::string::npos);
   // truncated files: the size says so before any counting
@@ -359,5 +353,57 @@ TEST_CASE("claims of 2*10^9 vertices are refused at once, with the numbers") {
             .find("a forest of 2000000000 vertices") != std::string::npos);
   CHECK(error_of([&] { read_edge_list_strict(forest, 3000000000LL, nullptr, limits); })
             .find("exceed the 2^31-1") != std::string::npos);
+  // a header that promises no entries at all
+  CHECK(read_error(scratch_file("e0.mtx", banner + "2000000000 2000000000 0\n"), small)
+            .find("a graph of 2000000000 vertices and 0 arcs needs") != std::string::npos);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
+
+TEST_CASE(
+    "capacity: one message with the host's and the device's numbers; a CPU device's "
+    "buffers count on the host") {
+  const Runtime& rt = test::runtime();
+  const DeviceDescription& device = rt.description();
+  GraphLimits limits;
+  limits.device = &rt;
+  // Far beyond any device: 2^31-1 vertices and 2^40 arcs.
+  const std::string message =
+      error_of([&] { require_graph_fits(limits, "g.mtx", INT32_MAX, std::uint64_t(1) << 40); });
+  CHECK(message.find("g.mtx: a graph of 2147483647 vertices and 1099511627776 arcs needs ") == 0);
+  CHECK(message.find(" of host memory") != std::string::npos);
+  CHECK(message.find(" of device memory (largest buffer ") != std::string::npos);
+  CHECK(message.find(device.device_name + " has " + mib_text(device.global_mem_bytes) +
+                     " of global memory and allows buffers of at most " +
+                     mib_text(device.max_alloc_bytes)) != std::string::npos);
+  CHECK((message.find("of it for the CPU device") != std::string::npos) == device.is_cpu);
+  // the same need without a device names the host only
+  const std::string host_only = error_of(
+      [&] { require_graph_fits(GraphLimits{}, "g.mtx", INT32_MAX, std::uint64_t(1) << 40); });
+  CHECK(host_only.find("are available") != std::string::npos);
+  CHECK(host_only.find("device") == std::string::npos);
+  // a small graph and forest fit both
+  CHECK_NOTHROW(require_graph_fits(limits, "small", 1000, 4000));
+  CHECK_NOTHROW(require_forest_fits(limits, "small", 1000, 999));
+  // on a CPU device, a need that fits the device alone but not the host with it is refused
+  if (device.is_cpu) {
+    GraphLimits tight = limits;
+    tight.host_bytes = 1 << 20;
+    MemoryNeed need{1 << 19, 1 << 20, 1 << 20};  // half the host limit, plus the device's share
+    CHECK(error_of([&] {
+            require_memory(tight, "both", need);
+          }).find("both needs 1.5 MiB of host memory (1.0 MiB of it for the CPU device)") == 0);
+  }
+}
+
+TEST_CASE("generators refuse sizes the host cannot hold before generating") {
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(error_of([] { generate::kronecker(30, 16, 1); })
+            .find("kronecker graph of scale 30 and edge factor 16: a graph of 1073741824 vertices "
+                  "and 34359738368 arcs needs ") == 0);
+  CHECK(error_of([] {
+          generate::grid2d(46000, 46000);
+        }).find("grid of 46000 x 46000: a graph of 2116000000 vertices") == 0);
+  CHECK(error_of([] { generate::kronecker(31, 16, 1); }).find("exceeds 30") != std::string::npos);
+  CHECK(generate::kronecker(4, 2, 1).vertices() == 16);  // small ones still work
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }

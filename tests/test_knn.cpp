@@ -7,15 +7,8 @@
 #include "treefix/spatial/neighbours.hpp"
 
 using namespace treefix;
+using test::check_same;
 using test::Shape;
-
-namespace {
-void check_same(const Neighbours& got, const Neighbours& want) {
-  REQUIRE(got.k == want.k);
-  CHECK(got.index == want.index);
-  CHECK(got.d2 == want.d2);
-}
-}  // namespace
 
 TEST_CASE("ropes: knn on kd-trees and vp-trees equals brute force, ties by smaller index") {
   auto& rt = test::runtime();

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "error_of.hpp"
 #include "ropes_fixture.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/npy.hpp"
@@ -13,6 +14,7 @@
 #include "treefix/spatial/points_io.hpp"
 
 using namespace treefix;
+using test::error_of;
 using test::Shape;
 
 namespace {
@@ -30,17 +32,6 @@ struct Scratch {
   }
 };
 
-// The message of the InputError (or CapacityError) that reading `path` as points raises.
-template <class Read>
-std::string error_of(Read read) {
-  try {
-    read();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  FAIL("expected an error");
-  return "";
-}
 std::string points_error(const Scratch& f) {
   return error_of([&] { read_points(f.path); });
 }

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -33,6 +34,17 @@ SemanticTree flat_tree(const std::string& label,
   SemanticTree t{label};
   for (auto& [arc, w, leaf] : arcs) t.add_child(arc, w, SemanticTree{leaf});
   return t;
+}
+
+// The reference similarity of x to y and of y to x, under both definitions.
+void check_both_orders(const SemanticTree& x, const SemanticTree& y, double thesis_value,
+                       double weighted_value) {
+  for (bool swap : {false, true}) {
+    const auto& a = swap ? y : x;
+    const auto& b = swap ? x : y;
+    CHECK(tree_similarity_reference(a, b, thesis) == doctest::Approx(thesis_value));
+    CHECK(tree_similarity_reference(a, b, weighted) == doctest::Approx(weighted_value));
+  }
 }
 
 // Same labels and shape, weights within 1e-12 (RuleML text rounds them).
@@ -143,23 +155,13 @@ TEST_CASE("extra siblings on either side, both definitions") {
   // thesis: Make paired, loss 0; Model unpaired leaf: loss 0.5 * (1/2 - 0.5) = 0, so 1: with
   // D = 0.5 the thesis' 0.5 * (arc weight) gives a missing leaf its whole share.
   // weighted: (0.5 + 1)/2 + 0.5/2 * 0.5 * 1 = 0.875.
-  for (bool swap : {false, true}) {
-    const auto& a = swap ? one : two;
-    const auto& b = swap ? two : one;
-    CHECK(tree_similarity_reference(a, b, thesis) == doctest::Approx(1.0));
-    CHECK(tree_similarity_reference(a, b, weighted) == doctest::Approx(0.875));
-  }
+  check_both_orders(two, one, 1.0, 0.875);
   // An unpaired internal child: Engine{Cyl 6 0.5, Fuel gas 0.5} under an arc of 0.6.
   SemanticTree engine = flat_tree("Car", {{"Make", 0.4, "Ford"}});
   engine.add_child("Engine", 0.6, flat_tree("Engine", {{"Cyl", 0.5, "6"}, {"Fuel", 0.5, "gas"}}));
   // thesis: P(Engine) = (0.25 + 0.25) / 2 = 0.25; gain 0.6 * 0.25 -> 0.7 + 0.15 = 0.85.
   // weighted: S(Engine) = 0.5; gain 0.6/2 * 0.5 * 0.5 = 0.075 -> 0.775.
-  for (bool swap : {false, true}) {
-    const auto& a = swap ? one : engine;
-    const auto& b = swap ? engine : one;
-    CHECK(tree_similarity_reference(a, b, thesis) == doctest::Approx(0.85));
-    CHECK(tree_similarity_reference(a, b, weighted) == doctest::Approx(0.775));
-  }
+  check_both_orders(engine, one, 0.85, 0.775);
   // An unpaired internal child is scaled by its arc weight (docs/forest.md): unscaled, this pair
   // would score 0.505 + 0.5 = 1.005 under the thesis' figures.
   SemanticTree light = flat_tree("Car", {{"Make", 0.01, "Ford"}});
@@ -369,10 +371,21 @@ TEST_CASE("random semantic trees: expected size, and shapes too large are refuse
   } catch (const CapacityError& e) {
     const std::string what = e.what();
     CHECK_MESSAGE(what.find("nodes expected") != std::string::npos, what);
-    CHECK_MESSAGE(what.find("MiB of host memory") != std::string::npos, what);
+    CHECK_MESSAGE(
+        what.find("needs more than 2^64 bytes of host memory, but only ") != std::string::npos,
+        what);
   }
   std::mt19937_64 rng(1);
   CHECK_THROWS_AS(random_semantic_tree(rng, huge), CapacityError);
+  // The shape semtrees was once left to grow with (--max-height 64 --max-children 64 and the
+  // default alphabets): refused at once by the function the command calls first.
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_AS(require_host_memory_for(1, SemanticTreeShape{64, 64, 2, 4, 64}), CapacityError);
+  // A shape that fits one tree but not a million of them.
+  const SemanticTreeShape large{8, 8, 2, 4, 8};  // about 10^5 nodes, 16 MiB
+  CHECK_NOTHROW(require_host_memory_for(1, large));
+  CHECK_THROWS_AS(require_host_memory_for(1000000, large), CapacityError);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
 }
 
 TEST_CASE("bad RuleML is refused with the file, line and element") {

@@ -12,6 +12,7 @@
 #include "treefix/spatial/neighbours.hpp"
 
 using namespace treefix;
+using test::check_same;
 using test::Shape;
 
 namespace {
@@ -105,12 +106,6 @@ void check_same_tree(const VpTree& a, const VpTree& b) {
   CHECK(a.parent_lo == b.parent_lo);
   CHECK(a.parent_hi == b.parent_hi);
   CHECK(a.points.coord == b.points.coord);
-}
-
-void check_same(const Neighbours& got, const Neighbours& want) {
-  REQUIRE(got.k == want.k);
-  CHECK(got.index == want.index);
-  CHECK(got.d2 == want.d2);
 }
 
 }  // namespace

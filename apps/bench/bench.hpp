@@ -4,10 +4,14 @@
 // transfers separately), after warm-up runs, as medians over repeats; results go to CSV.
 //
 // What every suite shares lives here: the common options (--device, --repeats, --warmup, --csv),
-// the run's identity (device, driver, date), and Table, which prints aligned columns and writes
-// CSV whose every row starts with device, driver and date.
+// the Session a suite runs in (the device's Runtime, the run's identity: device, driver, date),
+// Table, which prints aligned columns and writes CSV whose every row starts with device, driver
+// and date, and the timing helpers. Option groups that several suites take are in
+// suite_options.hpp.
 #include <CLI/CLI.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <iosfwd>
@@ -17,6 +21,7 @@
 
 #include "cli_options.hpp"
 #include "subcommands.hpp"
+#include "suite_options.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/treefix/tree.hpp"
 
@@ -42,16 +47,6 @@ struct CommonOptions {
 // --device and --csv; with `timed`, also --repeats and --warmup.
 void add_common_options(CLI::App* suite, CommonOptions& options, bool timed = true);
 
-// A suite whose options live in `args` (its CommonOptions in args->common), running run(*args).
-template <class Args>
-CLI::App* add_suite(CLI::App& app, const std::string& name, const std::string& description,
-                    const std::shared_ptr<Args>& args, void (*run)(const Args&),
-                    bool timed = true) {
-  CLI::App* suite = cli::add_command(app, name, description, args, run);
-  add_common_options(suite, args->common, timed);
-  return suite;
-}
-
 // Where and when a run happened.
 struct RunInfo {
   std::string device, platform, driver, date;  // date: "YYYY-MM-DD HH:MM UTC"
@@ -59,6 +54,43 @@ struct RunInfo {
   // "# device: ... | platform: ... | driver: ... | date: ..." for the top of a suite's output.
   std::string header() const;
 };
+
+class Table;
+
+// What a suite runs in: the Runtime on --device, the run's identity (printed as the first line
+// of the output when the session opens), the run counts and the --csv path.
+struct Session {
+  explicit Session(const CommonOptions& common);
+  Runtime runtime;
+  RunInfo info;
+  Runs runs;
+  std::string csv;
+  // Writes the non-empty tables to --csv (nothing without it), a blank line between.
+  void write_csv(const std::vector<const Table*>& tables) const;
+  // Prints the non-empty tables to standard output, a blank line between.
+  void print(const std::vector<const Table*>& tables) const;
+  // print, then write_csv.
+  void report(const std::vector<const Table*>& tables) const;
+};
+
+// How a suite joins treefix-bench (TREEFIX_BENCH below): its options live in an Args (the
+// CommonOptions in args.common, added first, then add_options adds the suite's own); when chosen,
+// it runs run(session, args) in a session opened on those options.
+template <class Args>
+cli::SubcommandSetup suite_setup(const char* name, const char* description,
+                                 void (*run)(Session&, const Args&),
+                                 void (*add_options)(CLI::App*, Args&), bool timed = true) {
+  return [=](CLI::App& app) {
+    auto args = std::make_shared<Args>();
+    CLI::App* suite = app.add_subcommand(name, description);
+    suite->callback([args, run] {
+      Session session(args->common);
+      run(session, *args);
+    });
+    add_common_options(suite, args->common, timed);
+    add_options(suite, *args);
+  };
+}
 
 // Rows of text cells under named columns.
 class Table {
@@ -91,6 +123,10 @@ std::string general(double value, int significant = 6);
 
 // Median of a sample (the sample is copied).
 double median(std::vector<double> sample);
+// The median of once()'s milliseconds over the timed runs (`runs.total()` calls in all).
+double median_ms(const Runs& runs, const std::function<double()>& once);
+// The median wall milliseconds of f() on the host over the timed runs.
+double median_host_ms(const Runs& runs, const std::function<void()>& f);
 // The depth of a forest (edges on its longest root path) and its branching factor (children per
 // vertex that has any), as the seed paper's Table I reports them for BFS spanning trees.
 struct TreeShape {
@@ -99,13 +135,23 @@ struct TreeShape {
 };
 TreeShape tree_shape(const ParentArray& parent);
 
+// The successor links of one list of n elements (-1 after the last), the elements in memory
+// order or, when `shuffled`, in an order shuffled by `seed` (the list-ranking workloads).
+std::vector<std::int32_t> list_successors(std::size_t n, bool shuffled, std::uint64_t seed);
+
 // Wall-clock milliseconds of f() on the host (for host-only work; device work uses Profile).
 double host_ms(const std::function<void()>& f);
+// Wall-clock milliseconds since `start` (std::chrono::steady_clock::now() then).
+double ms_since(std::chrono::steady_clock::time_point start);
 // The non-empty items of a comma-separated list.
 std::vector<std::string> split(const std::string& list);
+// Whether `item` is one of the items of the comma-separated `list` (--parts, --tables, --apps).
+bool listed(const std::string& list, const std::string& item);
 
 }  // namespace treefix::bench
 
-// TREEFIX_BENCH("name", setup_function) at namespace scope of a suite file.
-#define TREEFIX_BENCH(name, setup) \
-  TREEFIX_REGISTER_SUBCOMMAND(::treefix::bench::BenchProgram, name, setup)
+// TREEFIX_BENCH("name", "description", run, add_options[, timed]) at namespace scope of a suite
+// file (suite_setup's arguments).
+#define TREEFIX_BENCH(name, ...)                                    \
+  TREEFIX_REGISTER_SUBCOMMAND(::treefix::bench::BenchProgram, name, \
+                              ::treefix::bench::suite_setup(name, __VA_ARGS__))

@@ -138,18 +138,17 @@ std::vector<T> compute(Runtime& rt, const std::string& algorithm, bool root, con
 }
 
 template <class T>
-void run(const Args& args) {
+void run(Session& session, const Args& args) {
   if (args.terms < 2) throw InputError("--terms must be at least 2");
   if (args.trees < 1) throw InputError("--trees must be at least 1");
   if (args.min_cond_log < 0 || args.max_cond_log < args.min_cond_log)
     throw InputError("condition range 10^" + std::to_string(args.min_cond_log) + "..10^" +
                      std::to_string(args.max_cond_log) + " is empty or negative");
-  Runtime rt(args.common.device);
-  const RunInfo info = RunInfo::of(rt);
+  Runtime& rt = session.runtime;
   const auto settings = split(args.settings);
   const auto algorithms = split(args.algorithms);
-  std::cout << info.header() << "\n# accuracy of " << to_string(args.type) << " sums of "
-            << args.terms << " GenSum terms on trees; " << args.trees
+  std::cout << "# accuracy of " << to_string(args.type) << " sums of " << args.terms
+            << " GenSum terms on trees; " << args.trees
             << " trials per setting; relative error of the vertex holding the whole sum\n";
   Table table({"type", "fix", "shape", "terms", "vertices", "trials", "condition_target",
                "condition_median", "algorithm", "max_rel_error", "median_rel_error", "status"});
@@ -205,42 +204,32 @@ void run(const Args& args) {
     }
   }
   std::cerr << "\r[accuracy] done" << std::string(40, ' ') << "\n";
-  table.print(std::cout);
-  write_csv(args.common.csv, info, {&table});
+  session.report({&table});
 }
 
-void run_floating(const Args& args) {
+void run_floating(Session& session, const Args& args) {
   visit_value_type(args.type, [&](auto value) {
     using T = decltype(value);
     if constexpr (std::is_integral_v<T>)
       throw InputError(std::string("the accuracy study needs --type float or double, not ") +
                        to_string(args.type));
     else
-      run<T>(args);
+      run<T>(session, args);
   });
 }
 
-void setup(CLI::App& app) {
-  auto args = std::make_shared<Args>();
-  auto* cmd = add_suite(app, "accuracy",
-                        "float rootfix/leaffix error vs condition number (GenSum sums on trees)",
-                        args, run_floating, false);
-  cmd->add_option("--terms", args->terms, "terms per sum (vertices holding the sum)")
-      ->capture_default_str();
-  cmd->add_option("--trees", args->trees, "trials (trees) per setting and condition number")
-      ->capture_default_str();
-  cmd->add_option("--min-cond-log", args->min_cond_log, "smallest condition number, log10")
-      ->capture_default_str();
-  cmd->add_option("--max-cond-log", args->max_cond_log, "largest condition number, log10")
-      ->capture_default_str();
-  cmd->add_option("--settings", args->settings, "comma list of fix:shape")->capture_default_str();
-  cmd->add_option("--algorithms", args->algorithms,
-                  "comma list of sequential,euler,levels,euler-accurate")
-      ->capture_default_str();
-  cli::add_enum_option(cmd, "--type", args->type, "float or double");
+void add_options(CLI::App* suite, Args& o) {
+  add_setting(suite, "--terms", o.terms, "terms per sum (vertices holding the sum)");
+  add_setting(suite, "--trees", o.trees, "trials (trees) per setting and condition number");
+  add_setting(suite, "--min-cond-log", o.min_cond_log, "smallest condition number, log10");
+  add_setting(suite, "--max-cond-log", o.max_cond_log, "largest condition number, log10");
+  add_setting(suite, "--settings", o.settings, "comma list of fix:shape");
+  add_selection(suite, "--algorithms", o.algorithms);
+  cli::add_enum_option(suite, "--type", o.type, "float or double");
 }
 
-TREEFIX_BENCH("accuracy", setup);
+TREEFIX_BENCH("accuracy", "float rootfix/leaffix error vs condition number (GenSum sums on trees)",
+              run_floating, add_options, false);
 
 }  // namespace
 }  // namespace treefix::bench

@@ -15,9 +15,8 @@ struct Args {
   std::size_t mib = 1024;
 };
 
-void run(const Args& args) {
-  Runtime rt(args.common.device);
-  const RunInfo info = RunInfo::of(rt);
+void run(Session& session, const Args& args) {
+  Runtime& rt = session.runtime;
   const std::size_t bytes = std::min<std::size_t>(args.mib << 20, rt.description().max_alloc_bytes);
   cl::Buffer a = rt.allocate(bytes, "copy source"), b = rt.allocate(bytes, "copy target");
   fill(rt, a, cl_uint(0x5a5a5a5a), bytes / sizeof(cl_uint));
@@ -34,20 +33,16 @@ void run(const Args& args) {
   });
   Table table({"bytes", "copy_gbs"});
   table.add({std::to_string(bytes), cell(median(gbs), 1)});
-  std::cout << info.header() << "\n# copy bandwidth (read + write bytes), median of "
-            << args.common.repeats << "\n";
-  table.print(std::cout);
-  write_csv(args.common.csv, info, {&table});
+  std::cout << "# copy bandwidth (read + write bytes), median of " << args.common.repeats << "\n";
+  session.report({&table});
 }
 
-void setup(CLI::App& app) {
-  auto args = std::make_shared<Args>();
-  auto* cmd = add_suite(app, "bandwidth", "Device-to-device copy bandwidth (read + write bytes)",
-                        args, run);
-  cmd->add_option("--mib", args->mib, "buffer size in MiB")->capture_default_str();
+void add_options(CLI::App* suite, Args& o) {
+  add_setting(suite, "--mib", o.mib, "buffer size in MiB");
 }
 
-TREEFIX_BENCH("bandwidth", setup);
+TREEFIX_BENCH("bandwidth", "Device-to-device copy bandwidth (read + write bytes)", run,
+              add_options);
 
 }  // namespace
 }  // namespace treefix::bench

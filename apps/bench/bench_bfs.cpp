@@ -32,20 +32,15 @@
 namespace treefix::bench {
 namespace {
 
-struct BfsBenchOptions {
+struct BfsBenchOptions : GraphInputs {
   CommonOptions common{"", "", 5, 1};
-  unsigned scale = 20, edge_factor = 16;
-  std::size_t grid_side = 1024, tree_vertices = std::size_t{1} << 22;
+  std::size_t tree_vertices = std::size_t{1} << 22;
   bool skip_trees = false;
-  std::vector<std::string> graphs;  // real graph files (any format read_graph takes)
-  std::string small_frontiers;      // Tuning::bfs_small_frontier values to compare ("" = default)
-  std::string group_counts;         // BfsOptions::groups values to compare ("" = default)
+  std::string small_frontiers;  // Tuning::bfs_small_frontier values to compare ("" = default)
+  std::string group_counts;     // BfsOptions::groups values to compare ("" = default)
 };
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 // One graph's traversal rows: the graph on the device, its sources, and the sequential BFS from
 // each source (computed once, shared by every variant).
@@ -225,11 +220,10 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
   std::cerr << "  done " << name << "\n";
 }
 
-void run(const BfsBenchOptions& o) {
-  Runtime rt(o.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  const Runs runs = o.common.runs();
-  std::cout << info.header() << "\n# treefix-bench bfs: " << rt.description().summary() << "\n\n";
+void run(Session& session, const BfsBenchOptions& o) {
+  Runtime& rt = session.runtime;
+  const Runs runs = session.runs;
+  std::cout << "# treefix-bench bfs: " << rt.description().summary() << "\n\n";
 
   Table traversal({"graph", "bfs", "small_frontier", "groups", "vertices", "arcs", "levels",
                    "bottom_up", "launches", "kernel_ms", "wall_ms", "GTEPS(wall)", "cpu_ms"});
@@ -281,33 +275,23 @@ void run(const BfsBenchOptions& o) {
     trees.print(std::cout);
   }
   std::cout.flush();
-  write_csv(o.common.csv, info, {&traversal, &trees});
+  session.write_csv({&traversal, &trees});
 }
 
-void setup(CLI::App& app) {
-  auto o = std::make_shared<BfsBenchOptions>();
-  auto* suite =
-      add_suite(app, "bfs", "BFS traversal rate (Kronecker, grid) and the levels treefix", o, run);
-  suite->add_option("--scale", o->scale, "Kronecker scale: 2^scale vertices")
-      ->capture_default_str();
-  suite->add_option("--edge-factor", o->edge_factor, "Kronecker edges per vertex")
-      ->capture_default_str();
-  suite->add_option("--grid-side", o->grid_side, "grid of side x side vertices")
-      ->capture_default_str();
-  suite->add_option("--tree-vertices", o->tree_vertices, "vertices of the star and caterpillar")
-      ->capture_default_str();
-  suite->add_flag("--skip-trees", o->skip_trees, "only the BFS traversal part");
-  suite->add_option("--graph", o->graphs,
-                    "a real graph file (any format read_graph takes; repeatable): traversal rate");
-  suite->add_option("--small-frontiers", o->small_frontiers,
+void add_options(CLI::App* suite, BfsBenchOptions& o) {
+  add_graph_options(suite, o, "traversal rate");
+  add_setting(suite, "--tree-vertices", o.tree_vertices, "vertices of the star and caterpillar");
+  suite->add_flag("--skip-trees", o.skip_trees, "only the BFS traversal part");
+  suite->add_option("--small-frontiers", o.small_frontiers,
                     "comma list of Tuning::bfs_small_frontier values to compare (default: the "
                     "device's)");
-  suite->add_option("--groups", o->group_counts,
+  suite->add_option("--groups", o.group_counts,
                     "comma list of work-group counts per level launch to compare (0: enough to "
                     "fill the device, the default)");
 }
 
-TREEFIX_BENCH("bfs", setup);
+TREEFIX_BENCH("bfs", "BFS traversal rate (Kronecker, grid) and the levels treefix", run,
+              add_options);
 
 }  // namespace
 }  // namespace treefix::bench

@@ -28,12 +28,10 @@ struct ForestOptions {
   SemanticTreeShape shape;
 };
 
-void run_forest(const ForestOptions& o) {
-  Runtime runtime(o.common.device);
-  const RunInfo info = RunInfo::of(runtime);
-  const Runs runs = o.common.runs();
-  const unsigned threads = o.threads ? o.threads : host_threads();
-  std::cout << info.header() << "\n# forest: tree similarity, one reference against N trees; "
+void run_forest(Session& session, const ForestOptions& o) {
+  const Runs runs = session.runs;
+  const unsigned threads = thread_count(o.threads);
+  std::cout << "# forest: tree similarity, one reference against N trees; "
             << "medians of " << runs.repeats << " after " << runs.warmup
             << " warm-up; CPU threads: 1 and " << threads << "\n";
   Table table({"definition", "trees", "nodes", "upload_ms", "device_ms", "download_ms", "cpu1_ms",
@@ -52,7 +50,7 @@ void run_forest(const ForestOptions& o) {
       std::vector<double> upload, device, download, cpu1, cpu_n;
       for (std::size_t run = 0; run < runs.total(); ++run) {
         Profile profile;
-        const auto on_device = similarity_device(runtime, ref, forest, p, &profile);
+        const auto on_device = similarity_device(session.runtime, ref, forest, p, &profile);
         std::vector<double> single, multi;
         const double t1 = host_ms([&] { single = similarity_cpu(ref, forest, p, 1); });
         const double tn = host_ms([&] { multi = similarity_cpu(ref, forest, p, threads); });
@@ -78,33 +76,26 @@ void run_forest(const ForestOptions& o) {
                  general(median(cpu1) / transfers, 4), difference});
     }
   }
-  table.print(std::cout);
-  write_csv(o.common.csv, info, {&table});
+  session.report({&table});
 }
 
-void setup_forest(CLI::App& app) {
-  auto o = std::make_shared<ForestOptions>();
-  auto* suite = add_suite(
-      app, "forest",
-      "Linear forests: tree similarity of N trees to one reference, device against 1 and N CPU "
-      "threads (both definitions)",
-      o, run_forest);
-  suite
-      ->add_option("--trees", o->tree_counts,
-                   "Tree counts (comma-separated, default 1000,3000,10000,30000,100000)")
+void add_options(CLI::App* suite, ForestOptions& o) {
+  add_setting(suite, "--trees", o.tree_counts, "Tree counts (comma-separated)")->delimiter(',');
+  add_setting(suite, "--definitions", o.definitions,
+              "Similarity definitions (comma-separated: weighted,thesis)")
       ->delimiter(',');
-  suite
-      ->add_option("--definitions", o->definitions,
-                   "Similarity definitions (comma-separated: weighted,thesis)")
-      ->delimiter(',');
-  suite->add_option("--threads", o->threads, "CPU threads of the multi-thread run (default: all)");
-  suite->add_option("--seed", o->seed, "Random seed");
-  suite->add_option("--max-height", o->shape.max_height, "Tree height limit (default 4)");
-  suite->add_option("--max-children", o->shape.max_children, "Children per node limit (default 3)");
-  suite->add_option("--arc-labels", o->shape.arc_labels, "Arc label alphabet size (default 5)");
+  add_threads_option(suite, o.threads);
+  add_seed_option(suite, o.seed);
+  add_setting(suite, "--max-height", o.shape.max_height, "Tree height limit");
+  add_setting(suite, "--max-children", o.shape.max_children, "Children per node limit");
+  add_setting(suite, "--arc-labels", o.shape.arc_labels, "Arc label alphabet size");
 }
 
-TREEFIX_BENCH("forest", setup_forest);
+TREEFIX_BENCH(
+    "forest",
+    "Linear forests: tree similarity of N trees to one reference, device against 1 and N CPU "
+    "threads (both definitions)",
+    run_forest, add_options);
 
 }  // namespace
 }  // namespace treefix::bench

@@ -52,9 +52,6 @@ struct PipelineRun {
 };
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 // One pass from files to ranking. runtime: null for the CPU paths.
 PipelineRun run_pipeline(Runtime* runtime, const std::string& reference_file,
@@ -111,17 +108,15 @@ void write_files(const std::string& directory, const std::string& reference_file
   });
 }
 
-void run_pipeline_suite(const PipelineOptions& o) {
-  Runtime runtime(o.common.device);
-  const RunInfo info = RunInfo::of(runtime);
-  const Runs runs = o.common.runs();
-  const unsigned threads = o.threads ? o.threads : host_threads();
+void run_pipeline_suite(Session& session, const PipelineOptions& o) {
+  const Runs runs = session.runs;
+  const unsigned threads = thread_count(o.threads);
   SimilarityParameters p;
   p.definition = parse<SimilarityDefinition>(o.definition);
   const fs::path base = o.directory.empty() ? fs::temp_directory_path() / "treefix-forest-pipeline"
                                             : fs::path(o.directory);
-  std::cout << info.header() << "\n# forest-pipeline: RuleML files to sorted similarities ("
-            << o.definition << "); medians of " << runs.repeats << " after " << runs.warmup
+  std::cout << "# forest-pipeline: RuleML files to sorted similarities (" << o.definition
+            << "); medians of " << runs.repeats << " after " << runs.warmup
             << " warm-up; host threads " << threads << "; files under " << base.string() << "\n";
   Table table({"pipeline", "threads", "trees", "nodes", "list_ms", "parse_ms", "names_ms",
                "construct_ms", "upload_ms", "device_ms", "download_ms", "similarity_ms", "sort_ms",
@@ -138,8 +133,9 @@ void run_pipeline_suite(const PipelineOptions& o) {
       unsigned threads;
       std::vector<PipelineRun> timed;
     };
-    std::vector<Path> paths = {
-        {"gpu", &runtime, threads, {}}, {"cpu1", nullptr, 1, {}}, {"cpuN", nullptr, threads, {}}};
+    std::vector<Path> paths = {{"gpu", &session.runtime, threads, {}},
+                               {"cpu1", nullptr, 1, {}},
+                               {"cpuN", nullptr, threads, {}}};
     std::uint32_t largest_difference = 0;
     for (std::size_t run = 0; run < runs.total(); ++run) {
       for (Path& path : paths) {
@@ -194,29 +190,23 @@ void run_pipeline_suite(const PipelineOptions& o) {
                  ">= 2", vs_n >= 2 ? "yes" : "no"});
     if (!o.keep) fs::remove_all(directory);
   }
-  table.print(std::cout);
-  std::cout << "\n";
-  targets.print(std::cout);
-  write_csv(o.common.csv, info, {&table, &targets});
+  session.report({&table, &targets});
 }
 
-void setup_pipeline(CLI::App& app) {
-  auto o = std::make_shared<PipelineOptions>();
-  auto* suite = add_suite(app, "forest-pipeline",
-                          "RuleML files on disk to sorted similarities: device path against "
-                          "1 and N CPU threads, phase by phase",
-                          o, run_pipeline_suite);
-  suite->add_option("--trees", o->tree_counts, "Tree counts (comma-separated, default 100000)")
-      ->delimiter(',');
-  suite->add_option("--dir", o->directory,
+void add_options(CLI::App* suite, PipelineOptions& o) {
+  add_setting(suite, "--trees", o.tree_counts, "Tree counts (comma-separated)")->delimiter(',');
+  suite->add_option("--dir", o.directory,
                     "Where to write the files (default: the temporary directory)");
-  suite->add_option("--definition", o->definition, "Similarity definition (weighted, thesis)");
-  suite->add_option("--threads", o->threads, "Host threads of the N-thread and device paths");
-  suite->add_option("--seed", o->seed, "Random seed");
-  suite->add_flag("--keep", o->keep, "Keep the written files");
+  add_setting(suite, "--definition", o.definition, "Similarity definition (weighted, thesis)");
+  add_threads_option(suite, o.threads);
+  add_seed_option(suite, o.seed);
+  suite->add_flag("--keep", o.keep, "Keep the written files");
 }
 
-TREEFIX_BENCH("forest-pipeline", setup_pipeline);
+TREEFIX_BENCH("forest-pipeline",
+              "RuleML files on disk to sorted similarities: device path against "
+              "1 and N CPU threads, phase by phase",
+              run_pipeline_suite, add_options);
 
 }  // namespace
 }  // namespace treefix::bench

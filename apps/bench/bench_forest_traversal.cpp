@@ -58,12 +58,11 @@ void bench_forest(Runtime& rt, const std::string& name, const BinaryForest& fore
   }
 }
 
-void run_traversal_suite(const TraversalOptions& o) {
-  Runtime runtime(o.common.device);
-  const RunInfo info = RunInfo::of(runtime);
-  const Runs runs = o.common.runs();
-  const unsigned threads = o.threads ? o.threads : host_threads();
-  std::cout << info.header() << "\n# forest-traversal: the four traversals, one work-item per "
+void run_traversal_suite(Session& session, const TraversalOptions& o) {
+  Runtime& runtime = session.runtime;
+  const Runs runs = session.runs;
+  const unsigned threads = thread_count(o.threads);
+  std::cout << "# forest-traversal: the four traversals, one work-item per "
             << "tree, against the CPU on 1 and " << threads << " threads; medians of "
             << runs.repeats << " after " << runs.warmup << " warm-up\n";
   Table table({"forest", "trees", "nodes", "traversal", "upload_ms", "device_ms", "download_ms",
@@ -85,28 +84,23 @@ void run_traversal_suite(const TraversalOptions& o) {
     bench_forest(runtime, "random<=" + std::to_string(o.random_max_nodes),
                  binary_forest_from_links(trees), runs, threads, table);
   }
-  table.print(std::cout);
-  write_csv(o.common.csv, info, {&table});
+  session.report({&table});
 }
 
-void setup_traversal(CLI::App& app) {
-  auto o = std::make_shared<TraversalOptions>();
-  auto* suite = add_suite(app, "forest-traversal",
-                          "The thesis' traversal experiment: copies of small binary trees and a "
-                          "large random forest, four traversals, device against 1 and N threads",
-                          o, run_traversal_suite);
-  suite->add_option("--copies", o->copies, "Copies of each small tree (default 3072)");
-  suite->add_option("--sizes", o->sizes, "Small tree sizes (comma-separated, default 5,6,10)")
-      ->delimiter(',');
-  suite->add_option("--random-trees", o->random_trees,
-                    "Trees of the random forest (default 100000; 0: none)");
-  suite->add_option("--random-max-nodes", o->random_max_nodes,
-                    "Largest random tree (sizes uniform in 1..N, default 200)");
-  suite->add_option("--threads", o->threads, "CPU threads of the multi-thread run (default: all)");
-  suite->add_option("--seed", o->seed, "Random seed");
+void add_options(CLI::App* suite, TraversalOptions& o) {
+  add_setting(suite, "--copies", o.copies, "Copies of each small tree");
+  add_setting(suite, "--sizes", o.sizes, "Small tree sizes (comma-separated)")->delimiter(',');
+  add_setting(suite, "--random-trees", o.random_trees, "Trees of the random forest (0: none)");
+  add_setting(suite, "--random-max-nodes", o.random_max_nodes,
+              "Largest random tree (sizes uniform in 1..N)");
+  add_threads_option(suite, o.threads);
+  add_seed_option(suite, o.seed);
 }
 
-TREEFIX_BENCH("forest-traversal", setup_traversal);
+TREEFIX_BENCH("forest-traversal",
+              "The thesis' traversal experiment: copies of small binary trees and a "
+              "large random forest, four traversals, device against 1 and N threads",
+              run_traversal_suite, add_options);
 
 }  // namespace
 }  // namespace treefix::bench

@@ -45,14 +45,12 @@
 namespace treefix::bench {
 namespace {
 
-struct Args {
+struct Args : TreeSizes {
   CommonOptions common{"", "", 10, 2};
-  int min_log = 15, max_log = 24;
   unsigned threads = 0;
   double budget_s = 20, max_run_s = 10;
-  std::string shapes = "star,caterpillar,random";
   std::string algorithms = "sequential,cpu-euler,cpu-levels,levels,euler";
-  std::string fix = "rootfix", dump_dir;
+  std::string dump_dir;
   ValueType type = ValueType::float32;
 };
 
@@ -239,7 +237,7 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
 }
 
 template <class T>
-void run(const Args& args) {
+void run(Session& session, const Args& args) {
   if (args.min_log < 0 || args.max_log > 30 || args.min_log > args.max_log)
     throw InputError("sizes 2^" + std::to_string(args.min_log) + "..2^" +
                      std::to_string(args.max_log) + " out of range (0..30)");
@@ -250,19 +248,17 @@ void run(const Args& args) {
   if (fixes.empty()) throw InputError("--fix is empty");
   if (args.common.warmup < 1)
     throw InputError("--warmup must be at least 1 (the first run checks the result)");
-  Runtime rt(args.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  const unsigned threads =
-      args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
+  Runtime& rt = session.runtime;
+  const unsigned threads = thread_count(args.threads);
   const auto shapes = split(args.shapes), algorithms = split(args.algorithms);
   for (const auto& shape : shapes)  // refuse a misspelt shape before hours of measurements
     if (!is_graph(shape)) make(shape, 1);
-  std::cout << info.header() << "\n# host threads: " << threads << "; " << args.fix
-            << " (sum), type " << to_string(args.type) << ", medians of up to "
-            << args.common.repeats << " runs after warm-up; times in ms\n";
+  std::cout << "# host threads: " << threads << "; " << args.fix << " (sum), type "
+            << to_string(args.type) << ", medians of up to " << args.common.repeats
+            << " runs after warm-up; times in ms\n";
   Table table({"host_threads", "shape", "n", "type", "fix", "algorithm", "compute_ms", "upload_ms",
                "download_ms", "prepare_ms", "depth", "branching", "runs", "status"});
-  table.stream_csv(args.common.csv, info);
+  table.stream_csv(session.csv, session.info);
   std::ofstream index;
   if (!args.dump_dir.empty()) {
     std::filesystem::create_directories(args.dump_dir);
@@ -370,40 +366,28 @@ void run(const Args& args) {
   table.print(std::cout);
 }
 
-void run_any_type(const Args& args) {
-  visit_value_type(args.type, [&](auto value) { run<decltype(value)>(args); });
+void run_any_type(Session& session, const Args& args) {
+  visit_value_type(args.type, [&](auto value) { run<decltype(value)>(session, args); });
 }
 
-void setup(CLI::App& app) {
-  auto args = std::make_shared<Args>();
-  auto* cmd =
-      add_suite(app, "paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler",
-                args, run_any_type);
-  cmd->add_option("--min-log", args->min_log, "smallest size, log2")->capture_default_str();
-  cmd->add_option("--max-log", args->max_log, "largest size, log2")->capture_default_str();
-  cmd->add_option("--shapes", args->shapes,
-                  "comma list of star,caterpillar,path,random,random-shuffled,graph:FILE.mtx")
-      ->capture_default_str();
-  cmd->add_option(
-         "--algorithms", args->algorithms,
-         "comma list of sequential,cpu-euler,cpu-levels,levels,euler,euler-three,euler-accurate")
-      ->capture_default_str();
-  cli::add_enum_option(cmd, "--type", args->type, "value type");
-  cmd->add_option("--fix", args->fix, "rootfix, leaffix, or both: rootfix,leaffix")
-      ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "host threads of the cpu-* algorithms (0: all cores)")
-      ->capture_default_str();
-  cmd->add_option("--budget-s", args->budget_s,
-                  "seconds per algorithm and size; fewer repeats beyond")
-      ->capture_default_str();
-  cmd->add_option("--max-run-s", args->max_run_s,
-                  "skip larger sizes of a shape once one run took longer")
-      ->capture_default_str();
-  cmd->add_option("--dump-dir", args->dump_dir,
-                  "write the trees (tour positions, weights, expected) for bench/cupy_treefix.py");
+void add_options(CLI::App* suite, Args& o) {
+  add_tree_size_options(suite, o, "star,caterpillar,path,random,random-shuffled,graph:FILE.mtx",
+                        "rootfix, leaffix, or both: rootfix,leaffix");
+  add_selection(suite, "--algorithms", o.algorithms,
+                "sequential,cpu-euler,cpu-levels,levels,euler,euler-three,euler-accurate");
+  cli::add_enum_option(suite, "--type", o.type, "value type");
+  add_threads_option(suite, o.threads);
+  add_setting(suite, "--budget-s", o.budget_s,
+              "seconds per algorithm and size; fewer repeats beyond");
+  add_setting(suite, "--max-run-s", o.max_run_s,
+              "skip larger sizes of a shape once one run took longer");
+  suite->add_option(
+      "--dump-dir", o.dump_dir,
+      "write the trees (tour positions, weights, expected) for bench/cupy_treefix.py");
 }
 
-TREEFIX_BENCH("paper", setup);
+TREEFIX_BENCH("paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler",
+              run_any_type, add_options);
 
 }  // namespace
 }  // namespace treefix::bench

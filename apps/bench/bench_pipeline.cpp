@@ -30,15 +30,17 @@
 namespace treefix::bench {
 namespace {
 
-struct Args {
+struct Args : TreeSizes {
+  Args() {
+    min_log = 20;
+    shapes = "star,caterpillar,random,random-shuffled";
+  }
   CommonOptions common{"", "", 3, 1};
-  int min_log = 20, max_log = 24, log_step = 2;
-  std::string shapes = "star,caterpillar,random,random-shuffled";
+  int log_step = 2;
   std::string formats = "text,npy";
   std::string algorithms = "auto,euler,levels,sequential";
   std::string tables = "pipeline,kernels,host-call,transfers";
   std::string dir = "/tmp/treefix-pipeline";
-  std::string fix = "rootfix";
   std::size_t levels_max_depth = 1 << 16;  // deeper trees skip `levels` (a launch per level)
 };
 
@@ -219,13 +221,12 @@ void transfer_rows(Runtime& rt, const Args& args, Table& table) {
   }
 }
 
-void run(const Args& args) {
-  Runtime rt(args.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  std::cout << info.header() << "\n# treefix-bench pipeline: " << args.fix
-            << ", float, weights -1/0/1; medians of " << args.common.repeats << " runs after "
-            << args.common.warmup << " warm-up; times in ms; host threads " << host_threads()
-            << "\n";
+void run(Session& session, const Args& args) {
+  Runtime& rt = session.runtime;
+  const RunInfo& info = session.info;
+  std::cout << "# treefix-bench pipeline: " << args.fix << ", float, weights -1/0/1; medians of "
+            << args.common.repeats << " runs after " << args.common.warmup
+            << " warm-up; times in ms; host threads " << host_threads() << "\n";
   std::filesystem::create_directories(args.dir);
   std::vector<std::string> columns = {"shape", "n", "format", "algorithm"};
   for (const char* phase : kPhases) columns.push_back(std::string(phase) + "_ms");
@@ -236,10 +237,7 @@ void run(const Args& args) {
   Table host_call({"shape", "n", "upload_ms", "validate_ms", "prepare_ms", "compute_ms",
                    "download_ms", "wall_ms", "runs"});
   Table transfers({"bytes", "staging", "up_ms", "up_GBps", "down_ms", "down_GBps", "default"});
-  const auto tables = split(args.tables);
-  auto wanted = [&](const char* t) {
-    return std::find(tables.begin(), tables.end(), t) != tables.end();
-  };
+  auto wanted = [&](const char* t) { return listed(args.tables, t); };
   if (wanted("pipeline")) pipeline.stream_csv(args.common.csv, info);
   if (wanted("kernels")) kernels.stream_csv(suffixed(args.common.csv, "kernels"), info);
   if (wanted("host-call")) host_call.stream_csv(suffixed(args.common.csv, "host-call"), info);
@@ -255,37 +253,23 @@ void run(const Args& args) {
       if (wanted("pipeline")) pipeline_rows(rt, args, shape, n, parent, w, pipeline);
     }
   }
-  for (const Table* t : {&pipeline, &kernels, &host_call, &transfers})
-    if (!t->empty()) {
-      t->print(std::cout);
-      std::cout << "\n";
-    }
+  session.print({&pipeline, &kernels, &host_call, &transfers});
 }
 
-void setup(CLI::App& app) {
-  auto args = std::make_shared<Args>();
-  auto* cmd = add_suite(app, "pipeline",
-                        "The treefix command's whole path, files to files, per phase (in-process)",
-                        args, run);
-  cmd->add_option("--min-log", args->min_log, "smallest size, log2")->capture_default_str();
-  cmd->add_option("--max-log", args->max_log, "largest size, log2")->capture_default_str();
-  cmd->add_option("--log-step", args->log_step, "size step, log2")->capture_default_str();
-  cmd->add_option("--shapes", args->shapes, "comma list of star,caterpillar,random,random-shuffled")
-      ->capture_default_str();
-  cmd->add_option("--formats", args->formats, "comma list of text,npy")->capture_default_str();
-  cmd->add_option("--algorithms", args->algorithms, "comma list of auto,euler,levels,sequential")
-      ->capture_default_str();
-  cmd->add_option("--tables", args->tables, "comma list of pipeline,kernels,host-call,transfers")
-      ->capture_default_str();
-  cmd->add_option("--dir", args->dir, "scratch folder for the input and output files")
-      ->capture_default_str();
-  cmd->add_option("--fix", args->fix, "rootfix or leaffix")->capture_default_str();
-  cmd->add_option("--levels-max-depth", args->levels_max_depth,
-                  "skip levels on shapes deeper than this")
-      ->capture_default_str();
+void add_options(CLI::App* suite, Args& o) {
+  add_tree_size_options(suite, o, "star,caterpillar,random,random-shuffled");
+  add_setting(suite, "--log-step", o.log_step, "size step, log2");
+  add_selection(suite, "--formats", o.formats);
+  add_selection(suite, "--algorithms", o.algorithms);
+  add_selection(suite, "--tables", o.tables);
+  add_setting(suite, "--dir", o.dir, "scratch folder for the input and output files");
+  add_setting(suite, "--levels-max-depth", o.levels_max_depth,
+              "skip levels on shapes deeper than this");
 }
 
-TREEFIX_BENCH("pipeline", setup);
+TREEFIX_BENCH("pipeline",
+              "The treefix command's whole path, files to files, per phase (in-process)", run,
+              add_options);
 
 }  // namespace
 }  // namespace treefix::bench

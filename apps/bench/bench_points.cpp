@@ -25,15 +25,12 @@
 namespace treefix::bench {
 namespace {
 
-struct PointsArgs {
+struct PointsArgs : PointQueries {
   CommonOptions common{"", "", 5, 1};
   std::vector<std::string> files;
   std::size_t uniform = 1000000;
-  int k = 8, leaf = 8;
-  double neighbours = 85;
   Variant variant = Variant::automatic;
   PointFormat format = PointFormat::automatic;
-  std::string dump_dir;
 };
 
 struct PointSetCase {
@@ -73,16 +70,6 @@ double radius_for(Runtime& rt, const KdTree& kd, const PointSet& points, double 
   return hi;
 }
 
-// Median wall milliseconds of f() over the runs.
-double median_ms(const Runs& runs, const std::function<void()>& f) {
-  std::vector<double> times;
-  for (std::size_t r = 0; r < runs.total(); ++r) {
-    const double ms = host_ms(f);
-    if (runs.timed(r)) times.push_back(ms);
-  }
-  return median(times);
-}
-
 void run_set(Runtime& rt, const PointsArgs& a, const PointSetCase& set, Table& rows,
              PointsDump& dump) {
   const Runs runs = a.common.runs();
@@ -97,9 +84,9 @@ void run_set(Runtime& rt, const PointsArgs& a, const PointSetCase& set, Table& r
               maybe(kernel), maybe(transfer), cell(build + std::max(query, 0.0)), note});
   };
   // Builds.
-  const double vp_one = median_ms(runs, [&] { build_vp_tree(set.points, a.leaf, false); });
-  const double vp_all = median_ms(runs, [&] { build_vp_tree(set.points, a.leaf, true); });
-  const double kd_ms = median_ms(runs, [&] { build_kd_tree(set.points, a.leaf); });
+  const double vp_one = median_host_ms(runs, [&] { build_vp_tree(set.points, a.leaf, false); });
+  const double vp_all = median_host_ms(runs, [&] { build_vp_tree(set.points, a.leaf, true); });
+  const double kd_ms = median_host_ms(runs, [&] { build_kd_tree(set.points, a.leaf); });
   const KdTree kd = build_kd_tree(set.points, a.leaf);
   const VpTree vp = build_vp_tree(set.points, a.leaf);
   add("vp-build", "host", "1", vp_one, -1, -1, -1, "height " + std::to_string(vp.height));
@@ -141,7 +128,7 @@ void run_set(Runtime& rt, const PointsArgs& a, const PointSetCase& set, Table& r
   dump.add(set.name, set.points, radius, k, &counts);
 }
 
-void run_points(const PointsArgs& a) {
+void run_points(Session& session, const PointsArgs& a) {
   if (a.k < 1 || a.k > max_knn_k) throw InputError("-k must be in 1.." + std::to_string(max_knn_k));
   if (!(a.neighbours >= 1)) throw InputError("--neighbours must be >= 1");
   std::vector<PointSetCase> sets;
@@ -152,39 +139,28 @@ void run_points(const PointsArgs& a) {
   }
   if (a.uniform > 0)
     sets.push_back({"uniform_" + std::to_string(a.uniform), uniform_points(a.uniform, 2)});
-  Runtime rt(a.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  std::cout << info.header() << "\n# " << rt.description().summary() << "\n# host threads "
-            << host_threads() << "; leaf size " << a.leaf << "\n";
+  Runtime& rt = session.runtime;
+  std::cout << "# " << rt.description().summary() << "\n# host threads " << host_threads()
+            << "; leaf size " << a.leaf << "\n";
   Table rows({"set", "n", "task", "variant", "threads", "build_ms", "query_ms", "kernel_ms",
               "transfer_ms", "total_ms", "note"});
   PointsDump dump(a.dump_dir);
   for (const auto& set : sets) run_set(rt, a, set, rows, dump);
-  rows.print(std::cout);
-  write_csv(a.common.csv, info, {&rows});
+  session.report({&rows});
 }
 
-void setup_points(CLI::App& app) {
-  auto a = std::make_shared<PointsArgs>();
-  auto* c = add_suite(app, "points",
-                      "vp-tree build (1 vs all host threads), kNN and correlation on point files",
-                      a, run_points);
-  c->add_option("--points", a->files,
-                "point file (text 'n d', .xyz rows, .npy (n, d)); may be repeated");
-  cli::add_enum_option(c, "--input-format", a->format,
+void add_options(CLI::App* suite, PointsArgs& o) {
+  suite->add_option("--points", o.files,
+                    "point file (text 'n d', .xyz rows, .npy (n, d)); may be repeated");
+  cli::add_enum_option(suite, "--input-format", o.format,
                        "format of the point files (auto: by extension)");
-  c->add_option("--uniform", a->uniform,
-                "also uniform points in the unit cube (default 1000000; 0: none)");
-  c->add_option("-k", a->k, "neighbours for kNN (default 8)");
-  c->add_option("--neighbours", a->neighbours,
-                "mean points in a correlation ball, the radius is chosen for it (default 85)");
-  c->add_option("--leaf", a->leaf, "tree leaf size (default 8)");
-  cli::add_enum_option(c, "--variant", a->variant, "traversal variant of the queries");
-  c->add_option("--dump-dir", a->dump_dir,
-                "write the point sets, radii and counts here for bench/ckdtree_peer.py");
+  add_setting(suite, "--uniform", o.uniform, "also uniform points in the unit cube (0: none)");
+  add_point_query_options(suite, o);
+  cli::add_enum_option(suite, "--variant", o.variant, "traversal variant of the queries");
 }
 
-TREEFIX_BENCH("points", setup_points);
+TREEFIX_BENCH("points", "vp-tree build (1 vs all host threads), kNN and correlation on point files",
+              run_points, add_options);
 
 }  // namespace
 }  // namespace treefix::bench

@@ -36,28 +36,23 @@
 namespace treefix::bench {
 namespace {
 
-struct RootingBenchOptions {
+struct RootingBenchOptions : GraphInputs {
   CommonOptions common{"", "", 5, 1};
-  unsigned scale = 20, edge_factor = 16;
-  std::size_t grid_side = 1024, strip_width = 16, path = std::size_t{1} << 20;
+  std::size_t strip_width = 16, path = std::size_t{1} << 20;
   std::size_t list = std::size_t{1} << 25, forest = std::size_t{1} << 24,
               tour = std::size_t{1} << 22;
   bool path_bfs = false;
-  std::vector<std::string> graphs;        // real graph files
   std::string parts = "cc,rst,listrank,root,tour";
   std::string cc_samples = "auto,0,1,2";  // Tuning::connectivity_samples values ("auto": default)
 };
 
 using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 std::string fixed(double x) { return cell(x, 2); }
 
 Table make_table() {
-  return Table({"part", "input", "method", "vertices", "edges", "kernel_ms", "wall_ms", "depth",
-                "note"});
+  return Table(
+      {"part", "input", "method", "vertices", "edges", "kernel_ms", "wall_ms", "depth", "note"});
 }
 
 // Median wall and kernel time of the timed runs of f(profile) after the warm-up runs; `phases`
@@ -184,7 +179,7 @@ void bench_cc(Runtime& rt, const std::string& name, const Csr& g, const RootingB
   const Tuning saved = rt.tuning();
   std::vector<vertex_t> first_labels;
   for (const auto& value : split(o.cc_samples)) {
-    rt.tuning() = saved;  // "auto": the device's setting, sampling only dense graphs
+    rt.tuning() = saved;    // "auto": the device's setting, sampling only dense graphs
     if (value != "auto") {  // this many samples, whatever the degree
       rt.tuning().connectivity_samples = std::stoul(value);
       rt.tuning().connectivity_sample_degree = 0;
@@ -213,27 +208,14 @@ void bench_cc(Runtime& rt, const std::string& name, const Csr& g, const RootingB
   rt.tuning() = saved;
 }
 
-std::vector<std::int32_t> list_succ(std::size_t n, bool shuffled, std::uint64_t seed) {
-  std::vector<std::int32_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  if (shuffled) std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
-  std::vector<std::int32_t> succ(n, -1);
-  for (std::size_t k = 0; k + 1 < n; ++k) succ[order[k]] = order[k + 1];
-  return succ;
-}
-
-void run(const RootingBenchOptions& o) {
-  Runtime rt(o.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  const Runs runs = o.common.runs();
-  std::cout << info.header() << "\n# treefix-bench rooting: " << rt.description().summary()
-            << "\n# medians of " << runs.repeats << " runs after " << runs.warmup << " warm-up\n";
+void run(Session& session, const RootingBenchOptions& o) {
+  Runtime& rt = session.runtime;
+  const Runs runs = session.runs;
+  std::cout << "# treefix-bench rooting: " << rt.description().summary() << "\n# medians of "
+            << runs.repeats << " runs after " << runs.warmup << " warm-up\n";
   Table table = make_table();
 
-  const auto parts = split(o.parts);
-  auto wanted = [&](const char* part) {
-    return std::find(parts.begin(), parts.end(), part) != parts.end();
-  };
+  auto wanted = [&](const char* part) { return listed(o.parts, part); };
   // 1. Connectivity and rooted spanning forests: high diameter (grid, strip, path), low diameter
   // (Kronecker) and the real graphs.
   std::vector<std::pair<std::string, Csr>> graphs;
@@ -262,7 +244,7 @@ void run(const RootingBenchOptions& o) {
   // 2. List ranking of one list of o.list elements, in memory order and shuffled.
   for (bool shuffled : {false, true}) {
     if (!wanted("listrank")) break;
-    auto succ = DeviceArray<std::int32_t>::upload(rt, list_succ(o.list, shuffled, 5));
+    auto succ = DeviceArray<std::int32_t>::upload(rt, list_successors(o.list, shuffled, 5));
     DeviceArray<std::int32_t> rank(rt, o.list, "ranks");
     struct Variant {
       std::string label;
@@ -328,65 +310,52 @@ void run(const RootingBenchOptions& o) {
 
   // 4. The vector tree representation: device (from a device parent array) against the host.
   if (wanted("tour"))
-  for (auto& [name, parent] : std::vector<std::pair<std::string, ParentArray>>{
-           {"random recursive", generate::shuffle_labels(generate::random_recursive(o.tour, 4), 4)},
-           {"path (shuffled ids)", generate::shuffle_labels(generate::path(o.tour), 6)}}) {
-    auto device_parent = DeviceArray<vertex_t>::upload(rt, parent);
-    EulerTour host;
-    std::vector<double> host_ms;
-    for (std::size_t i = 0; i < runs.total(); ++i) {
-      auto start = Clock::now();
-      host = build_euler_tour(parent);
-      if (runs.timed(i)) host_ms.push_back(ms_since(start));
+    for (auto& [name, parent] : std::vector<std::pair<std::string, ParentArray>>{
+             {"random recursive",
+              generate::shuffle_labels(generate::random_recursive(o.tour, 4), 4)},
+             {"path (shuffled ids)", generate::shuffle_labels(generate::path(o.tour), 6)}}) {
+      auto device_parent = DeviceArray<vertex_t>::upload(rt, parent);
+      EulerTour host;
+      const double host_build_ms = median_host_ms(runs, [&] { host = build_euler_tour(parent); });
+      table.add({"tour", name, "host build_euler_tour", std::to_string(o.tour), "-", "-",
+                 fixed(host_build_ms), "-", "host only (upload of open/close not included)"});
+      DeviceEulerTour tour;
+      std::string phases;
+      auto [wall, kernel] = measure(
+          rt, runs, kKernelPhases,
+          [&](Profile& profile) {
+            tour = device_euler_tour(rt, device_parent.buffer(), parent.size(), {}, &profile);
+          },
+          &phases);
+      std::vector<std::int32_t> open_pos(parent.size());
+      rt.queue().enqueueReadBuffer(tour.open_pos(), CL_TRUE, 0, parent.size() * 4, open_pos.data());
+      if (!std::equal(open_pos.begin(), open_pos.end(), host.open_pos.begin()))
+        throw Error("rooting bench: device Euler tour differs from the host's");
+      table.add({"tour", name, "device_euler_tour", std::to_string(o.tour), "-", fixed(kernel),
+                 fixed(wall), "-", "device in/out; ms: " + phases});
     }
-    table.add({"tour", name, "host build_euler_tour", std::to_string(o.tour), "-", "-",
-               fixed(median(host_ms)), "-", "host only (upload of open/close not included)"});
-    DeviceEulerTour tour;
-    std::string phases;
-    auto [wall, kernel] = measure(
-        rt, runs, kKernelPhases,
-        [&](Profile& profile) {
-          tour = device_euler_tour(rt, device_parent.buffer(), parent.size(), {}, &profile);
-        },
-        &phases);
-    std::vector<std::int32_t> open_pos(parent.size());
-    rt.queue().enqueueReadBuffer(tour.open_pos(), CL_TRUE, 0, parent.size() * 4, open_pos.data());
-    if (!std::equal(open_pos.begin(), open_pos.end(), host.open_pos.begin()))
-      throw Error("rooting bench: device Euler tour differs from the host's");
-    table.add({"tour", name, "device_euler_tour", std::to_string(o.tour), "-", fixed(kernel),
-               fixed(wall), "-", "device in/out; ms: " + phases});
-  }
 
-  table.print(std::cout);
-  write_csv(o.common.csv, info, {&table});
+  session.report({&table});
 }
 
-void setup(CLI::App& app) {
-  auto o = std::make_shared<RootingBenchOptions>();
-  auto* suite = add_suite(
-      app, "rooting",
-      "Rooted spanning forests (connectivity+Euler vs BFS), list ranking, Euler tours", o, run);
-  suite->add_option("--scale", o->scale, "Kronecker scale: 2^scale vertices (default 20)");
-  suite->add_option("--edge-factor", o->edge_factor, "Kronecker edges per vertex (default 16)");
-  suite->add_option("--grid-side", o->grid_side,
-                    "square grid side (default 1024); the strip has as many vertices");
-  suite->add_option("--strip-width", o->strip_width, "width of the long strip grid (default 16)");
-  suite->add_option("--path", o->path, "vertices of the path graph (default 2^20)");
-  suite->add_flag("--path-bfs", o->path_bfs, "also BFS on the path (one level per vertex: slow)");
-  suite->add_option("--list", o->list, "elements of the ranked list (default 2^25)");
-  suite->add_option("--forest", o->forest, "vertices of the rooted path forest (default 2^24)");
-  suite->add_option("--tour", o->tour, "vertices of the Euler-tour trees (default 2^22)");
-  suite->add_option("--graph", o->graphs,
-                    "a real graph file (any format read_graph takes; repeatable): cc and rst rows");
-  suite->add_option("--parts", o->parts, "comma list of cc,rst,listrank,root,tour")
-      ->capture_default_str();
-  suite->add_option("--cc-samples", o->cc_samples,
-                    "connectivity: Tuning::connectivity_samples values to compare (auto: the "
-                    "device's default, which samples only graphs of 16+ arcs per vertex)")
-      ->capture_default_str();
+void add_options(CLI::App* suite, RootingBenchOptions& o) {
+  add_graph_options(suite, o, "cc and rst rows");
+  add_setting(suite, "--strip-width", o.strip_width,
+              "width of the long strip grid (as many vertices as the square grid)");
+  add_setting(suite, "--path", o.path, "vertices of the path graph");
+  suite->add_flag("--path-bfs", o.path_bfs, "also BFS on the path (one level per vertex: slow)");
+  add_setting(suite, "--list", o.list, "elements of the ranked list");
+  add_setting(suite, "--forest", o.forest, "vertices of the rooted path forest");
+  add_setting(suite, "--tour", o.tour, "vertices of the Euler-tour trees");
+  add_selection(suite, "--parts", o.parts);
+  add_setting(suite, "--cc-samples", o.cc_samples,
+              "connectivity: Tuning::connectivity_samples values to compare (auto: the device's "
+              "default, which samples only graphs of 16+ arcs per vertex)");
 }
 
-TREEFIX_BENCH("rooting", setup);
+TREEFIX_BENCH("rooting",
+              "Rooted spanning forests (connectivity+Euler vs BFS), list ranking, Euler tours", run,
+              add_options);
 
 }  // namespace
 }  // namespace treefix::bench

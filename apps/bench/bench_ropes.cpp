@@ -23,23 +23,19 @@
 namespace treefix::bench {
 namespace {
 
-struct RopesArgs {
+struct RopesArgs : SpatialWorkload {
+  RopesArgs() {
+    points = 200000;
+    neighbours = 16;
+    cpu_repeats = 3;
+  }
   CommonOptions common{"", "", 5, 1};
-  std::size_t bodies = 1000000, points = 200000;
-  int k = 8, cpu_repeats = 3, leaf = 8;
-  unsigned threads = 0;
-  double theta = 0.5, neighbours = 16;
   std::string apps = "nbody,correlate,knn-kd,knn-vp";
-  std::string dump_dir;
 };
 
 Table make_table() {
   return Table({"app", "n", "variant", "sorted", "kernel_ms", "transfer_ms", "visits_per_point",
                 "work_expansion", "cpu_ms", "speedup_vs_cpu"});
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // Runs `gpu(profile, stats)` per variant and sort mode, and `cpu(sorted)` on the host threads.
@@ -48,11 +44,7 @@ void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu,
              Table& rows) {
   for (bool sorted : {true, false}) {
     std::vector<double> cpu_times;
-    for (int r = 0; r < a.cpu_repeats; ++r) {
-      auto t0 = std::chrono::steady_clock::now();
-      cpu(sorted);
-      cpu_times.push_back(1e3 * seconds_since(t0));
-    }
+    for (int r = 0; r < a.cpu_repeats; ++r) cpu_times.push_back(host_ms([&] { cpu(sorted); }));
     double cpu_ms = median(cpu_times);
     for (Variant v : {Variant::lockstep, Variant::independent, Variant::recursive}) {
       TraversalStats stats;
@@ -84,16 +76,13 @@ void dump_points(Runtime& rt, const RopesArgs& a, const KdTree& kd, const PointS
       .add("ropes_uniform_" + std::to_string(points.n), points, radius, a.k, &counts);
 }
 
-void run_ropes(const RopesArgs& a) {
-  Runtime rt(a.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  unsigned threads = a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-  std::cout << info.header() << "\n# " << rt.description().summary()
-            << "\n# CPU baseline: " << threads << " threads\n";
+void run_ropes(Session& session, const RopesArgs& a) {
+  Runtime& rt = session.runtime;
+  const unsigned threads = thread_count(a.threads);
+  std::cout << "# " << rt.description().summary() << "\n# CPU baseline: " << threads
+            << " threads\n";
   Table rows = make_table();
-  auto wants = [&](const char* app) {
-    return ("," + a.apps + ",").find(std::string(",") + app + ",") != std::string::npos;
-  };
+  auto wants = [&](const char* app) { return listed(a.apps, app); };
 
   if (wants("nbody") && a.bodies > 0) {
     auto bodies = generate::plummer(a.bodies, 1);
@@ -101,36 +90,16 @@ void run_ropes(const RopesArgs& a) {
     Octree tree = build_octree(bodies.position, bodies.mass, a.leaf);
     std::printf(
         "# nbody: %zu Plummer bodies, octree of %zu nodes, height %d, built in %.1f ms (host)\n",
-        a.bodies, tree.nodes(), tree.height, 1e3 * seconds_since(t0));
+        a.bodies, tree.nodes(), tree.height, ms_since(t0));
     GravityOptions o;
     o.theta = a.theta;
     o.leaf_size = a.leaf;
     // accuracy on a sample of bodies against the direct sum
     {
       o.variant = Variant::independent;
-      auto acc = accelerations(rt, tree, o);
-      double err = 0, norm = 0;
-      const std::size_t samples = std::min<std::size_t>(256, a.bodies);
-      for (std::size_t s = 0; s < samples; ++s) {
-        std::size_t i = s * (a.bodies / samples);
-        double ex[3] = {0, 0, 0};
-        for (std::size_t j = 0; j < a.bodies; ++j) {
-          if (j == i) continue;
-          double dx[3], r2 = o.eps * o.eps;
-          for (int k = 0; k < 3; ++k) {
-            dx[k] = double(bodies.position.at(j, k)) - bodies.position.at(i, k);
-            r2 += dx[k] * dx[k];
-          }
-          double w = bodies.mass[j] / (r2 * std::sqrt(r2));
-          for (int k = 0; k < 3; ++k) ex[k] += w * dx[k];
-        }
-        for (int k = 0; k < 3; ++k) {
-          err += (acc[3 * i + k] - ex[k]) * (acc[3 * i + k] - ex[k]);
-          norm += ex[k] * ex[k];
-        }
-      }
+      const double error = sampled_error(bodies, accelerations(rt, tree, o), o.eps);
       std::printf("# nbody: theta %.2f, relative RMS error vs direct sum on %zu bodies: %.2e\n",
-                  a.theta, samples, std::sqrt(err / norm));
+                  a.theta, std::min<std::size_t>(256, a.bodies), error);
     }
     measure(
         "nbody", a.bodies, a,
@@ -152,10 +121,10 @@ void run_ropes(const RopesArgs& a) {
     double radius = std::cbrt(3 * a.neighbours / (4 * 3.14159265358979 * double(a.points)));
     auto t0 = std::chrono::steady_clock::now();
     KdTree kd = build_kd_tree(points, a.leaf);
-    double kd_ms = 1e3 * seconds_since(t0);
+    double kd_ms = ms_since(t0);
     t0 = std::chrono::steady_clock::now();
     VpTree vp = build_vp_tree(points, a.leaf);
-    double vp_ms = 1e3 * seconds_since(t0);
+    double vp_ms = ms_since(t0);
     std::printf(
         "# points: %zu uniform in the unit cube; kd-tree height %d (%.1f ms), vp-tree height %d "
         "(%.1f ms); radius %.5f; k %d\n",
@@ -179,51 +148,32 @@ void run_ropes(const RopesArgs& a) {
             reference::correlation_tree(kd, sorted ? sorted_points : points, radius, threads);
           },
           rows);
-    if (wants("knn-kd"))
+    // kNN on either tree.
+    auto measure_knn = [&](const char* app, const auto& tree) {
       measure(
-          "knn-kd", a.points, a,
+          app, a.points, a,
           [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-            knn(rt, kd, points, a.k, options(v, sorted, p, s));
+            knn(rt, tree, points, a.k, options(v, sorted, p, s));
           },
           [&](bool sorted) {
-            reference::knn_tree(kd, sorted ? sorted_points : points, a.k, threads);
+            reference::knn_tree(tree, sorted ? sorted_points : points, a.k, threads);
           },
           rows);
-    if (wants("knn-vp"))
-      measure(
-          "knn-vp", a.points, a,
-          [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-            knn(rt, vp, points, a.k, options(v, sorted, p, s));
-          },
-          [&](bool sorted) {
-            reference::knn_tree(vp, sorted ? sorted_points : points, a.k, threads);
-          },
-          rows);
+    };
+    if (wants("knn-kd")) measure_knn("knn-kd", kd);
+    if (wants("knn-vp")) measure_knn("knn-vp", vp);
   }
 
-  rows.print(std::cout);
-  write_csv(a.common.csv, info, {&rows});
+  session.report({&rows});
 }
 
-void setup_ropes(CLI::App& app) {
-  auto a = std::make_shared<RopesArgs>();
-  auto* c =
-      add_suite(app, "ropes", "rope-stack traversals: Barnes-Hut, correlation, kNN", a, run_ropes);
-  c->add_option("--bodies", a->bodies, "Plummer bodies for Barnes-Hut (default 1000000)");
-  c->add_option("--points", a->points, "uniform points for correlation and kNN (default 200000)");
-  c->add_option("--apps", a->apps, "comma list of nbody,correlate,knn-kd,knn-vp");
-  c->add_option("-k", a->k, "neighbours for kNN (default 8)");
-  c->add_option("--theta", a->theta, "Barnes-Hut opening angle (default 0.5)");
-  c->add_option("--neighbours", a->neighbours,
-                "mean points within the correlation radius (default 16)");
-  c->add_option("--leaf", a->leaf, "tree leaf size (default 8)");
-  c->add_option("--cpu-repeats", a->cpu_repeats, "timed CPU runs (default 3)");
-  c->add_option("--threads", a->threads, "CPU threads (default: all cores)");
-  c->add_option("--dump-dir", a->dump_dir,
-                "write the points, radius and counts here for bench/ckdtree_peer.py");
+void add_options(CLI::App* suite, RopesArgs& o) {
+  add_spatial_options(suite, o);
+  add_selection(suite, "--apps", o.apps);
 }
 
-TREEFIX_BENCH("ropes", setup_ropes);
+TREEFIX_BENCH("ropes", "rope-stack traversals: Barnes-Hut, correlation, kNN", run_ropes,
+              add_options);
 
 }  // namespace
 }  // namespace treefix::bench

@@ -35,10 +35,6 @@ const std::vector<std::string> kBuildPhases = {"frame", "codes", "sort", "build"
 
 double phase_ms(const Profile& p, const std::string& phase) { return p.milliseconds(phase); }
 
-unsigned cpu_threads(const Args& a) {
-  return a.threads ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-}
-
 namespace {
 
 // The radius holding about `neighbours` points: the median distance to the neighbours-th nearest
@@ -268,15 +264,11 @@ void auto_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets
   }
 }
 
-void run_spatial(const Args& a) {
-  Runtime rt(a.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  std::cout << info.header() << "\n# " << rt.description().summary() << "\n# "
-            << rt.tuning().summary() << "\n# CPU baseline: " << cpu_threads(a) << " threads\n";
-  auto wants = [&](const char* t) {
-    auto list = split(a.tables);
-    return std::find(list.begin(), list.end(), t) != list.end();
-  };
+void run_spatial(Session& session, const Args& a) {
+  Runtime& rt = session.runtime;
+  std::cout << "# " << rt.description().summary() << "\n# " << rt.tuning().summary()
+            << "\n# CPU baseline: " << thread_count(a.threads) << " threads\n";
+  auto wants = [&](const char* t) { return listed(a.tables, t); };
   Table sorts({"sort", "n", "key_bits", "device_ms", "wall_ms", "Mpairs_per_s"});
   Table builds({"tree", "points", "n", "frame_ms", "codes_ms", "sort_ms", "build_ms", "summary_ms",
                 "device_ms", "wall_ms", "cpu_ms", "speedup_vs_cpu", "nodes", "height"});
@@ -299,35 +291,17 @@ void run_spatial(const Args& a) {
   if (wants("nbody") && a.bodies > 0) nbody_table(rt, a, steps);
   if (wants("knn") || wants("correlate")) query_table(rt, a, sets, queries);
   if (wants("auto")) auto_table(rt, a, sets, autos);
-  for (const Table* t : {&sorts, &builds, &steps, &queries, &autos})
-    if (!t->empty()) {
-      t->print(std::cout);
-      std::cout << "\n";
-    }
-  write_csv(a.common.csv, info, {&sorts, &builds, &steps, &queries, &autos});
+  session.report({&sorts, &builds, &steps, &queries, &autos});
 }
 
-void setup_spatial(CLI::App& app) {
-  auto a = std::make_shared<Args>();
-  auto* c = add_suite(app, "spatial",
-                      "device-built spatial trees: sorts, builds, Barnes-Hut steps, kNN and "
-                      "correlation end to end, the auto table",
-                      a, run_spatial);
-  c->add_option("--points", a->points, "uniform points for the query tables (default 1000000)");
-  c->add_option("--bodies", a->bodies, "Plummer bodies for Barnes-Hut (default 1000000)");
-  c->add_option("--sort-sizes", a->sort_sizes, "comma list of sort sizes (default 1048576)");
-  c->add_option("--tables", a->tables, "comma list of sort,build,nbody,knn,correlate,auto");
-  c->add_option("--real", a->real, "a point file of a real scan to add (text, .xyz or .npy)");
-  c->add_option("--dump-dir", a->dump_dir, "write the query point sets there as .npy");
-  c->add_flag("--dump-bodies", a->dump_bodies,
-              "with --dump-dir: also the Plummer bodies as bodies_plummer.npy (n, 7)");
-  c->add_option("-k", a->k, "neighbours for kNN (default 8)");
-  c->add_option("--neighbours", a->neighbours, "mean points per correlation ball (default 85)");
-  c->add_option("--theta", a->theta, "Barnes-Hut opening angle (default 0.5)");
-  c->add_option("--steps", a->steps, "timed Barnes-Hut steps (default 5)");
-  c->add_option("--leaf", a->leaf, "leaf size (default 8)");
-  c->add_option("--cpu-repeats", a->cpu_repeats, "timed CPU runs (default 2)");
-  c->add_option("--threads", a->threads, "CPU threads (default: all cores)");
+void add_options(CLI::App* suite, Args& o) {
+  add_spatial_options(suite, o);
+  add_setting(suite, "--sort-sizes", o.sort_sizes, "comma list of sort sizes");
+  add_selection(suite, "--tables", o.tables);
+  suite->add_option("--real", o.real, "a point file of a real scan to add (text, .xyz or .npy)");
+  suite->add_flag("--dump-bodies", o.dump_bodies,
+                  "with --dump-dir: also the Plummer bodies as bodies_plummer.npy (n, 7)");
+  add_setting(suite, "--steps", o.steps, "timed Barnes-Hut steps");
 }
 
 }  // namespace
@@ -344,6 +318,9 @@ std::vector<NamedPoints> query_sets(const Args& a) {
   return sets;
 }
 
-TREEFIX_BENCH("spatial", setup_spatial);
+TREEFIX_BENCH("spatial",
+              "device-built spatial trees: sorts, builds, Barnes-Hut steps, kNN and "
+              "correlation end to end, the auto table",
+              run_spatial, add_options);
 
 }  // namespace treefix::bench::spatial

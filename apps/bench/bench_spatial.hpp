@@ -7,23 +7,22 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "point_sets.hpp"
 #include "treefix/core/profile.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/points.hpp"
 
 namespace treefix::bench::spatial {
 
-struct Args {
+// The suite's options; dump_dir (SpatialWorkload) takes the point sets for the cKDTree peer
+// (point_sets.hpp's PointsDump).
+struct Args : SpatialWorkload {
   CommonOptions common{"", "", 5, 1};
-  std::size_t points = 1000000, bodies = 1000000;
   std::string sort_sizes = "1048576";
   std::string tables = "sort,build,nbody,knn,correlate,auto";
-  std::string real;        // an x y z file (a real scan) for the build, knn and correlate tables
-  std::string dump_dir;      // the point sets for the cKDTree peer (point_sets.hpp's PointsDump)
+  std::string real;          // an x y z file (a real scan) for the build, knn and correlate tables
   bool dump_bodies = false;  // also the Plummer bodies as an (n, 7) .npy (for `treefix nbody`)
-  int k = 8, leaf = 8, cpu_repeats = 2, steps = 5;
-  double neighbours = 85, theta = 0.5;
-  unsigned threads = 0;
+  int steps = 5;
 };
 
 // A named point set the tables share (and the peer reads back from the dump).
@@ -38,7 +37,6 @@ std::vector<NamedPoints> query_sets(const Args& a);
 extern const std::vector<std::string> kBuildPhases;
 // Milliseconds of a profile phase (0 when absent).
 double phase_ms(const Profile& p, const std::string& phase);
-unsigned cpu_threads(const Args& a);
 
 void nbody_table(Runtime& rt, const Args& a, Table& rows);
 void query_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets, Table& rows);

@@ -10,35 +10,6 @@
 namespace treefix::bench::spatial {
 namespace {
 
-// Relative RMS error of the device accelerations against the double direct sum, on 256 bodies.
-double sampled_error(const Bodies& bodies, const std::vector<float>& acc, double eps) {
-  const std::size_t n = bodies.size(), samples = std::min<std::size_t>(256, n);
-  std::vector<double> err(samples), norm(samples);
-  parallel_for_items(samples, 0, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t s = begin; s < end; ++s) {
-      const std::size_t i = s * (n / samples);
-      double ex[3] = {0, 0, 0};
-      for (std::size_t j = 0; j < n; ++j) {
-        if (j == i) continue;
-        double d[3], r2 = eps * eps;
-        for (int k = 0; k < 3; ++k) {
-          d[k] = double(bodies.position.at(j, k)) - bodies.position.at(i, k);
-          r2 += d[k] * d[k];
-        }
-        const double w = bodies.mass[j] / (r2 * std::sqrt(r2));
-        for (int k = 0; k < 3; ++k) ex[k] += w * d[k];
-      }
-      for (int k = 0; k < 3; ++k) {
-        err[s] += (acc[3 * i + k] - ex[k]) * (acc[3 * i + k] - ex[k]);
-        norm[s] += ex[k] * ex[k];
-      }
-    }
-  });
-  double e = 0, m = 0;
-  for (std::size_t s = 0; s < samples; ++s) e += err[s], m += norm[s];
-  return std::sqrt(e / m);
-}
-
 // The forces on the host: octree built on the host (one thread), the traversal on all threads.
 std::vector<float> cpu_force(const Bodies& b, const GravityOptions& o, unsigned threads) {
   Octree tree = build_octree(b.position, b.mass, o.leaf_size);
@@ -98,9 +69,9 @@ void nbody_table(Runtime& rt, const Args& a, Table& rows) {
   }
   std::vector<double> cpu;
   Bodies b = plummer;
-  std::vector<float> acc = cpu_force(b, o, cpu_threads(a));
+  std::vector<float> acc = cpu_force(b, o, thread_count(a.threads));
   for (int r = 0; r < a.cpu_repeats; ++r)
-    cpu.push_back(host_ms([&] { cpu_step(b, acc, o, dt, cpu_threads(a)); }));
+    cpu.push_back(host_ms([&] { cpu_step(b, acc, o, dt, thread_count(a.threads)); }));
   const double cpu_ms = median(cpu);
   row.insert(row.end(), {cell(device_ms, 3), cell(step_wall, 3), cell(cpu_ms, 1),
                          cell(cpu_ms / step_wall, 1)});
@@ -110,11 +81,9 @@ void nbody_table(Runtime& rt, const Args& a, Table& rows) {
 }
 
 void query_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& sets, Table& rows) {
-  const auto list = split(a.tables);
-  auto wants = [&](const char* t) { return std::find(list.begin(), list.end(), t) != list.end(); };
   for (const auto& set : sets)
     for (const char* app : {"knn", "correlate"}) {
-      if (!wants(app)) continue;
+      if (!listed(a.tables, app)) continue;
       const bool is_knn = std::string(app) == "knn";
       const std::size_t n = set.points.n;
       std::map<std::string, std::vector<double>> t;
@@ -161,9 +130,9 @@ void query_table(Runtime& rt, const Args& a, const std::vector<NamedPoints>& set
         cpu_build.push_back(host_ms([&] { tree = build_kd_tree(set.points, a.leaf); }));
         cpu_query.push_back(host_ms([&] {
           if (is_knn)
-            reference::knn_tree(tree, sorted, a.k, cpu_threads(a));
+            reference::knn_tree(tree, sorted, a.k, thread_count(a.threads));
           else
-            reference::correlation_tree(tree, sorted, set.radius, cpu_threads(a));
+            reference::correlation_tree(tree, sorted, set.radius, thread_count(a.threads));
         }));
       }
       const double wall = median(t["wall"]), cpu = median(cpu_build) + median(cpu_query);

@@ -18,10 +18,8 @@
 namespace treefix::bench {
 namespace {
 
-struct Args {
+struct Args : TreeSizes {
   CommonOptions common{"", "", 10, 2};
-  int min_log = 15, max_log = 24;
-  std::string shapes = "star,caterpillar,random", fix = "rootfix";
   std::string forms = "three,fused";
   ValueType type = ValueType::float32;
   bool accurate = false;
@@ -36,11 +34,10 @@ ParentArray make(const std::string& shape, std::size_t n) {
 }
 
 template <class T>
-void run(const Args& args) {
-  Runtime rt(args.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  std::cout << info.header() << "\n# " << args.fix << ", type " << to_string(args.type)
-            << ", medians of " << args.common.repeats << " runs after " << args.common.warmup
+void run(Session& session, const Args& args) {
+  Runtime& rt = session.runtime;
+  std::cout << "# " << args.fix << ", type " << to_string(args.type) << ", medians of "
+            << args.common.repeats << " runs after " << args.common.warmup
             << " warm-up runs; times in ms\n";
   Table table({"shape", "n", "type", "fix", "form", "accurate", "write_ms", "scan_ms", "read_ms",
                "compute_ms", "upload_ms", "download_ms", "host_tour_ms", "sequential_ms",
@@ -107,31 +104,23 @@ void run(const Args& args) {
       }
     }
   }
-  table.print(std::cout);
-  write_csv(args.common.csv, info, {&table});
+  session.report({&table});
 }
 
-void run_any_type(const Args& args) {
-  visit_value_type(args.type, [&](auto value) { run<decltype(value)>(args); });
+void run_any_type(Session& session, const Args& args) {
+  visit_value_type(args.type, [&](auto value) { run<decltype(value)>(session, args); });
 }
 
-void setup(CLI::App& app) {
-  auto args = std::make_shared<Args>();
-  auto* cmd = add_suite(app, "treefix", "Euler-tour treefix: Write/Scan/Read vs sequential CPU",
-                        args, run_any_type);
-  cmd->add_option("--min-log", args->min_log, "smallest size, log2")->capture_default_str();
-  cmd->add_option("--max-log", args->max_log, "largest size, log2")->capture_default_str();
-  cmd->add_option("--shapes", args->shapes, "comma list of star,caterpillar,path,random")
-      ->capture_default_str();
-  cli::add_enum_option(cmd, "--type", args->type, "value type");
-  cmd->add_option("--fix", args->fix, "rootfix or leaffix")->capture_default_str();
-  cmd->add_option("--forms", args->forms,
-                  "comma list of Euler-tour forms: three (Write/Scan/Read), fused")
-      ->capture_default_str();
-  cmd->add_flag("--accurate", args->accurate, "the accurate (compensated / wider) variant");
+void add_options(CLI::App* suite, Args& o) {
+  add_tree_size_options(suite, o, "star,caterpillar,path,random");
+  cli::add_enum_option(suite, "--type", o.type, "value type");
+  add_setting(suite, "--forms", o.forms,
+              "comma list of Euler-tour forms: three (Write/Scan/Read), fused");
+  suite->add_flag("--accurate", o.accurate, "the accurate (compensated / wider) variant");
 }
 
-TREEFIX_BENCH("treefix", setup);
+TREEFIX_BENCH("treefix", "Euler-tour treefix: Write/Scan/Read vs sequential CPU", run_any_type,
+              add_options);
 
 }  // namespace
 }  // namespace treefix::bench

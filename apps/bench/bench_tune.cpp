@@ -37,32 +37,23 @@ struct Sweep {
   std::function<double(Runtime&)> time_ms;  // one timed run of the workload
 };
 
-double median_time(Runtime& rt, const Runs& runs, const std::function<double(Runtime&)>& once) {
-  std::vector<double> sample;
-  for (std::size_t i = 0; i < runs.total(); ++i) {
-    double ms = once(rt);
-    if (runs.timed(i)) sample.push_back(ms);
-  }
-  return median(sample);
+// The setter of a Tuning field from a swept value (bool fields: nonzero is true).
+template <class T>
+std::function<void(Tuning&, std::size_t)> setter(T Tuning::*field) {
+  return [field](Tuning& t, std::size_t v) { t.*field = static_cast<T>(v); };
 }
 
-void run(const Args& args) {
-  Runtime rt(args.common.device);
-  const RunInfo info = RunInfo::of(rt);
-  const Runs runs = args.common.runs();
+void run(Session& session, const Args& args) {
+  Runtime& rt = session.runtime;
   const std::size_t n = std::size_t(1) << args.log_n;
   const Tuning resolved = rt.tuning();
-  std::cout << info.header() << "\n# resolved tuning: " << resolved.summary() << "\n";
+  std::cout << "# resolved tuning: " << resolved.summary() << "\n";
 
   // Workloads, built once.
   auto floats = DeviceArray<float>::upload(rt, std::vector<float>(n, 1.0f));
   DeviceArray<float> float_out(rt, n);
   const bool fp64 = rt.description().fp64;
-  std::vector<std::int32_t> order(n), succ(n, -1);
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), std::mt19937_64(5));
-  for (std::size_t k = 0; k + 1 < n; ++k) succ[order[k]] = order[k + 1];
-  auto list = DeviceArray<std::int32_t>::upload(rt, succ);
+  auto list = DeviceArray<std::int32_t>::upload(rt, list_successors(n, true, 5));
   DeviceArray<std::int32_t> rank(rt, n);
   PointSet points(args.points, 3);
   std::mt19937_64 rng(9);
@@ -100,31 +91,17 @@ void run(const Args& args) {
     return p.milliseconds("traverse");
   };
 
+  const auto scan_4 = scan_ms(ValueType::float32), scan_8 = scan_ms(ValueType::float64);
   const std::vector<Sweep> sweeps = {
-      {"work_group_size",
-       {64, 128, 256, 512, 1024},
-       [](Tuning& t, std::size_t v) { t.work_group_size = v; },
-       scan_ms(ValueType::float32)},
-      {"scan_items_4",
-       {4, 8, 12, 16, 24},
-       [](Tuning& t, std::size_t v) { t.scan_items_4 = v; },
-       scan_ms(ValueType::float32)},
-      {"single_pass_scan",
-       {0, 1},
-       [](Tuning& t, std::size_t v) { t.single_pass_scan = v != 0; },
-       scan_ms(ValueType::float32)},
-      {"scan_items_8",
-       {2, 4, 6, 8, 12},
-       [](Tuning& t, std::size_t v) { t.scan_items_8 = v; },
-       scan_ms(ValueType::float64)},
+      {"work_group_size", {64, 128, 256, 512, 1024}, setter(&Tuning::work_group_size), scan_4},
+      {"scan_items_4", {4, 8, 12, 16, 24}, setter(&Tuning::scan_items_4), scan_4},
+      {"single_pass_scan", {0, 1}, setter(&Tuning::single_pass_scan), scan_4},
+      {"scan_items_8", {2, 4, 6, 8, 12}, setter(&Tuning::scan_items_8), scan_8},
       {"list_rank_stride",
        {8, 16, 32, 64, 128, 256},
-       [](Tuning& t, std::size_t v) { t.list_rank_stride = v; },
+       setter(&Tuning::list_rank_stride),
        list_rank_ms},
-      {"lockstep_width",
-       {16, 32, 64, 128},
-       [](Tuning& t, std::size_t v) { t.lockstep_width = v; },
-       lockstep_ms},
+      {"lockstep_width", {16, 32, 64, 128}, setter(&Tuning::lockstep_width), lockstep_ms},
   };
 
   Table table({"field", "value", "median_ms", "best"});
@@ -136,7 +113,7 @@ void run(const Args& args) {
       sweep.set(rt.tuning(), value);
       double ms = std::numeric_limits<double>::infinity();
       try {
-        ms = median_time(rt, runs, sweep.time_ms);
+        ms = median_ms(session.runs, [&] { return sweep.time_ms(rt); });
       } catch (const Error& e) {  // a value the device cannot take (local memory, work-group size)
         std::cerr << "  " << sweep.field << " = " << value << ": " << e.what() << "\n";
       }
@@ -154,22 +131,18 @@ void run(const Args& args) {
   std::cout << "# best tuning on this device: " << best.summary()
             << "\n# single_pass_scan is also a correctness choice: keep it off where running "
                "work-groups are not known to progress (treefix/core/tuning.hpp)\n";
-  write_csv(args.common.csv, info, {&table});
+  session.write_csv({&table});
 }
 
-void setup(CLI::App& app) {
-  auto args = std::make_shared<Args>();
-  auto* cmd = add_suite(app, "tune", "Sweep the per-device Tuning fields and print the best row",
-                        args, run);
-  cmd->add_option("--log-n", args->log_n, "elements of the scan and list workloads, log2")
-      ->capture_default_str()
+void add_options(CLI::App* suite, Args& o) {
+  add_setting(suite, "--log-n", o.log_n, "elements of the scan and list workloads, log2")
       ->check(CLI::Range(10, 28));
-  cmd->add_option("--points", args->points, "points of the lockstep correlation workload")
-      ->capture_default_str()
+  add_setting(suite, "--points", o.points, "points of the lockstep correlation workload")
       ->check(CLI::Range(1000, 100000000));
 }
 
-TREEFIX_BENCH("tune", setup);
+TREEFIX_BENCH("tune", "Sweep the per-device Tuning fields and print the best row", run,
+              add_options);
 
 }  // namespace
 }  // namespace treefix::bench

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 #include "bench.hpp"
@@ -38,6 +40,30 @@ RunInfo RunInfo::of(const Runtime& runtime) {
 std::string RunInfo::header() const {
   return "# device: " + device + " | platform: " + platform + " | driver: " + driver +
          " | date: " + date;
+}
+
+Session::Session(const CommonOptions& common)
+    : runtime(common.device), info(RunInfo::of(runtime)), runs(common.runs()), csv(common.csv) {
+  std::cout << info.header() << "\n";
+}
+
+void Session::write_csv(const std::vector<const Table*>& tables) const {
+  bench::write_csv(csv, info, tables);
+}
+
+void Session::print(const std::vector<const Table*>& tables) const {
+  bool first = true;
+  for (const Table* t : tables) {
+    if (t->empty()) continue;
+    if (!first) std::cout << "\n";
+    t->print(std::cout);
+    first = false;
+  }
+}
+
+void Session::report(const std::vector<const Table*>& tables) const {
+  print(tables);
+  write_csv(tables);
 }
 
 namespace {
@@ -136,6 +162,19 @@ double median(std::vector<double> sample) {
   return sample.size() % 2 ? sample[m] : 0.5 * (sample[m - 1] + sample[m]);
 }
 
+double median_ms(const Runs& runs, const std::function<double()>& once) {
+  std::vector<double> sample;
+  for (std::size_t i = 0; i < runs.total(); ++i) {
+    const double ms = once();
+    if (runs.timed(i)) sample.push_back(ms);
+  }
+  return median(sample);
+}
+
+double median_host_ms(const Runs& runs, const std::function<void()>& f) {
+  return median_ms(runs, [&] { return host_ms(f); });
+}
+
 TreeShape tree_shape(const ParentArray& parent) {
   TreeShape shape;
   std::vector<std::size_t> children(parent.size(), 0);
@@ -150,10 +189,24 @@ TreeShape tree_shape(const ParentArray& parent) {
   return shape;
 }
 
+std::vector<std::int32_t> list_successors(std::size_t n, bool shuffled, std::uint64_t seed) {
+  std::vector<std::int32_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  if (shuffled) std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
+  std::vector<std::int32_t> succ(n, -1);
+  for (std::size_t k = 0; k + 1 < n; ++k) succ[order[k]] = order[k + 1];
+  return succ;
+}
+
 double host_ms(const std::function<void()>& f) {
   auto t0 = std::chrono::steady_clock::now();
   f();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return ms_since(t0);
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
 std::vector<std::string> split(const std::string& list) {
@@ -163,6 +216,11 @@ std::vector<std::string> split(const std::string& list) {
   while (std::getline(in, item, ','))
     if (!item.empty()) items.push_back(item);
   return items;
+}
+
+bool listed(const std::string& list, const std::string& item) {
+  const auto items = split(list);
+  return std::find(items.begin(), items.end(), item) != items.end();
 }
 
 }  // namespace treefix::bench

@@ -1,6 +1,7 @@
 // Point sets of the spatial suites (point_sets.hpp).
 #include "point_sets.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <random>
@@ -9,8 +10,37 @@
 #include "treefix/core/npy.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/spatial/points_io.hpp"
+#include "treefix/spatial/ropes.hpp"
 
 namespace treefix::bench {
+
+double sampled_error(const Bodies& bodies, const std::vector<float>& acc, double eps) {
+  const std::size_t n = bodies.size(), samples = std::min<std::size_t>(256, n);
+  std::vector<double> err(samples), norm(samples);
+  parallel_for_items(samples, 0, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t s = begin; s < end; ++s) {
+      const std::size_t i = s * (n / samples);
+      double ex[3] = {0, 0, 0};
+      for (std::size_t j = 0; j < n; ++j) {
+        if (j == i) continue;
+        double d[3], r2 = eps * eps;
+        for (int k = 0; k < 3; ++k) {
+          d[k] = double(bodies.position.at(j, k)) - bodies.position.at(i, k);
+          r2 += d[k] * d[k];
+        }
+        const double w = bodies.mass[j] / (r2 * std::sqrt(r2));
+        for (int k = 0; k < 3; ++k) ex[k] += w * d[k];
+      }
+      for (int k = 0; k < 3; ++k) {
+        err[s] += (acc[3 * i + k] - ex[k]) * (acc[3 * i + k] - ex[k]);
+        norm[s] += ex[k] * ex[k];
+      }
+    }
+  });
+  double e = 0, m = 0;
+  for (std::size_t s = 0; s < samples; ++s) e += err[s], m += norm[s];
+  return std::sqrt(e / m);
+}
 
 PointSet uniform_points(std::size_t n, std::uint64_t seed) {
   PointSet p(n, 3);

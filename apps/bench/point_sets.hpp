@@ -1,8 +1,8 @@
 #pragma once
-// Point sets of the spatial suites (points, ropes): uniform points, and --dump-dir, the point sets
-// a suite measured, written for
-// the CPU peer bench/ckdtree_peer.py (SciPy's cKDTree), so that it runs on the same points with
-// the same radius and k. The directory gets, per set NAME:
+// Point sets of the spatial suites (points, ropes, spatial): uniform points; the accuracy of
+// Barnes-Hut accelerations against the direct sum; and --dump-dir, the point sets a suite
+// measured, written for the CPU peer bench/ckdtree_peer.py (SciPy's cKDTree), so that it runs on
+// the same points with the same radius and k. The directory gets, per set NAME:
 //   NAME.npy          float32 array (n, d): the points (data and queries alike)
 //   NAME.counts.npy   int64 array (n): our correlation counts at the radius (when given)
 // and one row of points_manifest.csv: name,file,n,dim,radius,k,counts_file (bench/README.md,
@@ -12,12 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/points.hpp"
 
 namespace treefix::bench {
 
 // n points uniform in the unit cube (3-D), from a fixed seed.
 PointSet uniform_points(std::size_t n, std::uint64_t seed);
+
+// The relative RMS error of accelerations `acc` (3 per body) against the direct sum in double
+// (softening eps), on 256 bodies evenly spaced in the array (all when fewer).
+double sampled_error(const Bodies& bodies, const std::vector<float>& acc, double eps);
 
 class PointsDump {
  public:

@@ -146,28 +146,20 @@ std::size_t NpyArray::size() const {
   return n;
 }
 
+namespace {
+// The .npy dtype of each value type, little-endian, in ValueType's order (types.hpp).
+constexpr const char* kValueTypeDescr[] = {"<i4", "<i8", "<f4", "<f8"};
+}  // namespace
+
 std::optional<ValueType> NpyArray::value_type() const {
-  const std::string body = descr.size() > 1 ? descr.substr(1) : std::string();
   if (descr.empty() || (descr[0] != '<' && descr[0] != '=' && descr[0] != '|')) return std::nullopt;
-  if (body == "i4") return ValueType::int32;
-  if (body == "i8") return ValueType::int64;
-  if (body == "f4") return ValueType::float32;
-  if (body == "f8") return ValueType::float64;
+  for (int t = 0; t < static_cast<int>(std::size(kValueTypeDescr)); ++t)
+    if (descr.compare(1, std::string::npos, kValueTypeDescr[t] + 1) == 0)
+      return static_cast<ValueType>(t);
   return std::nullopt;
 }
 
-const char* npy_descr(ValueType type) {
-  switch (type) {
-    case ValueType::int32:
-      return "<i4";
-    case ValueType::int64:
-      return "<i8";
-    case ValueType::float32:
-      return "<f4";
-    default:
-      return "<f8";
-  }
-}
+const char* npy_descr(ValueType type) { return kValueTypeDescr[static_cast<int>(type)]; }
 
 template <class T>
 std::vector<T> NpyArray::values(const std::string& name, std::size_t dimensions) const {
@@ -178,7 +170,7 @@ std::vector<T> NpyArray::values(const std::string& name, std::size_t dimensions)
   if (dimensions && shape.size() != dimensions)
     throw InputError(name + ": a .npy array of " + std::to_string(shape.size()) +
                      " dimensions, expected " + std::to_string(dimensions));
-  std::vector<T> out(size());
+  std::vector<T> out = prefaulted_vector<T>(size());
   if (!out.empty()) std::memcpy(out.data(), data.data(), out.size() * sizeof(T));
   return out;
 }
@@ -349,7 +341,7 @@ std::vector<T> read_npy_values(const std::string& path, const char* what) {
   const std::size_t n = header.size();
   require_host_memory(bytes_for(n, sizeof(T)),
                       path + ": " + std::to_string(n) + " values of " + to_string(type_of<T>()));
-  std::vector<T> out(n);
+  std::vector<T> out = prefaulted_vector<T>(n);
   const char* data = file.text().data() + header.data_offset;
   visit_value_type(*type, [&](auto stored) {
     using S = decltype(stored);
@@ -372,7 +364,7 @@ std::string npy_header(const std::string& descr, const std::vector<std::size_t>&
   std::string dims;
   for (std::size_t d : shape) dims += std::to_string(d) + ", ";
   if (shape.size() > 1) dims.erase(dims.size() - 1);  // "(3, 4)" but "(3,)"
-  if (shape.empty()) dims.clear();                      // a scalar: "()"
+  if (shape.empty()) dims.clear();                    // a scalar: "()"
   std::string dict =
       "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   // Pad with spaces so that magic + version + length + header + '\n' is a multiple of 64.

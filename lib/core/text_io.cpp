@@ -152,6 +152,16 @@ bool parse_double(std::string_view token, double& value) {
 }
 
 template <class T>
+const char* representable(double value) {
+  if (!std::isfinite(value)) return "is not finite";
+  // A float holds what rounds to a finite float: below FLT_MAX + half its ulp (0x1.ffffffp127),
+  // so that "3.4028235e+38", the shortest text of FLT_MAX, reads back as FLT_MAX.
+  if constexpr (std::is_same_v<T, float>)
+    if (!std::isfinite(static_cast<float>(value))) return "overflows float";
+  return "";
+}
+
+template <class T>
 const char* parse_value(std::string_view token, T& value) {
   if constexpr (std::is_integral_v<T>) {
     std::int64_t v = 0;
@@ -160,7 +170,8 @@ const char* parse_value(std::string_view token, T& value) {
       return sizeof(T) == 4 ? "is not a 32-bit integer" : "is not a 64-bit integer";
     value = static_cast<T>(v);
   } else {
-    double v = 0;
+    // Parsed straight into T (one correct rounding, not decimal -> double -> float).
+    T v = 0;
     const char* b = token.data();
     const char* e = b + token.size();
     if (b != e && *b == '+') ++b;
@@ -168,19 +179,21 @@ const char* parse_value(std::string_view token, T& value) {
     if (ptr != e || b == e || (ec != std::errc() && ec != std::errc::result_out_of_range))
       return "is not a number";
     if (ec == std::errc::result_out_of_range) {
-      // Beyond double's range: an overflow is refused; an underflow rounds to zero (or a
-      // subnormal), which represents it as well as the type can.
+      // Beyond T's range: an overflow is refused; an underflow rounds to zero (or a subnormal),
+      // which represents it as well as the type can.
       const std::string copy(b, e);
-      v = std::strtod(copy.c_str(), nullptr);
+      v = std::is_same_v<T, float> ? static_cast<T>(std::strtof(copy.c_str(), nullptr))
+                                   : static_cast<T>(std::strtod(copy.c_str(), nullptr));
       if (std::isinf(v)) return sizeof(T) == 4 ? "overflows float" : "overflows double";
     }
     if (!std::isfinite(v)) return "is not finite";
-    if (std::fabs(v) > static_cast<double>(std::numeric_limits<T>::max())) return "overflows float";
-    value = static_cast<T>(v);
+    value = v;
   }
   return "";
 }
 
+template const char* representable<float>(double);
+template const char* representable<double>(double);
 template const char* parse_value<std::int32_t>(std::string_view, std::int32_t&);
 template const char* parse_value<std::int64_t>(std::string_view, std::int64_t&);
 template const char* parse_value<float>(std::string_view, float&);

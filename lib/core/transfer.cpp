@@ -41,17 +41,49 @@ void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::si
   read_buffer(runtime, buffer, host, bytes, profile, offset, chosen(runtime, bytes));
 }
 
+namespace {
+
+// One transfer between `buffer` (from byte `offset`) and the host, in one direction, recorded
+// under the phase "upload" or "download".
+struct Transfer {
+  Runtime& runtime;
+  const cl::Buffer& buffer;
+  std::size_t offset;
+  Profile* profile;
+  bool upload;
+
+  // Copies bytes [at, at + size) of the transfer between the buffer and `host` (only read from
+  // when uploading); a non-blocking copy is flushed at once, so that its DMA starts now.
+  void enqueue(bool blocking, std::size_t at, std::size_t size, void* host, cl::Event& done) const {
+    auto& queue = runtime.queue();
+    if (upload)
+      queue.enqueueWriteBuffer(buffer, blocking, offset + at, size, host, nullptr, &done);
+    else
+      queue.enqueueReadBuffer(buffer, blocking, offset + at, size, host, nullptr, &done);
+    if (!blocking) queue.flush();
+    if (profile) profile->record(upload ? "upload" : "download", done);
+  }
+
+  // Runs `staged` (copies through the staging slots), or else one blocking copy of `bytes`
+  // between the buffer and `host`, translating OpenCL errors; nothing for 0 bytes.
+  template <class Staged>
+  void run(void* host, std::size_t bytes, Staging staging, Staged staged) const {
+    if (bytes == 0) return;
+    translate_device_errors(upload ? "upload" : "download", [&] {
+      if (staging == Staging::pinned) return staged();
+      cl::Event done;
+      enqueue(true, 0, bytes, host, done);
+    });
+  }
+};
+
+}  // namespace
+
 void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, std::size_t bytes,
                   Profile* profile, std::size_t offset, Staging staging) {
-  if (bytes == 0) return;
-  translate_device_errors("upload", [&] {
-    auto& queue = runtime.queue();
-    if (staging == Staging::direct) {
-      cl::Event done;
-      queue.enqueueWriteBuffer(buffer, CL_TRUE, offset, bytes, host, nullptr, &done);
-      if (profile) profile->record("upload", done);
-      return;
-    }
+  const Transfer upload{runtime, buffer, offset, profile, true};
+  // enqueueWriteBuffer takes a void* but only reads through it.
+  upload.run(const_cast<void*>(host), bytes, staging, [&] {
     // Chunk k is copied into staging slot k % 2 while the DMA of chunk k - 1 runs; a slot is
     // reused only after its previous DMA finished.
     cl::Event in_flight[2];
@@ -61,10 +93,7 @@ void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, 
       void* stage = runtime.pinned_staging(slot, chunk);
       if (in_flight[slot]()) in_flight[slot].wait();
       parallel_copy(stage, static_cast<const char*>(host) + done, size);
-      queue.enqueueWriteBuffer(buffer, CL_FALSE, offset + done, size, stage, nullptr,
-                               &in_flight[slot]);
-      queue.flush();  // start the DMA now, while the next chunk is being copied
-      if (profile) profile->record("upload", in_flight[slot]);
+      upload.enqueue(false, done, size, stage, in_flight[slot]);
     }
     for (auto& event : in_flight)
       if (event()) event.wait();
@@ -73,15 +102,8 @@ void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, 
 
 void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::size_t bytes,
                  Profile* profile, std::size_t offset, Staging staging) {
-  if (bytes == 0) return;
-  translate_device_errors("download", [&] {
-    auto& queue = runtime.queue();
-    if (staging == Staging::direct) {
-      cl::Event done;
-      queue.enqueueReadBuffer(buffer, CL_TRUE, offset, bytes, host, nullptr, &done);
-      if (profile) profile->record("download", done);
-      return;
-    }
+  const Transfer download{runtime, buffer, offset, profile, false};
+  download.run(host, bytes, staging, [&] {
     // The DMA of chunk k + 1 runs while chunk k is copied out of its staging slot.
     const std::size_t chunk = std::min(bytes, kChunkBytes);
     const std::size_t chunks = (bytes + chunk - 1) / chunk;
@@ -89,11 +111,8 @@ void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::si
     void* stage[2] = {runtime.pinned_staging(0, chunk),
                       chunks > 1 ? runtime.pinned_staging(1, chunk) : nullptr};
     auto enqueue = [&](std::size_t k) {
-      const std::size_t at = k * chunk, size = std::min(chunk, bytes - at);
-      queue.enqueueReadBuffer(buffer, CL_FALSE, offset + at, size, stage[k % 2], nullptr,
-                              &in_flight[k % 2]);
-      queue.flush();
-      if (profile) profile->record("download", in_flight[k % 2]);
+      const std::size_t at = k * chunk;
+      download.enqueue(false, at, std::min(chunk, bytes - at), stage[k % 2], in_flight[k % 2]);
     };
     enqueue(0);
     for (std::size_t k = 0; k < chunks; ++k) {
@@ -103,6 +122,14 @@ void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::si
       parallel_copy(static_cast<char*>(host) + at, stage[k % 2], size);
     }
   });
+}
+
+void warm_up_transfers(Runtime& runtime) {
+  if (!runtime.tuning().pinned_transfers) return;
+  std::vector<char> host(kChunkBytes + 1, 0);
+  cl::Buffer device = runtime.allocate(host.size(), "transfer warm-up");
+  write_buffer(runtime, device, host.data(), host.size(), nullptr, 0, Staging::pinned);
+  read_buffer(runtime, device, host.data(), host.size(), nullptr, 0, Staging::pinned);
 }
 
 }  // namespace treefix::detail

@@ -21,7 +21,9 @@ LinearForest read_linear_forest(const std::string& path) {
     if (static_cast<std::int64_t>(all.size()) + n > INT32_MAX)
       in.fail("more than 2^31-1 nodes in the forest");
     const auto offset = static_cast<vertex_t>(all.size());
-    ParentArray local(static_cast<std::size_t>(n));
+    // Grown as the parents are read, not sized by the count: a count the file does not hold ends
+    // in "file ends where ..." having allocated no more than the file's values.
+    ParentArray local;
     std::int64_t roots = 0;
     for (std::int64_t v = 0; v < n; ++v) {
       const std::int64_t p = in.next_int((tree + " parent of vertex " + std::to_string(v)).c_str());
@@ -29,7 +31,7 @@ LinearForest read_linear_forest(const std::string& path) {
         in.fail(tree + ": vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
                 ", but the tree has " + std::to_string(n) + " vertices");
       roots += p < 0;
-      local[v] = static_cast<vertex_t>(p);
+      local.push_back(static_cast<vertex_t>(p));
     }
     if (roots != 1) in.fail(tree + " has " + std::to_string(roots) + " roots (expected one)");
     try {
@@ -63,8 +65,9 @@ BinaryForest read_binary_forest(const std::string& path) {
   TokenStream in(path, "#");
   const std::int64_t trees = in.next_int("tree count");
   if (trees < 0) in.fail("negative tree count " + std::to_string(trees));
-  std::vector<BinaryTreeLinks> links(static_cast<std::size_t>(trees));
+  std::vector<BinaryTreeLinks> links;  // grown tree by tree, as the file holds them
   for (std::int64_t t = 0; t < trees; ++t) {
+    links.emplace_back();
     const std::string tree = "tree " + std::to_string(t);
     const std::int64_t n = in.next_int((tree + " node count").c_str());
     if (n < 1 || n > INT32_MAX) in.fail(tree + ": node count " + std::to_string(n));

@@ -141,7 +141,7 @@ SemanticTree grow_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& s
 
 SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape) {
   require_host_memory_for(1, shape);
-  return grow_semantic_tree(rng, shape, host_memory_bytes() / semantic_tree_node_bytes);
+  return grow_semantic_tree(rng, shape, host_memory_available_bytes() / semantic_tree_node_bytes);
 }
 
 std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
@@ -150,7 +150,7 @@ std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t
   std::mt19937_64 rng(seed);
   std::vector<SemanticTree> trees;
   trees.reserve(count);
-  const std::uint64_t most_nodes = host_memory_bytes() / semantic_tree_node_bytes;
+  const std::uint64_t most_nodes = host_memory_available_bytes() / semantic_tree_node_bytes;
   for (std::size_t i = 0; i < count; ++i)
     trees.push_back(grow_semantic_tree(rng, shape, most_nodes));
   return trees;

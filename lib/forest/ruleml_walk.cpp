@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/core/text_io.hpp"
 
 namespace treefix::detail {
@@ -33,6 +34,17 @@ void read_file_bytes(const std::string& path, std::string& bytes) {
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     ::close(fd);
     throw InputError(path + ": cannot open: not a regular file");
+  }
+  // A RuleML file is small; a large one is checked first: its bytes and pugixml's DOM (about
+  // 2.5 times the text) must fit what the host has available.
+  if (info.st_size > (16 << 20)) {
+    try {
+      require_host_memory(bytes_for(static_cast<std::uint64_t>(info.st_size), 7) / 2,
+                          path + " (" + std::to_string(info.st_size) + " bytes of RuleML)");
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
   }
   bytes.resize(static_cast<std::size_t>(info.st_size));
   std::size_t done = 0;

@@ -4,14 +4,21 @@
 #include <random>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/graph/generate.hpp"
+#include "treefix/graph/graph_limits.hpp"
 
 namespace treefix::generate {
 
 Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   if (scale > 30) throw InputError("kronecker scale " + std::to_string(scale) + " exceeds 30");
   const std::size_t n = std::size_t{1} << scale;
-  const std::size_t m = n * edge_factor;
+  const std::size_t m = n * edge_factor;  // at most 2^30 * 2^32: no overflow
+  // The labels and both endpoint arrays, then the CSR build over 2m arcs: refused before any.
+  require_graph_fits(GraphLimits{},
+                     "kronecker graph of scale " + std::to_string(scale) + " and edge factor " +
+                         std::to_string(edge_factor),
+                     n, bytes_for(m, 2), add_bytes(bytes_for(n, 4), bytes_for(m, 8)));
   // Graph500 initiator: a = 0.57, b = 0.19, c = 0.19, d = 0.05. Each of the `scale` bits of the
   // two endpoints is chosen by picking a quadrant with these probabilities.
   constexpr double a = 0.57, b = 0.19, c = 0.19;
@@ -41,6 +48,9 @@ Csr grid2d(std::size_t rows, std::size_t cols) {
   if (rows && n / rows != cols) throw InputError("grid size overflows");
   if (n > static_cast<std::size_t>(INT32_MAX))
     throw InputError("a grid of " + std::to_string(n) + " vertices exceeds 2^31-1 vertices");
+  require_graph_fits(GraphLimits{},
+                     "grid of " + std::to_string(rows) + " x " + std::to_string(cols), n,
+                     bytes_for(n, 4));
   Csr g;
   g.row_offset.resize(n + 1);
   g.column.reserve(4 * n);
@@ -63,6 +73,8 @@ ParentArray bfs_spanning_tree(const Csr& graph, vertex_t source) {
   if (source < 0 || static_cast<std::size_t>(source) >= n)
     throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) +
                      "-1");
+  require_host_memory(bytes_for(n, 2 * sizeof(vertex_t) + 1),
+                      "a BFS spanning tree of " + std::to_string(n) + " vertices");
   ParentArray parent(n, -1);
   std::vector<char> seen(n, 0);
   std::vector<vertex_t> queue;

@@ -14,8 +14,6 @@ namespace treefix {
 namespace {
 constexpr unsigned kDigitBits = 8;
 
-// The sort's kernels: work-groups of at most 256 and Tuning::radix_sort_items pairs each, as
-// many as the device's local memory holds (a tile needs 6 bytes a pair, plus 2 KB).
 void check_sort(std::size_t count, unsigned key_bits, unsigned most_bits) {
   if (key_bits < 1 || key_bits > most_bits)
     throw InputError("radix sort: " + std::to_string(key_bits) + " key bits (1 to " +
@@ -28,6 +26,8 @@ struct SortKernels {
   Kernels kernels;
   std::size_t items;
 };
+// The sort's kernels: work-groups of at most 256 and Tuning::radix_sort_items pairs each, as
+// many as the device's local memory holds (a tile needs 6 bytes a pair, plus 2 KB).
 SortKernels sort_kernels(Runtime& runtime, const Phase& phase) {
   const std::size_t wg = std::min<std::size_t>(256, runtime.tuning().work_group_size);
   const std::size_t local = runtime.description().local_mem_bytes;
@@ -37,6 +37,28 @@ SortKernels sort_kernels(Runtime& runtime, const Phase& phase) {
   return {
       Kernels(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(items), phase, wg),
       items};
+}
+
+// Checks the arguments, then runs sort(phase) with the phase "sort", OpenCL errors translated;
+// nothing for no pairs.
+template <class Sort>
+void sort_pairs(std::size_t count, unsigned key_bits, unsigned most_bits, Profile* profile,
+                Sort sort) {
+  check_sort(count, key_bits, most_bits);
+  if (count == 0) return;
+  translate_device_errors("radix sort", [&] { sort(Phase{profile, "sort"}); });
+}
+
+// Copies the sorted pairs from the workspace back into the caller's arrays.
+void copy_pairs(Runtime& runtime, const Phase& phase, const cl::Buffer& key_from,
+                const cl::Buffer& keys, std::size_t key_bytes, const cl::Buffer& value_from,
+                const cl::Buffer& values, std::size_t count) {
+  cl::Event copied_keys, copied_values;
+  runtime.queue().enqueueCopyBuffer(key_from, keys, 0, 0, count * key_bytes, nullptr, &copied_keys);
+  runtime.queue().enqueueCopyBuffer(value_from, values, 0, 0, count * sizeof(cl_int), nullptr,
+                                    &copied_values);
+  phase.record(copied_keys);
+  phase.record(copied_values);
 }
 }  // namespace
 
@@ -49,10 +71,7 @@ unsigned key_bits_for(std::size_t max_key) {
 void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
                        std::size_t count, unsigned key_bits, bool identity_values,
                        Profile* profile) {
-  check_sort(count, key_bits, 32);
-  if (count == 0) return;
-  translate_device_errors("radix sort", [&] {
-    const Phase phase{profile, "sort"};
+  sort_pairs(count, key_bits, 32, profile, [&](const Phase& phase) {
     auto [sort, items] = sort_kernels(runtime, phase);
     const std::size_t tile = sort.wg_size() * items;
     const std::size_t tiles = (count + tile - 1) / tile;
@@ -73,23 +92,15 @@ void radix_sort_by_key(Runtime& runtime, const cl::Buffer& keys, const cl::Buffe
       std::swap(key_in, key_out);
       std::swap(value_in, value_out);
     }
-    if (key_in() != keys()) {  // an odd number of passes: the result is in the workspace
-      cl::Event copied_keys, copied_values;
-      runtime.queue().enqueueCopyBuffer(key_in, keys, 0, 0, count * 4, nullptr, &copied_keys);
-      runtime.queue().enqueueCopyBuffer(value_in, values, 0, 0, count * 4, nullptr, &copied_values);
-      phase.record(copied_keys);
-      phase.record(copied_values);
-    }
+    if (key_in() != keys())  // an odd number of passes: the result is in the workspace
+      copy_pairs(runtime, phase, key_in, keys, sizeof(cl_uint), value_in, values, count);
   });
 }
 
 void radix_sort_by_key64(Runtime& runtime, const cl::Buffer& keys, const cl::Buffer& values,
                          std::size_t count, unsigned key_bits, bool identity_values,
                          Profile* profile) {
-  check_sort(count, key_bits, 64);
-  if (count == 0) return;
-  translate_device_errors("radix sort", [&] {
-    const Phase phase{profile, "sort"};
+  sort_pairs(count, key_bits, 64, profile, [&](const Phase& phase) {
     Kernels halves = sort_kernels(runtime, phase).kernels;
     const Grid grid = halves.grid_stride(count);
     const cl_uint n = static_cast<cl_uint>(count);
@@ -105,13 +116,7 @@ void radix_sort_by_key64(Runtime& runtime, const cl::Buffer& keys, const cl::Buf
     cl::Buffer value_out = runtime.scratch("radix64.values", count * sizeof(cl_int));
     halves.run("gather_pairs", grid, n, order, keys, values, cl_int(identity_values), key_out,
                value_out);
-    cl::Event copied_keys, copied_values;
-    runtime.queue().enqueueCopyBuffer(key_out, keys, 0, 0, count * sizeof(cl_ulong), nullptr,
-                                      &copied_keys);
-    runtime.queue().enqueueCopyBuffer(value_out, values, 0, 0, count * sizeof(cl_int), nullptr,
-                                      &copied_values);
-    phase.record(copied_keys);
-    phase.record(copied_values);
+    copy_pairs(runtime, phase, key_out, keys, sizeof(cl_ulong), value_out, values, count);
   });
 }
 

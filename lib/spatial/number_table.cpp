@@ -101,8 +101,7 @@ Layout plain_layout(const TextFile& file, const TableSpec& spec) {
 
 // What is wrong with a value of `column` ("is not finite", "is a negative mass"); "" if nothing.
 std::string value_problem(double v, std::size_t column, const TableSpec& spec) {
-  if (!std::isfinite(v)) return "is not finite";
-  if (std::fabs(v) > double(FLT_MAX)) return "overflows float";
+  if (const char* problem = representable<float>(v); *problem) return problem;
   if (int(column) == spec.nonnegative_column && v < 0)
     return std::string("is a negative ") + spec.nonnegative_name;
   return "";

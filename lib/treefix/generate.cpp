@@ -6,13 +6,18 @@
 #include <random>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 
 namespace treefix::generate {
 
 namespace {
-void check_size(std::size_t n) {
+// Refuses a size beyond 32-bit ids, or one whose `arrays` arrays of n vertex ids (the result and
+// the generator's work arrays) the host cannot hold, before any is allocated.
+void check_size(std::size_t n, std::uint64_t arrays = 1) {
   if (n > static_cast<std::size_t>(INT32_MAX))
     throw InputError("a tree of " + std::to_string(n) + " vertices exceeds 2^31-1 vertices");
+  require_host_memory(bytes_for(n, arrays * sizeof(vertex_t)),
+                      "a tree of " + std::to_string(n) + " vertices");
 }
 }  // namespace
 
@@ -64,6 +69,7 @@ ParentArray random_recursive(std::size_t n, std::uint64_t seed) {
 
 ParentArray shuffle_labels(const ParentArray& parent, std::uint64_t seed) {
   const std::size_t n = parent.size();
+  check_size(n, 2);  // the labels and the result
   std::vector<vertex_t> label(n);
   std::iota(label.begin(), label.end(), 0);
   std::mt19937_64 rng(seed);
@@ -74,7 +80,7 @@ ParentArray shuffle_labels(const ParentArray& parent, std::uint64_t seed) {
 }
 
 ParentArray random_forest(std::size_t n, std::size_t trees, std::uint64_t seed) {
-  check_size(n);
+  check_size(n, 3);  // the forest, then its labels and the shuffled copy
   trees = std::max<std::size_t>(1, std::min(trees, std::max<std::size_t>(n, 1)));
   std::mt19937_64 rng(seed);
   ParentArray p(n);

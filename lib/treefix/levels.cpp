@@ -186,18 +186,18 @@ std::size_t LevelStructure::widest_level() const {
 
 namespace {
 
-void check_arrays(const LevelStructure& levels, std::size_t weights, std::size_t result) {
-  if (weights != levels.size() || result != levels.size())
-    throw InputError(std::to_string(weights) + " weights and " + std::to_string(result) +
-                     " results for a forest of " + std::to_string(levels.size()) + " vertices");
-}
-
-// The sweep kernels for this structure, type and operator, after checking the arrays.
-Kernels sweep_kernels(Runtime& runtime, const LevelStructure& levels, std::size_t weights,
-                      std::size_t result, ValueType type, Op op, Profile* profile) {
-  check_arrays(levels, weights, result);
+// The sweep kernels for this structure, the arrays' type and the operator, after checking that
+// the arrays fit the structure.
+template <class T>
+Kernels sweep_kernels(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+                      const DeviceArray<T>& result, Op op, Profile* profile) {
+  if (weights.size() != levels.size() || result.size() != levels.size())
+    throw InputError(std::to_string(weights.size()) + " weights and " +
+                     std::to_string(result.size()) + " results for a forest of " +
+                     std::to_string(levels.size()) + " vertices");
   return Kernels(runtime, "treefix/levels.cl",
-                 std::string(DeviceChildLists::offset_option()) + " " + value_op_options(type, op),
+                 std::string(DeviceChildLists::offset_option()) + " " +
+                     value_op_options(value_type_of<T>(), op),
                  {profile, "levels"});
 }
 
@@ -207,8 +207,7 @@ template <class T>
 void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
                     LevelsStats* stats) {
-  Kernels sweep = sweep_kernels(runtime, levels, weights.size(), result.size(), value_type_of<T>(),
-                                op, profile);
+  Kernels sweep = sweep_kernels(runtime, levels, weights, result, op, profile);
   const cl_int excl = exclusive;
   translate_device_errors("levels rootfix", [&] {
     const auto& offset = levels.level_offset();
@@ -233,8 +232,7 @@ template <class T>
 void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
                     LevelsStats* stats) {
-  Kernels sweep = sweep_kernels(runtime, levels, weights.size(), result.size(), value_type_of<T>(),
-                                op, profile);
+  Kernels sweep = sweep_kernels(runtime, levels, weights, result, op, profile);
   const std::size_t wg = sweep.wg_size();
   const std::size_t groups_huge = runtime.saturating_groups(wg);
   const auto& offset = levels.level_offset();

@@ -16,7 +16,7 @@ void treefix_files(const FileTreefix& request, const std::function<Runtime&()>& 
   std::vector<T> weights = phases.measure("read", [&] {
     if (!request.weights.empty()) return read_weights<T>(request.weights, parent.size());
     if (tree.has_lengths) return lengths_as<T>(tree.lengths, request.tree);
-    return std::vector<T>(parent.size(), T(1));
+    return prefaulted_vector<T>(parent.size(), T(1));
   });
   TreefixOptions options = request.options;
   options.phases = &phases;

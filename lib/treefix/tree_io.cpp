@@ -2,6 +2,7 @@
 // host cores (core/text_parse.hpp), .npy (core/npy.hpp), Newick (newick.cpp).
 #include "treefix/treefix/tree_io.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -186,13 +187,16 @@ std::vector<T> lengths_as(const std::vector<double>& lengths, const std::string&
       if (std::trunc(x) != x || x < static_cast<double>(std::numeric_limits<T>::min()) ||
           x >= -static_cast<double>(std::numeric_limits<T>::min()))
         problem = sizeof(T) == 4 ? "is not a 32-bit integer" : "is not a 64-bit integer";
-    } else if (std::fabs(x) > static_cast<double>(std::numeric_limits<T>::max())) {
-      problem = "overflows float";
+    } else {
+      problem = representable<T>(x);
     }
-    if (*problem)
+    if (*problem) {
+      char shown[32];  // the shortest text of the length ("1e+39"), as the output writes values
+      const char* end = std::to_chars(shown, shown + sizeof shown, x).ptr;
       throw InputError(path + ": the branch length of node " + std::to_string(v) + " (" +
-                       std::to_string(x) + ") " + problem +
+                       std::string(shown, static_cast<std::size_t>(end - shown)) + ") " + problem +
                        " (choose --type double, or give --weights)");
+    }
     out[v] = static_cast<T>(x);
   }
   return out;

@@ -1,19 +1,7 @@
 #!/usr/bin/env bash
 # Acceptance test of `treefix bfs` and `treefix generate`: $1 = treefix program, $2 = scratch dir.
 set -euo pipefail
-treefix="$1"
-dir="$2"
-data="$(cd "$(dirname "$0")/../data" && pwd)"
-rm -rf "$dir" && mkdir -p "$dir"
-cd "$dir"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-# expect_error MESSAGE-PART COMMAND...: the command must exit non-zero and print MESSAGE-PART
-expect_error() {
-  local want="$1"; shift
-  if "$@" > out.txt 2> err.txt; then fail "expected failure: $*"; fi
-  grep -q -- "$want" err.txt || { cat err.txt >&2; fail "message '$want' missing for: $*"; }
-}
+source "$(dirname "$0")/lib/acceptance.sh"
 
 # --- bfs on a real Matrix Market file: depths and a parent tree ---
 "$treefix" bfs --graph "$data/directed_real.mtx" --source 0 --output depth.txt --parents parent.txt --check

@@ -3,17 +3,7 @@
 # --stats read phases, and capacity refusals that come at once with the numbers and leave no
 # output. $1 = treefix program, $2 = scratch dir.
 set -euo pipefail
-treefix="$1"
-dir="$2"
-data="$(cd "$(dirname "$0")/../data" && pwd)"
-rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error() {  # expect_error "message part" command...
-  local want="$1"; shift
-  if "$@" > out.txt 2> err.txt; then fail "expected failure: $*"; fi
-  grep -q -- "$want" err.txt || { cat err.txt >&2; fail "message '$want' missing for: $*"; }
-}
+source "$(dirname "$0")/lib/acceptance.sh"
 # fast COMMAND...: the command must fail within 5 seconds (no hang, no allocation of the claim)
 fast() {
   local start=$SECONDS

@@ -2,16 +2,7 @@
 # Acceptance of `treefix root` and `treefix rst`: good outputs, and bad inputs exit non-zero with a
 # message and leave no output file.
 set -euo pipefail
-treefix="$1"
-dir="$2"
-rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error() {  # expect_error "message part" command...
-  local want="$1"; shift
-  if "$@" > out.txt 2> err.txt; then fail "expected failure: $*"; fi
-  grep -q -- "$want" err.txt || { cat err.txt >&2; fail "message '$want' missing for: $*"; }
-}
+source "$(dirname "$0")/lib/acceptance.sh"
 
 # A forest: the tree 0-1, 1-2, 1-3 and the tree 4-5; vertex 6 isolated (--vertices 7).
 cat > forest.txt <<'END'

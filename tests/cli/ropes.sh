@@ -2,33 +2,10 @@
 # Acceptance tests of `treefix nbody`, `treefix correlate` and `treefix knn`.
 # $1: the treefix program, $2: a scratch directory.
 set -euo pipefail
-treefix="$1"
-dir="$2"
-mkdir -p "$dir"
-cd "$dir"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# expect_error NAME WORD... : the command (after --) exits non-zero, prints a message containing
-# NAME, and leaves no output file.
-expect_error() {
-  local want="$1"; shift
-  rm -f out.txt
-  if "$@" > stdout.txt 2> stderr.txt; then fail "expected failure: $*"; fi
-  grep -q -- "$want" stderr.txt || fail "message of '$*' lacks '$want': $(cat stderr.txt)"
-  [ ! -e out.txt ] || fail "partial output left by: $*"
-}
+source "$(dirname "$0")/lib/acceptance.sh"
 
 # --- correlate: a square of side 1 and a far point; radius 1 reaches the two adjacent corners
-cat > square.txt <<'P'
-5 2
-# corners of the unit square, then a far point
-0 0
-1 0
-0 1
-1 1
-9 9
-P
+cp "$data/square_points.txt" square.txt
 for v in lockstep independent recursive auto; do
   for s in on off auto; do
     "$treefix" correlate --points square.txt --radius 1 --variant $v --sort $s --output out.txt

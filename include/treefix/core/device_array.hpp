@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "treefix/core/host_memory.hpp"
 #include "treefix/core/runtime.hpp"
 
 namespace treefix {
@@ -23,6 +24,9 @@ void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::si
                  Profile* profile, std::size_t offset = 0);
 // The same with the staging chosen by the caller (the benchmark compares both).
 enum class Staging { direct, pinned };
+// Sets up what the first large transfer of a fresh Runtime would otherwise pay for inside the
+// user's call (the page-locked staging slots, the first DMA each way); for a setup thread.
+void warm_up_transfers(Runtime& runtime);
 void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, std::size_t bytes,
                   Profile* profile, std::size_t offset, Staging staging);
 void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::size_t bytes,
@@ -52,7 +56,7 @@ class DeviceArray {
   }
 
   std::vector<T> download(Runtime& runtime, Profile* profile = nullptr) const {
-    std::vector<T> values(size_);
+    std::vector<T> values = prefaulted_vector<T>(size_);
     detail::read_buffer(runtime, buffer_, values.data(), size_ * sizeof(T), profile);
     return values;
   }

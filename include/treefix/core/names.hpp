@@ -1,23 +1,23 @@
 #pragma once
 // The words for enum values: one table per enum, read by to_string, by parse and by the
 // command line, so a name is spelled in exactly one place. A module declares the table next to
-// its enum:
+// its enum, inside namespace treefix:
 //
 //   enum class SortMode { automatic, on, off };
-//   template <> struct EnumNames<SortMode> {
-//     static constexpr const char* what = "sort mode";          // for messages
-//     static constexpr NameEntry<SortMode> entries[] = {
-//         {SortMode::on, "on"}, {SortMode::off, "off"}, {SortMode::automatic, "auto"}};
-//   };
+//   TREEFIX_ENUM_NAMES(SortMode, "sort mode",  // "sort mode": the enum's name in messages
+//                      {SortMode::on, "on"}, {SortMode::off, "off"}, {SortMode::automatic,
+//                      "auto"});
 //
-//   to_string(SortMode::automatic)     -> "auto"
-//   parse<SortMode>("off")             -> SortMode::off
-//   parse<SortMode>("maybe")           -> InputError "unknown sort mode 'maybe' (expected on, off
-//   or auto)" enum_name_map<SortMode>()          -> {"auto": automatic, "off": off, "on": on}, for
-//   CLI11's
-//                                         CheckedTransformer (apps map option text through it)
+//   to_string(SortMode::automatic)  -> "auto"
+//   parse<SortMode>("off")          -> SortMode::off
+//   parse<SortMode>("maybe")        -> InputError "unknown sort mode 'maybe' (expected on, off or
+//                                      auto)"
+//   enum_name_map<SortMode>()       -> {"auto": automatic, "off": off, "on": on}, for CLI11's
+//                                      CheckedTransformer (apps map option text through it)
+//
 // An entry may list other accepted spellings after the name: {ValueType::float32, "float",
-// "float32"}.
+// "float32"}. The macro only spells out the specialisation of EnumNames<E> (what, entries), which
+// may also be written by hand.
 #include <map>
 #include <string>
 #include <string_view>
@@ -35,7 +35,14 @@ struct NameEntry {
 };
 
 template <class E>
-struct EnumNames;  // specialised next to each enum
+struct EnumNames;  // specialised next to each enum, by TREEFIX_ENUM_NAMES
+
+#define TREEFIX_ENUM_NAMES(Enum, description, ...)              \
+  template <>                                                   \
+  struct EnumNames<Enum> {                                      \
+    static constexpr const char* what = description;            \
+    static constexpr NameEntry<Enum> entries[] = {__VA_ARGS__}; \
+  }
 
 namespace detail {
 template <class E, class = void>

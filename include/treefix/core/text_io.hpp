@@ -50,12 +50,21 @@ class TokenStream {
 bool parse_int(std::string_view token, std::int64_t& value);
 bool parse_double(std::string_view token, double& value);
 
-// The number policy of every reader of values (weights, coordinates, masses, similarity
-// weights): the token parses completely, is finite, and is representable in T (an integer in
-// T's range; a float within +-FLT_MAX, whatever rounding to float does to its digits). Returns ""
-// when the value is good, else what is wrong ("is not a number", "is not finite", "overflows
-// float", "is not a 32-bit integer"), for a message "file:line: weight 7 ('1e39') overflows float".
+// The number policy of every reader of values (weights, coordinates, masses, branch lengths,
+// similarity weights, XML attribute weights): the token parses completely, is finite, and is
+// representable in T: an integer in T's range; a floating-point value that rounds to a finite T
+// (for float: |x| < FLT_MAX + half an ulp, so "3.4028235e+38" is FLT_MAX and "1e39" is refused;
+// a value too small for T rounds to zero or a subnormal and is kept). "nan", "inf" and "1e400"
+// are refused, never stored. Returns "" when the value is good, else what is wrong ("is not a
+// number", "is not finite", "overflows float", "is not a 32-bit integer"), for a message
+// "file:line: weight 7 ('1e39') overflows float".
 template <class T>
 const char* parse_value(std::string_view token, T& value);
+
+// The same policy for a value already held as a double (a float64 .npy element or a branch
+// length stored as float): "" when it is finite and rounds to a finite T, else "is not finite"
+// or "overflows float". T is float or double.
+template <class T>
+const char* representable(double value);
 
 }  // namespace treefix

@@ -14,20 +14,11 @@ enum class ValueType { int32, int64, float32, float64 };
 // no inverse and are only available to the level-synchronous and sequential algorithms.
 enum class Op { sum, bit_xor, min, max };
 
-template <>
-struct EnumNames<ValueType> {
-  static constexpr const char* what = "value type";
-  static constexpr NameEntry<ValueType> entries[] = {{ValueType::int32, "int32", "int"},
-                                                     {ValueType::int64, "int64", "long"},
-                                                     {ValueType::float32, "float", "float32"},
-                                                     {ValueType::float64, "double", "float64"}};
-};
-template <>
-struct EnumNames<Op> {
-  static constexpr const char* what = "operator";
-  static constexpr NameEntry<Op> entries[] = {
-      {Op::sum, "sum"}, {Op::bit_xor, "xor"}, {Op::min, "min"}, {Op::max, "max"}};
-};
+TREEFIX_ENUM_NAMES(ValueType, "value type", {ValueType::int32, "int32", "int"},
+                   {ValueType::int64, "int64", "long"}, {ValueType::float32, "float", "float32"},
+                   {ValueType::float64, "double", "float64"});
+TREEFIX_ENUM_NAMES(Op, "operator", {Op::sum, "sum"}, {Op::bit_xor, "xor"}, {Op::min, "min"},
+                   {Op::max, "max"});
 bool has_inverse(Op op);
 bool is_integer(ValueType t);
 

@@ -44,12 +44,9 @@
 namespace treefix {
 
 enum class SimilarityDefinition { weighted, thesis };
-template <>
-struct EnumNames<SimilarityDefinition> {
-  static constexpr const char* what = "similarity definition";
-  static constexpr NameEntry<SimilarityDefinition> entries[] = {
-      {SimilarityDefinition::weighted, "weighted"}, {SimilarityDefinition::thesis, "thesis"}};
-};
+TREEFIX_ENUM_NAMES(SimilarityDefinition, "similarity definition",
+                   {SimilarityDefinition::weighted, "weighted"},
+                   {SimilarityDefinition::thesis, "thesis"});
 
 struct SimilarityParameters {
   SimilarityDefinition definition = SimilarityDefinition::weighted;

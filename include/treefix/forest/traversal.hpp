@@ -19,15 +19,10 @@
 namespace treefix {
 
 enum class Traversal { preorder, postorder, inorder, breadth_first };
-template <>
-struct EnumNames<Traversal> {
-  static constexpr const char* what = "traversal";
-  static constexpr NameEntry<Traversal> entries[] = {
-      {Traversal::preorder, "pre", "preorder"},
-      {Traversal::postorder, "post", "postorder"},
-      {Traversal::inorder, "in", "inorder"},
-      {Traversal::breadth_first, "bfs", "breadth_first"}};
-};
+TREEFIX_ENUM_NAMES(Traversal, "traversal", {Traversal::preorder, "pre", "preorder"},
+                   {Traversal::postorder, "post", "postorder"},
+                   {Traversal::inorder, "in", "inorder"},
+                   {Traversal::breadth_first, "bfs", "breadth_first"});
 
 // Visit orders on the CPU (the reference; explicit stacks, no recursion). The result is indexed
 // like the nodes: order[head[t] + k] is the k-th node of tree t visited. In-order is only defined

@@ -27,13 +27,8 @@ enum class XmlWeight {
                 // text of only white space does not count (it is layout)
   attribute     // the value of XmlTreeOptions::attribute; 0 where the element lacks it
 };
-template <>
-struct EnumNames<XmlWeight> {
-  static constexpr const char* what = "XML weight";
-  static constexpr NameEntry<XmlWeight> entries[] = {{XmlWeight::none, "none"},
-                                                     {XmlWeight::text_length, "text-length"},
-                                                     {XmlWeight::attribute, "attribute"}};
-};
+TREEFIX_ENUM_NAMES(XmlWeight, "XML weight", {XmlWeight::none, "none"},
+                   {XmlWeight::text_length, "text-length"}, {XmlWeight::attribute, "attribute"});
 
 struct XmlTreeOptions {
   XmlWeight weight = XmlWeight::none;

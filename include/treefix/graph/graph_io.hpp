@@ -40,16 +40,10 @@ namespace treefix {
 class PhaseTimes;
 
 enum class GraphFormat { automatic, mtx, edges, metis, npz, csr };
-template <>
-struct EnumNames<GraphFormat> {
-  static constexpr const char* what = "graph format";
-  static constexpr NameEntry<GraphFormat> entries[] = {{GraphFormat::automatic, "auto"},
-                                                       {GraphFormat::mtx, "mtx"},
-                                                       {GraphFormat::edges, "edges"},
-                                                       {GraphFormat::metis, "metis", "graph"},
-                                                       {GraphFormat::npz, "npz"},
-                                                       {GraphFormat::csr, "csr"}};
-};
+TREEFIX_ENUM_NAMES(GraphFormat, "graph format", {GraphFormat::automatic, "auto"},
+                   {GraphFormat::mtx, "mtx"}, {GraphFormat::edges, "edges"},
+                   {GraphFormat::metis, "metis", "graph"}, {GraphFormat::npz, "npz"},
+                   {GraphFormat::csr, "csr"});
 // The format a path's extension implies: .mtx -> mtx, .graph/.metis -> metis, .npz -> npz,
 // .csr -> csr, anything else -> edges.
 GraphFormat format_from_extension(const std::string& path);

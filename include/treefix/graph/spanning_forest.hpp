@@ -20,14 +20,8 @@
 namespace treefix {
 
 enum class RstMethod { euler, bfs, path_reversal };
-template <>
-struct EnumNames<RstMethod> {
-  static constexpr const char* what = "spanning-tree method";
-  static constexpr NameEntry<RstMethod> entries[] = {{RstMethod::euler, "euler"},
-                                                     {RstMethod::bfs, "bfs"},
-                                                     {RstMethod::path_reversal, "pr",
-                                                      "path-reversal"}};
-};
+TREEFIX_ENUM_NAMES(RstMethod, "spanning-tree method", {RstMethod::euler, "euler"},
+                   {RstMethod::bfs, "bfs"}, {RstMethod::path_reversal, "pr", "path-reversal"});
 
 struct RstOptions {
   RstMethod method = RstMethod::euler;

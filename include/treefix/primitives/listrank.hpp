@@ -28,12 +28,8 @@
 namespace treefix {
 
 enum class ListRankMethod { wyllie, ruling_set };
-template <>
-struct EnumNames<ListRankMethod> {
-  static constexpr const char* what = "list-ranking method";
-  static constexpr NameEntry<ListRankMethod> entries[] = {
-      {ListRankMethod::wyllie, "wyllie"}, {ListRankMethod::ruling_set, "ruling-set", "ruling_set"}};
-};
+TREEFIX_ENUM_NAMES(ListRankMethod, "list-ranking method", {ListRankMethod::wyllie, "wyllie"},
+                   {ListRankMethod::ruling_set, "ruling-set", "ruling_set"});
 
 struct ListRankOptions {
   ListRankMethod method = ListRankMethod::ruling_set;

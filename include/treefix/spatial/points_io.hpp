@@ -21,14 +21,9 @@
 namespace treefix {
 
 enum class PointFormat { automatic, text, xyz, npy };
-template <>
-struct EnumNames<PointFormat> {
-  static constexpr const char* what = "point format";
-  static constexpr NameEntry<PointFormat> entries[] = {{PointFormat::automatic, "auto"},
-                                                       {PointFormat::text, "text"},
-                                                       {PointFormat::xyz, "xyz", "rows"},
-                                                       {PointFormat::npy, "npy"}};
-};
+TREEFIX_ENUM_NAMES(PointFormat, "point format", {PointFormat::automatic, "auto"},
+                   {PointFormat::text, "text"}, {PointFormat::xyz, "xyz", "rows"},
+                   {PointFormat::npy, "npy"});
 
 // The format `given`, or for automatic the one the extension names (.npy; .xyz; else text).
 PointFormat point_format_of(const std::string& path, PointFormat given = PointFormat::automatic);

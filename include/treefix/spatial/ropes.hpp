@@ -31,20 +31,11 @@ namespace treefix {
 
 enum class Variant { automatic, independent, lockstep, recursive };
 enum class SortMode { automatic, on, off };
-template <>
-struct EnumNames<Variant> {
-  static constexpr const char* what = "traversal variant";
-  static constexpr NameEntry<Variant> entries[] = {{Variant::lockstep, "lockstep"},
-                                                   {Variant::independent, "independent"},
-                                                   {Variant::recursive, "recursive"},
-                                                   {Variant::automatic, "auto"}};
-};
-template <>
-struct EnumNames<SortMode> {
-  static constexpr const char* what = "sort mode";
-  static constexpr NameEntry<SortMode> entries[] = {
-      {SortMode::on, "on"}, {SortMode::off, "off"}, {SortMode::automatic, "auto"}};
-};
+TREEFIX_ENUM_NAMES(Variant, "traversal variant", {Variant::lockstep, "lockstep"},
+                   {Variant::independent, "independent"}, {Variant::recursive, "recursive"},
+                   {Variant::automatic, "auto"});
+TREEFIX_ENUM_NAMES(SortMode, "sort mode", {SortMode::on, "on"}, {SortMode::off, "off"},
+                   {SortMode::automatic, "auto"});
 
 // The pieces of one traversal: OpenCL C text defining the contract of kernels/ropes.cl, and the
 // -D options it is compiled with (dimension, k, ...).

@@ -37,14 +37,9 @@ using treefix::to_string;
 }  // namespace treefix::cpu_parallel
 
 namespace treefix {
-template <>
-struct EnumNames<cpu_parallel::Method> {
-  static constexpr const char* what = "CPU method";
-  static constexpr NameEntry<cpu_parallel::Method> entries[] = {
-      {cpu_parallel::Method::automatic, "auto"},
-      {cpu_parallel::Method::euler, "euler"},
-      {cpu_parallel::Method::levels, "levels"}};
-};
+TREEFIX_ENUM_NAMES(cpu_parallel::Method, "CPU method", {cpu_parallel::Method::automatic, "auto"},
+                   {cpu_parallel::Method::euler, "euler"},
+                   {cpu_parallel::Method::levels, "levels"});
 }  // namespace treefix
 
 namespace treefix::cpu_parallel {

@@ -31,13 +31,8 @@
 namespace treefix {
 
 enum class TourLayout { automatic, vertex_ids, preorder };
-template <>
-struct EnumNames<TourLayout> {
-  static constexpr const char* what = "tour layout";
-  static constexpr NameEntry<TourLayout> entries[] = {{TourLayout::automatic, "auto"},
-                                                      {TourLayout::vertex_ids, "vertex-ids"},
-                                                      {TourLayout::preorder, "preorder"}};
-};
+TREEFIX_ENUM_NAMES(TourLayout, "tour layout", {TourLayout::automatic, "auto"},
+                   {TourLayout::vertex_ids, "vertex-ids"}, {TourLayout::preorder, "preorder"});
 
 // Children of every vertex on the device in CSR form (int32): the children of v are
 // child[child_offset[v] .. child_offset[v + 1]), in increasing id; the roots, in increasing id,

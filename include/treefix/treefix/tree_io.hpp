@@ -23,14 +23,9 @@
 namespace treefix {
 
 enum class TreeFormat { automatic, parents, npy, newick };
-template <>
-struct EnumNames<TreeFormat> {
-  static constexpr const char* what = "tree format";
-  static constexpr NameEntry<TreeFormat> entries[] = {{TreeFormat::automatic, "auto"},
-                                                      {TreeFormat::parents, "parents", "text"},
-                                                      {TreeFormat::npy, "npy"},
-                                                      {TreeFormat::newick, "newick", "nwk"}};
-};
+TREEFIX_ENUM_NAMES(TreeFormat, "tree format", {TreeFormat::automatic, "auto"},
+                   {TreeFormat::parents, "parents", "text"}, {TreeFormat::npy, "npy"},
+                   {TreeFormat::newick, "newick", "nwk"});
 
 // The format `given`, or for automatic the one the extension names (.npy; .nwk, .newick; else
 // the text parent array).

@@ -36,20 +36,11 @@ enum class Algorithm { automatic, euler, levels, sequential };
 // The two forms of the Euler-tour method (kernels/treefix.cl): three kernels over a materialised
 // tour, as in the paper (Write, Scan, Read: timed separately), or fused into the scan passes.
 enum class EulerKernels { fused, three };
-template <>
-struct EnumNames<Algorithm> {
-  static constexpr const char* what = "algorithm";
-  static constexpr NameEntry<Algorithm> entries[] = {{Algorithm::automatic, "auto"},
-                                                     {Algorithm::euler, "euler"},
-                                                     {Algorithm::levels, "levels"},
-                                                     {Algorithm::sequential, "sequential"}};
-};
-template <>
-struct EnumNames<EulerKernels> {
-  static constexpr const char* what = "Euler-tour kernel form";
-  static constexpr NameEntry<EulerKernels> entries[] = {{EulerKernels::fused, "fused"},
-                                                        {EulerKernels::three, "three"}};
-};
+TREEFIX_ENUM_NAMES(Algorithm, "algorithm", {Algorithm::automatic, "auto"},
+                   {Algorithm::euler, "euler"}, {Algorithm::levels, "levels"},
+                   {Algorithm::sequential, "sequential"});
+TREEFIX_ENUM_NAMES(EulerKernels, "Euler-tour kernel form", {EulerKernels::fused, "fused"},
+                   {EulerKernels::three, "three"});
 
 struct TreefixOptions {
   Op op = Op::sum;

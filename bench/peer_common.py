@@ -1,0 +1,37 @@
+"""What the peer scripts (cupy_treefix.py, ckdtree_peer.py) share: the arguments every one takes
+(a dump directory that treefix-bench wrote, --csv, --repeats, --warmup), the date of a run as the
+suites write it, and the CSV writer (one header row, then the rows)."""
+import argparse
+import csv
+import datetime
+
+
+def parser(doc, dump_help, repeats, warmup):
+    """An argument parser described by the script's docstring, with the common arguments."""
+    result = argparse.ArgumentParser(description=doc.splitlines()[0])
+    result.add_argument("dump_dir", help=dump_help)
+    result.add_argument("--csv", required=True, help="output CSV")
+    result.add_argument("--repeats", type=int, default=repeats)
+    result.add_argument("--warmup", type=int, default=warmup)
+    return result
+
+
+def parse(arguments):
+    """The parsed arguments; exits with a usage error unless repeats >= 1 and warmup >= 0."""
+    args = arguments.parse_args()
+    if args.repeats < 1 or args.warmup < 0:
+        arguments.error("--repeats must be >= 1 and --warmup >= 0")
+    return args
+
+
+def utc_date():
+    """Now, as the suites' CSV rows give it: "YYYY-MM-DD HH:MM UTC"."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def write_csv(path, columns, rows):
+    """Writes the rows (dicts keyed by column) under a header of the columns."""
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
