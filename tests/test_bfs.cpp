@@ -198,6 +198,72 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
   }
 }
 
+TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number per launch") {
+  // Every level narrow (no threshold but the huge rows), the frontier in local-memory chunks of
+  // 1, 7 or 64 vertices (so that almost every level is read back from the global queue), and
+  // launches that stop after 3 levels or run the whole search.
+  auto& rt = test::runtime();
+  struct Shape {
+    std::size_t buffer, levels;
+  };
+  for (const auto& [name, g] : test::graph_families()) {
+    if (g.vertices() == 0) continue;
+    CAPTURE(name);
+    for (Shape shape : {Shape{1, 16384}, Shape{7, 3}, Shape{64, 16384}}) {
+      CAPTURE(shape.buffer);
+      CAPTURE(shape.levels);
+      test::ScopedTuning tuning;
+      tuning->bfs_small_frontier = std::size_t{1} << 30;
+      tuning->bfs_small_arcs = std::size_t{1} << 30;
+      tuning->bfs_small_buffer = shape.buffer;
+      tuning->bfs_small_levels = shape.levels;
+      check_bfs(g, static_cast<vertex_t>(g.vertices() / 2));
+    }
+  }
+  // level offsets and launches: 4005 levels of at most 5 vertices, 100 levels per launch
+  Csr strip = generate::grid2d(5, 4001);
+  auto reference = bfs_reference(strip, 0);
+  std::vector<std::size_t> expected_offset(reference.levels + 1, 0);
+  for (vertex_t d : reference.depth) ++expected_offset[d + 1];
+  for (std::size_t l = 0; l < reference.levels; ++l) expected_offset[l + 1] += expected_offset[l];
+  DeviceGraph device(rt, strip);
+  for (std::size_t buffer : {std::size_t{2}, std::size_t{0}}) {
+    CAPTURE(buffer);
+    test::ScopedTuning tuning;
+    tuning->bfs_small_frontier = 64;
+    tuning->bfs_small_levels = 100;
+    tuning->bfs_small_buffer = buffer;
+    DeviceBfs searched = bfs(rt, device, {0});
+    CHECK(searched.level_offset == expected_offset);
+    CHECK(searched.depth.download(rt) == reference.depth);
+    // at least 41 launches of the one-group kernel (each followed by one of the multi-group
+    // level, which passes), enqueued in batches of 1, 2, 4 ... steps: 63 steps at most
+    CHECK(searched.kernel_launches >= 2 + 2 * 41);
+    CHECK(searched.kernel_launches <= 2 + 2 * 63);
+  }
+}
+
+TEST_CASE("bfs: the arc threshold hands narrow frontiers of many arcs to every group and back") {
+  // A grid's frontiers have about 4 arcs per vertex: with 8 to 40 arcs allowed, searches switch
+  // between the two paths many times, in both directions, with chunked frontiers.
+  for (const auto& [name, g] :
+       {std::pair{"grid 61x67", generate::grid2d(61, 67)},
+        std::pair{"random", random_graph(4099, 3 * 4099, 5, true)}}) {
+    CAPTURE(name);
+    for (std::size_t arcs : {std::size_t{8}, std::size_t{40}}) {
+      CAPTURE(arcs);
+      test::ScopedTuning tuning;
+      tuning->bfs_small_frontier = std::size_t{1} << 30;
+      tuning->bfs_small_arcs = arcs;
+      tuning->bfs_small_buffer = 3;
+      check_bfs(g, 0);
+      BfsOptions top_down;
+      top_down.direction_optimizing = false;
+      check_bfs(g, static_cast<vertex_t>(g.vertices() - 1), top_down);
+    }
+  }
+}
+
 TEST_CASE("bfs: a small frontier with too many arcs is handed to the multi-group level") {
   // Vertex 0 reaches 8 broad rows of 5000 leaves (below the huge-row threshold): level 1 has 8
   // vertices but 40008 arcs, more than one work-group takes; the search must still be exact,

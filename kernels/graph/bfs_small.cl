@@ -1,123 +1,214 @@
-// bfs_small.cl: consecutive BFS levels with small frontiers, run by one work-group in one launch
-// (work-group barriers between levels instead of launches and host round trips). It serves
-// high-diameter graphs (road networks, meshes, grids: thousands of levels of a few hundred to a
-// few thousand vertices), where the cost of a level is its chain of dependent memory accesses,
-// not its bandwidth. The state and its hand-over are graph/bfs_state.clh.
+// bfs_small.cl: consecutive narrow BFS levels run by one work-group in one launch (work-group
+// barriers between levels instead of launches). It serves high-diameter graphs (road networks,
+// meshes, grids: thousands of levels of a few hundred to a few thousand vertices), where a level
+// costs its chain of dependent memory accesses and barriers, not its bandwidth. One work-group
+// per level as in Luo, Wong and Hwu's single-block BFS kernel; the gathering is Merrill's
+// scan-based one. The state and its hand-over are graph/bfs_state.clh.
 //
-// Per level: the frontier (at most SMALL_ITEMS x WG_SIZE vertices) is read from the queue into
-// local memory with its row lengths; a work-group scan of the lengths numbers the level's arcs;
-// then every work-item takes ARCS_PER_ITEM arcs per round (their loads independent, so their
-// latencies overlap), finds each arc's row by binary search of the scan, and claims the
-// neighbour (atomic_cmpxchg on its depth, as bfs.cl). New vertices get their queue slot from a
-// local counter: no global atomic per round. The group leaves the loop, handing the level to
-// bfs_level, when a frontier grows past `small` vertices or `small_arcs` arcs, holds a huge row,
-// or should go bottom-up. Only one work-group runs; it waits for no other.
-// Traffic per level: the frontier, its row offsets (twice), its arcs' columns and depths, the
-// new vertices' queue, parent and degree (their arcs are summed for Beamer's test).
-
-#include "primitives/workgroup.clh"
+// Per level, the frontier is taken in chunks of `capacity` entries (vertex, first arc, rank) in
+// local memory: the first chunk is where the previous level of this launch left it, the others
+// (and every chunk of a launch's first level) come from the queue in global memory, so the
+// frontier is not limited by local memory. A scan of the row lengths numbers the chunk's arcs;
+// every work-item then takes ARCS_PER_ITEM arcs per round, each step of all of them issued
+// together (owner by binary search, column, depth, then the claim with the new vertex's row
+// offsets loaded beside it, so that the next level needs no dependent load). The round's new
+// vertices are numbered by one scan of (count, arcs) pairs, no atomic per vertex, and written
+// to the queue and, for the first `capacity` of the level, to the other side of the buffers.
+// The search state is private (every work-item computes the same), so a level reads no state
+// from global memory. The group leaves, writing the state, when a frontier is too wide
+// (small_level), holds a huge row, the search is done, or after most_levels levels.
+// Only one work-group runs; it waits for no other.
+// Traffic per level: its arcs' columns and depths, the new vertices' row offsets, queue slots
+// and parents; frontier entries past the first chunk are re-read from the queue.
 
 #include "graph/bfs_state.clh"
 
-#ifndef SMALL_ITEMS
-#define SMALL_ITEMS 4  // frontier vertices per work-item
+#ifndef ARCS_PER_ITEM
+#define ARCS_PER_ITEM 8
 #endif
-#define SMALL_CAP (SMALL_ITEMS * WG_SIZE)
-#define ARCS_PER_ITEM 4
 
-// The frontier entry owning arc `rank`: the last k < count whose first arc is at or before it.
-int owner_of_arc(local const uint* arc_rank, int count, uint rank) {
-  int lo = 0, hi = count - 1;
-  while (lo < hi) {
-    int mid = (lo + hi + 1) >> 1;
-    if (arc_rank[mid] <= rank) lo = mid; else hi = mid - 1;
+// Raking scan: items of the group in segments of RAKE, one work-item per segment scans its
+// segment in place, one work-item scans the segment totals: 3 barriers (plus one to free the
+// scratch) against 2 log2(WG_SIZE) for a Hillis-Steele scan. Padding keeps the rakers off each
+// other's banks.
+#define RAKE (WG_SIZE < 32 ? WG_SIZE : 32)
+#define SEGMENTS (WG_SIZE / RAKE)
+#define PADDED(i) ((i) + (i) / RAKE)
+#define SCAN_ENTRIES (PADDED(WG_SIZE) + SEGMENTS + 1)
+
+// Exclusive scan of pairs over the group's items in local-id order; *total = the sum of all.
+// Every item must call it.
+uint2 rake_scan(uint2 x, local uint2* scratch, uint2* total) {
+  const int lid = get_local_id(0);
+  local uint2* segment_total = scratch + PADDED(WG_SIZE);
+  scratch[PADDED(lid)] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < SEGMENTS) {
+    local uint2* segment = scratch + lid * (RAKE + 1);
+    uint2 sum = (uint2)(0u, 0u);
+    for (int k = 0; k < RAKE; ++k) {
+      const uint2 value = segment[k];
+      segment[k] = sum;
+      sum += value;
+    }
+    segment_total[lid] = sum;
   }
-  return lo;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint2 sum = (uint2)(0u, 0u);
+    for (int s = 0; s < SEGMENTS; ++s) {
+      const uint2 value = segment_total[s];
+      segment_total[s] = sum;
+      sum += value;
+    }
+    segment_total[SEGMENTS] = sum;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint2 result = scratch[PADDED(lid)] + segment_total[lid / RAKE];
+  *total = segment_total[SEGMENTS];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return result;
 }
 
+// Local buffers (2 x capacity entries each, the host sizes them): one side holds the frontier
+// chunk being expanded, the other receives the next level's first `capacity` vertices.
 kernel void bfs_small_levels(global const EDGE_T* row_offset, global const int* column,
                              global int* depth, global int* parent, global int* queue,
                              global int* counters, global int* huge, global const int* state_in,
                              global int* state_out, global int* level_offset,
                              global int* huge_offset, const int n, const int small,
-                             const int small_arcs, const int may_bottom_up, const float alpha,
-                             const float beta, const EDGE_T huge_degree, const uint arcs) {
-  local int front[SMALL_CAP];
-  local uint arc_rank[SMALL_CAP];
-  local uint scratch[WG_SIZE];
-  local int found, stop;
-  local uint found_arcs;
-  const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree, arcs};
+                             const uint small_arcs, const int may_bottom_up, const float alpha,
+                             const float beta, const EDGE_T huge_degree, const uint arcs,
+                             const int most_levels, const int capacity,
+                             local int* vertex_buffer, local EDGE_T* first_buffer,
+                             local uint* rank_buffer) {
+  local uint2 scratch[SCAN_ENTRIES];
+  local int found_huge, huge_count;
+  const bfs_params p = {n, small, small_arcs, may_bottom_up, alpha, beta, huge_degree, arcs};
   const int lid = get_local_id(0);
-  if (state_in[S_DONE] || !small_level(state_in, small)) {  // bfs_level's turn
+  bfs_state now = load_state(state_in);
+  if (now.done || !small_level(now, p)) {  // bfs_level's turn
     pass_state(state_in, state_out);
     return;
   }
-  if (lid == 0)
-    for (int f = 0; f < S_FIELDS; ++f) state_out[f] = state_in[f];
-  barrier(CLK_GLOBAL_MEM_FENCE);
-  for (;;) {
-    const int begin = state_out[S_BEGIN], end = state_out[S_END];
-    const int count = end - begin, next_depth = state_out[S_DEPTH] + 1;
-    // The frontier and its arcs' numbering: each item scans a run of SMALL_ITEMS entries.
-    uint run = 0;
-    for (int j = 0; j < SMALL_ITEMS; ++j) {
-      const int i = lid * SMALL_ITEMS + j;
-      uint length = 0;
-      if (i < count) {
-        const int v = queue[begin + i];
-        front[i] = v;
-        length = (uint)(row_offset[v + 1] - row_offset[v]);
+  if (lid == 0) found_huge = 0;  // set once, and the group leaves after that level
+  int side = 0;           // the side of the buffers holding the frontier's first chunk ...
+  bool buffered = false;  // ... once a level of this launch has put it there
+  for (int level = 1;; ++level) {
+    local int* front = vertex_buffer + side * capacity;
+    local EDGE_T* front_first = first_buffer + side * capacity;
+    local uint* front_rank = rank_buffer + side * capacity;
+    local int* next = vertex_buffer + (1 - side) * capacity;
+    local EDGE_T* next_first = first_buffer + (1 - side) * capacity;
+    local uint* next_length = rank_buffer + (1 - side) * capacity;
+    const int count = now.end - now.begin, next_depth = now.depth + 1;
+    int found = 0;        // vertices found by this level so far (the same on every item)
+    uint found_arcs = 0;  // ... and their arcs
+    for (int chunk_begin = 0; chunk_begin < count; chunk_begin += capacity) {
+      const int chunk = min(capacity, count - chunk_begin);
+      if (!buffered || chunk_begin > 0) {
+        for (int i = lid; i < chunk; i += WG_SIZE) {
+          const int v = queue[now.begin + chunk_begin + i];
+          const EDGE_T first = row_offset[v];
+          front[i] = v;
+          front_first[i] = first;
+          front_rank[i] = (uint)(row_offset[v + 1] - first);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
       }
-      arc_rank[i] = length;  // lengths for now, ranks after the scan
-      run += length;
-    }
-    uint total;
-    uint rank = wg_sum_uint_exclusive(run, scratch, &total);
-    for (int j = 0; j < SMALL_ITEMS; ++j) {
-      const int i = lid * SMALL_ITEMS + j;
-      const uint length = arc_rank[i];
-      arc_rank[i] = rank;
-      rank += length;
-    }
-    if (lid == 0) {
-      found = 0;
-      found_arcs = 0;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (total > (uint)small_arcs) {  // too many arcs for one group: bfs_level takes this level
-      if (lid == 0) state_out[S_WIDE] = 1;
-      return;
-    }
-    for (uint base = 0; base < total; base += ARCS_PER_ITEM * WG_SIZE) {
-      int u[ARCS_PER_ITEM], v[ARCS_PER_ITEM];
-      for (int j = 0; j < ARCS_PER_ITEM; ++j) {  // independent loads: their latencies overlap
-        const uint r = base + j * WG_SIZE + lid;
-        u[j] = -1;
-        if (r < total) {
-          const int k = owner_of_arc(arc_rank, count, r);
-          v[j] = front[k];
-          u[j] = column[row_offset[v[j]] + (EDGE_T)(r - arc_rank[k])];
+      // Row lengths to arc ranks: each item scans a run of `per` entries.
+      const int per = (chunk + WG_SIZE - 1) / WG_SIZE;
+      uint run = 0;
+      for (int j = 0; j < per; ++j) {
+        const int i = lid * per + j;
+        if (i < chunk) run += front_rank[i];
+      }
+      uint2 chunk_total;
+      uint rank = rake_scan((uint2)(run, 0u), scratch, &chunk_total).s0;
+      for (int j = 0; j < per; ++j) {
+        const int i = lid * per + j;
+        if (i < chunk) {
+          const uint length = front_rank[i];
+          front_rank[i] = rank;
+          rank += length;
         }
       }
-      for (int j = 0; j < ARCS_PER_ITEM; ++j) {
-        if (u[j] < 0 || !claim(depth, parent, u[j], v[j], next_depth)) continue;
-        queue[end + atomic_inc(&found)] = u[j];
-        const EDGE_T degree = row_offset[u[j] + 1] - row_offset[u[j]];
-        atomic_add(&found_arcs, (uint)degree);
-        if (degree >= huge_degree) huge[atomic_inc(&counters[1])] = u[j];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      int top = 1;  // the owner search's first step: the largest power of two <= chunk
+      while (top <= chunk / 2) top *= 2;
+      for (uint base = 0; base < chunk_total.s0; base += ARCS_PER_ITEM * WG_SIZE) {
+        int owner[ARCS_PER_ITEM], u[ARCS_PER_ITEM];
+        bool won[ARCS_PER_ITEM];
+        EDGE_T first[ARCS_PER_ITEM];
+        uint length[ARCS_PER_ITEM];
+        // Each step for all arcs at once: their latencies overlap.
+        for (int j = 0; j < ARCS_PER_ITEM; ++j) owner[j] = 0;
+        for (int step = top; step > 0; step >>= 1)
+          for (int j = 0; j < ARCS_PER_ITEM; ++j) {
+            const uint r = base + (uint)(j * WG_SIZE + lid);
+            const int probe = owner[j] + step;
+            if (probe < chunk && front_rank[probe] <= r) owner[j] = probe;
+          }
+        for (int j = 0; j < ARCS_PER_ITEM; ++j) {
+          const uint r = base + (uint)(j * WG_SIZE + lid);
+          u[j] = -1;
+          if (r < chunk_total.s0)
+            u[j] = column[front_first[owner[j]] + (EDGE_T)(r - front_rank[owner[j]])];
+        }
+        for (int j = 0; j < ARCS_PER_ITEM; ++j) won[j] = u[j] >= 0 && depth[u[j]] == -1;
+        for (int j = 0; j < ARCS_PER_ITEM; ++j)  // rows of the candidates, beside the claims
+          if (won[j]) {
+            first[j] = row_offset[u[j]];
+            length[j] = (uint)(row_offset[u[j] + 1] - first[j]);
+          }
+        for (int j = 0; j < ARCS_PER_ITEM; ++j)
+          if (won[j]) won[j] = atomic_cmpxchg(depth + u[j], -1, next_depth) == -1;
+        uint my_found = 0, my_arcs = 0;
+        for (int j = 0; j < ARCS_PER_ITEM; ++j)
+          if (won[j]) {
+            parent[u[j]] = front[owner[j]];
+            ++my_found;
+            my_arcs += length[j];
+            if ((EDGE_T)length[j] >= huge_degree) {
+              huge[atomic_inc(&counters[1])] = u[j];
+              found_huge = 1;  // benign race: every writer stores 1
+            }
+          }
+        uint2 round_total;
+        int slot = found + (int)rake_scan((uint2)(my_found, my_arcs), scratch, &round_total).s0;
+        for (int j = 0; j < ARCS_PER_ITEM; ++j)
+          if (won[j]) {
+            queue[now.end + slot] = u[j];
+            if (slot < capacity) {
+              next[slot] = u[j];
+              next_first[slot] = first[j];
+              next_length[slot] = length[j];
+            }
+            ++slot;
+          }
+        found += (int)round_total.s0;
+        found_arcs += round_total.s1;
       }
     }
+    // The level's queue slots and buffers are written and found_huge is final.
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-      const int new_end = end + found, new_huge = atomic_add(&counters[1], 0);
-      const uint arcs_seen = (uint)counters[2] + found_arcs;
-      counters[0] = new_end;  // this group alone appends while it runs
-      counters[2] = (int)arcs_seen;
-      advance(state_out, state_out, new_end, new_huge, arcs_seen, level_offset, huge_offset, p);
-      stop = !small_level(state_out, small) || state_out[S_DONE];
+    int huge_end = now.huge_end;
+    if (found_huge) {  // the same on every item
+      if (lid == 0) huge_count = atomic_add(&counters[1], 0);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      huge_end = huge_count;
     }
-    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-    if (stop) return;
+    now = advance(now, now.end + found, huge_end, now.arcs_seen + found_arcs, p);
+    if (lid == 0) record_level(now, level_offset, huge_offset);
+    if (now.done || !small_level(now, p) || level >= most_levels) {
+      if (lid == 0) {
+        store_state(state_out, now);
+        counters[0] = now.end;  // this group alone appended while it ran
+        counters[2] = (int)now.arcs_seen;
+      }
+      return;
+    }
+    side = 1 - side;
+    buffered = true;
   }
 }

@@ -11,32 +11,32 @@
 namespace treefix {
 
 namespace {
-// Fields of the device-side search state (kernels/graph/bfs.cl, S_*).
+// Fields of the device-side search state (kernels/graph/bfs_state.clh, S_*).
 constexpr std::size_t kEnd = 1, kHugeEnd = 3, kDepth = 4, kBottomUp = 5, kDone = 7,
-                      kBottomUpLevels = 8, kArcsSeen = 10, kStateFields = 11;
+                      kBottomUpLevels = 8, kFrontArcs = 9, kArcsSeen = 10, kStateFields = 11;
 constexpr std::size_t kMostPerBatch = 64;  // steps between two reads of the state
 
-// The small-frontier kernel (kernels/graph/bfs_small.cl), sized to the device's local memory.
+// The one-group kernel of narrow levels (kernels/graph/bfs_small.cl) and its local buffers.
 struct SmallLevels {
   Kernels kernels;
-  std::size_t frontier;  // at most this many vertices (Tuning::bfs_small_frontier, capped)
-  cl_int arcs;           // ... and this many arcs per level
+  std::size_t capacity;  // frontier entries per chunk in local memory
+  std::size_t entry_bytes;
 };
 
 SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
-  // Local memory: 2 words per frontier vertex (vertex, first arc) and one per work-item; the
-  // group is as large as the device allows (up to 1024: more loads in flight per level).
-  constexpr std::size_t wish = 1024, most_items = 4;
+  // As large a group as the device allows (up to 1024): more loads in flight per level.
+  Kernels kernels(runtime, "graph/bfs_small.cl", graph.offset_option(), {profile, "bfs"}, 1024);
+  const std::size_t wg = kernels.wg_size();
+  // Local memory: the kernel's raking scan (about wg + wg / 16 pairs of uints) and two halves
+  // of (vertex, first arc, rank) entries.
+  const std::size_t scan_bytes = 8 * (wg + 2 * (wg / 32 + 1) + 1) + 64;
+  const std::size_t entry_bytes = 8 + (graph.wide_offsets() ? 8 : 4);
   const std::size_t local = runtime.description().local_mem_bytes;
-  const std::size_t spare = local > 4 * wish + 256 ? local - 4 * wish - 256 : 0;
-  const std::size_t items = std::clamp<std::size_t>(spare / (8 * wish), 1, most_items);
-  Kernels kernels(runtime, "graph/bfs_small.cl",
-                  std::string(graph.offset_option()) + " -DSMALL_ITEMS=" + std::to_string(items),
-                  {profile, "bfs"}, wish);
-  const std::size_t capacity = items * kernels.wg_size();
-  const std::size_t frontier = std::min(runtime.tuning().bfs_small_frontier, capacity);
-  // arcs: 4 rounds of ARCS_PER_ITEM (4) arcs per work-item
-  return {kernels, frontier, static_cast<cl_int>(std::max(frontier, 16 * kernels.wg_size()))};
+  const std::size_t spare = local > scan_bytes + 512 ? local - scan_bytes - 512 : 0;
+  std::size_t capacity = std::clamp<std::size_t>(spare / (2 * entry_bytes), 1, 8 * wg);
+  if (runtime.tuning().bfs_small_buffer)
+    capacity = std::min(capacity, runtime.tuning().bfs_small_buffer);
+  return {kernels, capacity, entry_bytes};
 }
 }  // namespace
 
@@ -92,8 +92,9 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     // and the level offsets, written on the device and read once at the end.
     SmallLevels small = small_levels(runtime, graph, profile);
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
+    const Tuning& tuning = runtime.tuning();
     const bool first_bottom_up =
-        may_go_bottom_up && sources > small.frontier &&
+        may_go_bottom_up && sources > tuning.bfs_small_frontier &&
         static_cast<double>(sources) > static_cast<double>(n - sources) / options.bottom_up_alpha;
     std::vector<std::int32_t> initial(kStateFields, 0);
     initial[kEnd] = static_cast<std::int32_t>(sources);
@@ -115,13 +116,22 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
                                       sizeof(cl_int), sizeof(cl_int));
     runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), sizeof(cl_int),
                                       kHugeEnd * sizeof(cl_int), sizeof(cl_int));
-    runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), 2 * sizeof(cl_int),
-                                      kArcsSeen * sizeof(cl_int), sizeof(cl_int));
+    for (std::size_t field : {kFrontArcs, kArcsSeen})
+      runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), 2 * sizeof(cl_int),
+                                        field * sizeof(cl_int), sizeof(cl_int));
     const cl_uint all_arcs = static_cast<cl_uint>(std::min<std::size_t>(graph.arcs(), UINT32_MAX));
 
     const Grid grid =
         search.groups(options.groups ? options.groups : runtime.saturating_groups(wg));
-    const cl_int small_frontier = static_cast<cl_int>(small.frontier);
+    const cl_int small_frontier =
+        static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_small_frontier, INT32_MAX));
+    const cl_uint small_arcs =
+        static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_small_arcs, UINT32_MAX));
+    const cl_int most_levels =
+        static_cast<cl_int>(std::clamp<std::size_t>(tuning.bfs_small_levels, 1, INT32_MAX));
+    const LocalBytes vertices{2 * small.capacity * sizeof(cl_int)},
+        firsts{2 * small.capacity * (small.entry_bytes - 8)},
+        ranks{2 * small.capacity * sizeof(cl_uint)};
     const cl_float alpha = static_cast<cl_float>(options.bottom_up_alpha),
                    beta = static_cast<cl_float>(options.top_down_beta);
     std::size_t current = 0;  // state[current] holds the latest state
@@ -139,13 +149,14 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
         small.kernels.run("bfs_small_levels", small.kernels.groups(1), graph.row_offset(),
                           graph.column(), depth, parent, queue, counters, huge, state[current],
                           state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
-                          small_frontier, small.arcs, cl_int(may_go_bottom_up), alpha, beta,
-                          huge_row, all_arcs);
+                          small_frontier, small_arcs, cl_int(may_go_bottom_up), alpha, beta,
+                          huge_row, all_arcs, most_levels, static_cast<cl_int>(small.capacity),
+                          vertices, firsts, ranks);
         swap();
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
                    counters, huge, state[current], state[1 - current], level_end, huge_end,
-                   finished, static_cast<cl_int>(n), small_frontier, cl_int(may_go_bottom_up),
-                   alpha, beta, huge_row, all_arcs);
+                   finished, static_cast<cl_int>(n), small_frontier, small_arcs,
+                   cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs);
         swap();
       }
       latest = state[current].download(runtime, profile);

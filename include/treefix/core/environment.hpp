@@ -16,8 +16,9 @@
 //   TREEFIX_CC_SAMPLES        arcs per row sampled by connectivity before skipping the giant
 //                             component (0 .. 64; 0: ECL-CC alone)
 //   TREEFIX_BFS_SMALL_FRONTIER  frontier size up to which one work-group runs BFS levels
+//   TREEFIX_BFS_SMALL_ARCS    ... and the frontier's arcs (positive integers)
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last nine override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer". The last ten override the per-device Tuning (treefix/core/tuning.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -37,6 +38,7 @@ struct Environment {
   std::optional<std::size_t> radix_sort_items;
   std::optional<std::size_t> connectivity_samples;
   std::optional<std::size_t> bfs_small_frontier;
+  std::optional<std::size_t> bfs_small_arcs;
 
   static Environment read();
 };
