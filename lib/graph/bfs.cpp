@@ -24,8 +24,10 @@ struct SmallLevels {
 };
 
 SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
-  // As large a group as the device allows (up to 1024): more loads in flight per level.
-  Kernels kernels(runtime, "graph/bfs_small.cl", graph.offset_option(), {profile, "bfs"}, 1024);
+  // On a GPU as large a group as the device allows (up to 1024): more loads in flight per level.
+  // A CPU runs the group's items one after the other between barriers: the usual size.
+  const std::size_t wish = runtime.description().is_gpu ? 1024 : 0;
+  Kernels kernels(runtime, "graph/bfs_small.cl", graph.offset_option(), {profile, "bfs"}, wish);
   const std::size_t wg = kernels.wg_size();
   // Local memory: the kernel's raking scan (about wg + wg / 16 pairs of uints) and two halves
   // of (vertex, first arc, rank) entries.
