@@ -220,6 +220,24 @@ TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number pe
       check_bfs(g, static_cast<vertex_t>(g.vertices() / 2));
     }
   }
+  // a path whose end is a hub of huge degree: found by the short-row path of the one-group
+  // kernel, which hands the next level (a huge row) to every group
+  {
+    std::vector<vertex_t> s, t;
+    const vertex_t hub = 9, leaves = 20000;
+    for (vertex_t v = 1; v <= hub; ++v) s.push_back(v - 1), t.push_back(v);
+    for (vertex_t leaf = 0; leaf < leaves; ++leaf) s.push_back(hub), t.push_back(hub + 1 + leaf);
+    Csr g = csr_from_edges(static_cast<std::size_t>(hub + 1 + leaves), s, t, true);
+    test::ScopedTuning tuning;
+    tuning->bfs_small_frontier = std::size_t{1} << 30;
+    tuning->bfs_small_arcs = std::size_t{1} << 30;
+    BfsOptions options;
+    options.huge_degree = 1000;
+    for (bool beamer : {false, true}) {
+      options.direction_optimizing = beamer;
+      CHECK(check_bfs(g, 0, options).levels == 11);
+    }
+  }
   // level offsets and launches: 4005 levels of at most 5 vertices, 100 levels per launch
   Csr strip = generate::grid2d(5, 4001);
   auto reference = bfs_reference(strip, 0);

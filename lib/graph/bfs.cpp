@@ -29,13 +29,13 @@ SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* pr
   const std::size_t wish = runtime.description().is_gpu ? 1024 : 0;
   Kernels kernels(runtime, "graph/bfs_small.cl", graph.offset_option(), {profile, "bfs"}, wish);
   const std::size_t wg = kernels.wg_size();
-  // Local memory: the kernel's raking scan (about wg + wg / 16 pairs of uints) and two halves
-  // of (vertex, first arc, rank) entries.
-  const std::size_t scan_bytes = 8 * (wg + 2 * (wg / 32 + 1) + 1) + 64;
+  // Local memory: the kernel's own (a scan's wg uints, 3 x 32 counters) and two halves of
+  // (vertex, first arc, row length) entries.
+  const std::size_t own_bytes = 4 * (wg + 3 * 32 + 8);
   const std::size_t entry_bytes = 8 + (graph.wide_offsets() ? 8 : 4);
   const std::size_t local = runtime.description().local_mem_bytes;
-  const std::size_t spare = local > scan_bytes + 512 ? local - scan_bytes - 512 : 0;
-  std::size_t capacity = std::clamp<std::size_t>(spare / (2 * entry_bytes), 1, 8 * wg);
+  const std::size_t spare = local > own_bytes + 512 ? local - own_bytes - 512 : 0;
+  std::size_t capacity = std::clamp<std::size_t>(spare / (2 * entry_bytes), 1, 4 * wg);
   if (runtime.tuning().bfs_small_buffer)
     capacity = std::min(capacity, runtime.tuning().bfs_small_buffer);
   return {kernels, capacity, entry_bytes};
@@ -133,7 +133,7 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
         static_cast<cl_int>(std::clamp<std::size_t>(tuning.bfs_small_levels, 1, INT32_MAX));
     const LocalBytes vertices{2 * small.capacity * sizeof(cl_int)},
         firsts{2 * small.capacity * (small.entry_bytes - 8)},
-        ranks{2 * small.capacity * sizeof(cl_uint)};
+        lengths{2 * small.capacity * sizeof(cl_uint)};
     const cl_float alpha = static_cast<cl_float>(options.bottom_up_alpha),
                    beta = static_cast<cl_float>(options.top_down_beta);
     std::size_t current = 0;  // state[current] holds the latest state
@@ -153,7 +153,7 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
                           state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
                           small_frontier, small_arcs, cl_int(may_go_bottom_up), alpha, beta,
                           huge_row, all_arcs, most_levels, static_cast<cl_int>(small.capacity),
-                          vertices, firsts, ranks);
+                          vertices, firsts, lengths);
         swap();
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
                    counters, huge, state[current], state[1 - current], level_end, huge_end,
