@@ -166,8 +166,8 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
   for (const auto& [name, g] : test::graph_families()) {
     if (g.vertices() == 0) continue;
     CAPTURE(name);
-    for (std::size_t small : {std::size_t{1}, std::size_t{3}, std::size_t{64},
-                              std::size_t{1} << 30}) {
+    for (std::size_t small :
+         {std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{1} << 30}) {
       CAPTURE(small);
       test::ScopedTuning tuning;
       tuning->bfs_small_frontier = small;
@@ -261,12 +261,57 @@ TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number pe
   }
 }
 
+TEST_CASE("bfs: medium levels with a grid-wide barrier, and the switch-over to the other paths") {
+  // The grid-barrier kernel needs its groups resident: one per compute unit here (PoCL runs
+  // each on a thread of its own). Thresholds of 3 and 64 vertices hand levels between the
+  // one-group kernel, it, and the multi-group level (wide frontiers, huge rows, bottom-up).
+  for (const auto& [name, g] : test::graph_families()) {
+    if (g.vertices() < 2) continue;
+    CAPTURE(name);
+    for (std::size_t small : {std::size_t{3}, std::size_t{64}}) {
+      CAPTURE(small);
+      test::ScopedTuning tuning;
+      tuning->bfs_grid_barrier = true;
+      tuning->bfs_grid_groups_per_unit = 1;
+      tuning->bfs_small_frontier = small;
+      tuning->bfs_grid_frontier = 4000;
+      const vertex_t source = static_cast<vertex_t>(g.vertices() / 3);
+      BfsOptions options;
+      options.direction_optimizing = small == 64;
+      DeviceGraph device(test::runtime(), g);
+      DeviceBfs searched = bfs(test::runtime(), device, {source}, options);
+      CHECK_FALSE(searched.grid_barrier_gave_up);
+      BfsResult ref = bfs_reference(g, source);
+      CHECK(bfs_tree_problem(g, source, ref.depth, searched.depth.download(test::runtime()),
+                             searched.parent.download(test::runtime())) == "");
+      CHECK(searched.levels() == ref.levels);
+    }
+  }
+}
+
+TEST_CASE(
+    "bfs: a grid barrier whose groups are not all resident gives up, and the search is redone") {
+  // PoCL runs one work-group per thread to its end: of 64 groups per compute unit the first
+  // ones wait at the barrier for groups that cannot start, give up, and the host searches again
+  // with the portable kernels.
+  Csr g = generate::grid2d(40, 50);
+  test::ScopedTuning tuning;
+  tuning->bfs_grid_barrier = true;
+  tuning->bfs_grid_groups_per_unit = 64;
+  tuning->bfs_small_frontier = 3;
+  DeviceGraph device(test::runtime(), g);
+  DeviceBfs searched = bfs(test::runtime(), device, {0});
+  CHECK(searched.grid_barrier_gave_up);
+  BfsResult ref = bfs_reference(g, 0);
+  CHECK(bfs_tree_problem(g, 0, ref.depth, searched.depth.download(test::runtime()),
+                         searched.parent.download(test::runtime())) == "");
+}
+
 TEST_CASE("bfs: the arc threshold hands narrow frontiers of many arcs to every group and back") {
   // A grid's frontiers have about 4 arcs per vertex: with 8 to 40 arcs allowed, searches switch
   // between the two paths many times, in both directions, with chunked frontiers.
-  for (const auto& [name, g] :
-       {std::pair{"grid 61x67", generate::grid2d(61, 67)},
-        std::pair{"random", random_graph(4099, 3 * 4099, 5, true)}}) {
+  for (const auto& [name, g] : {std::pair{"grid 61x67", generate::grid2d(61, 67)},
+                                std::pair{"random", random_graph(4099, 3 * 4099, 5, true)}}) {
     CAPTURE(name);
     for (std::size_t arcs : {std::size_t{8}, std::size_t{40}}) {
       CAPTURE(arcs);

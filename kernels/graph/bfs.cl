@@ -223,13 +223,15 @@ kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
                       global int* counters, global int* huge, global const int* state_in,
                       global int* state_out, global int* level_offset, global int* huge_offset,
                       volatile global int* finished, const int n, const int small,
-                      const uint small_arcs, const int may_bottom_up, const float alpha,
-                      const float beta, const EDGE_T huge_degree, const uint arcs) {
+                      const uint small_arcs, const int grid_frontier, const uint grid_arcs,
+                      const int may_bottom_up, const float alpha, const float beta,
+                      const EDGE_T huge_degree, const uint arcs) {
   local bfs_local l;
   const int lid = get_local_id(0);
-  const bfs_params p = {n, small, small_arcs, may_bottom_up, alpha, beta, huge_degree, arcs};
+  const bfs_params p = {n,    small,         small_arcs, grid_frontier, grid_arcs,
+                        may_bottom_up, alpha, beta,      huge_degree,   arcs};
   const bfs_state now = load_state(state_in);
-  if (now.done || small_level(now, p)) {  // bfs_small_levels' turn
+  if (now.done || small_level(now, p) || grid_level(now, p)) {  // another kernel's turn
     pass_state(state_in, state_out);
     return;
   }

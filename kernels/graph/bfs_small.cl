@@ -134,13 +134,15 @@ kernel void bfs_small_levels(global const EDGE_T* row_offset, global const int* 
                              global int* counters, global int* huge, global const int* state_in,
                              global int* state_out, global int* level_offset,
                              global int* huge_offset, const int n, const int small,
-                             const uint small_arcs, const int may_bottom_up, const float alpha,
+                             const uint small_arcs, const int grid_frontier,
+                             const uint grid_arcs, const int may_bottom_up, const float alpha,
                              const float beta, const EDGE_T huge_degree, const uint arcs,
                              const int most_levels, const int capacity,
                              local int* vertex_buffer, local EDGE_T* first_buffer,
                              local uint* length_buffer) {
   local small_local l;
-  const bfs_params p = {n, small, small_arcs, may_bottom_up, alpha, beta, huge_degree, arcs};
+  const bfs_params p = {n,    small,         small_arcs, grid_frontier, grid_arcs,
+                        may_bottom_up, alpha, beta,      huge_degree,   arcs};
   const int lid = get_local_id(0);
   bfs_state now = load_state(state_in);
   if (now.done || !small_level(now, p)) {  // bfs_level's turn

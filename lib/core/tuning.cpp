@@ -40,6 +40,12 @@ Tuning default_tuning(const DeviceDescription& d) {
     // levels (~4096 vertices, 16K arcs) stay in it
     t.bfs_small_frontier = 16384;
     t.bfs_small_arcs = 65536;
+    if (is_nvidia(d)) {
+      // Past a few hundred vertices a level outgrows one compute unit (the 2048 grid: 15 us a
+      // level in one group); NVIDIA keeps a launch's groups resident, so a grid barrier works.
+      t.bfs_grid_barrier = true;
+      t.bfs_small_frontier = 512;
+    }
   } else {
     // A CPU device runs a work-group on one core: long tiles, long ruler sublists (fewer
     // dependent rounds), a few groups per core for balance.
@@ -65,6 +71,7 @@ Tuning resolve_tuning(const DeviceDescription& d, const Environment& env) {
   if (env.connectivity_samples) t.connectivity_samples = *env.connectivity_samples;
   if (env.bfs_small_frontier) t.bfs_small_frontier = *env.bfs_small_frontier;
   if (env.bfs_small_arcs) t.bfs_small_arcs = *env.bfs_small_arcs;
+  if (env.bfs_grid_barrier) t.bfs_grid_barrier = *env.bfs_grid_barrier;
   const std::size_t most = std::max<std::size_t>(1, d.max_work_group_size);
   t.work_group_size = floor_pow2(std::min(t.work_group_size, most));
   t.lockstep_width = std::min(t.lockstep_width, most);
@@ -80,11 +87,11 @@ std::string Tuning::summary() const {
          ", resident items/unit " + std::to_string(resident_items_per_unit) + ", min groups/unit " +
          std::to_string(min_groups_per_unit) + ", transfers " +
          (pinned_transfers ? "pinned" : "pageable") + ", key sort " +
-         (boost_key_sort ? "boost" : "radix") + ", radix items " + std::to_string(radix_sort_items) +
-         ", connectivity samples " +
+         (boost_key_sort ? "boost" : "radix") + ", radix items " +
+         std::to_string(radix_sort_items) + ", connectivity samples " +
          std::to_string(connectivity_samples) + ", BFS small frontier " +
          std::to_string(bfs_small_frontier) + " vertices / " + std::to_string(bfs_small_arcs) +
-         " arcs";
+         " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off");
 }
 
 }  // namespace treefix

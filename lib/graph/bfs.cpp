@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
+#include "treefix/core/device_array.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
-#include "treefix/core/device_array.hpp"
 
 namespace treefix {
 
@@ -22,6 +23,19 @@ struct SmallLevels {
   std::size_t capacity;  // frontier entries per chunk in local memory
   std::size_t entry_bytes;
 };
+
+// The grid-barrier kernel of medium levels (kernels/graph/bfs_grid.cl), where the tuning allows
+// it: small groups, a few per compute unit, all of them resident.
+struct GridLevels {
+  Kernels kernels;
+  std::size_t groups;
+};
+
+GridLevels grid_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
+  Kernels kernels(runtime, "graph/bfs_grid.cl", graph.offset_option(), {profile, "bfs"}, 128);
+  const std::size_t units = std::max<std::size_t>(1, runtime.description().compute_units);
+  return {kernels, units * std::max<std::size_t>(1, runtime.tuning().bfs_grid_groups_per_unit)};
+}
 
 SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
   // On a GPU as large a group as the device allows (up to 1024): more loads in flight per level.
@@ -40,19 +54,13 @@ SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* pr
     capacity = std::min(capacity, runtime.tuning().bfs_small_buffer);
   return {kernels, capacity, entry_bytes};
 }
-}  // namespace
 
-DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
-              const BfsOptions& options) {
+// One search; with_grid: the grid-barrier kernel takes the medium levels. Sets *aborted when a
+// group of that kernel gave up waiting (the result is then not to be used).
+DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
+                        const std::vector<vertex_t>& distinct, const BfsOptions& options,
+                        bool with_grid, bool* aborted) {
   const std::size_t n = graph.vertices();
-  std::vector<vertex_t> distinct = sources;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  for (vertex_t s : distinct)
-    if (s < 0 || static_cast<std::size_t>(s) >= n)
-      throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
-                       "-1 (the graph has " + std::to_string(n) + " vertices)");
-
   Profile* profile = options.profile;
   Kernels search(runtime, "graph/bfs.cl", graph.offset_option(), {profile, "bfs"});
   const std::size_t wg = search.wg_size();
@@ -136,33 +144,66 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
         lengths{2 * small.capacity * sizeof(cl_uint)};
     const cl_float alpha = static_cast<cl_float>(options.bottom_up_alpha),
                    beta = static_cast<cl_float>(options.top_down_beta);
-    std::size_t current = 0;  // state[current] holds the latest state
+    // The grid-barrier kernel's barrier words and level counters (kernels/graph/bfs_grid.cl),
+    // and the rows of the vertices it appends, beside the queue.
+    std::optional<GridLevels> medium;
+    DeviceArray<std::int32_t> sync;
+    DeviceArray<std::int64_t> side_first;
+    DeviceArray<std::uint32_t> side_length;
+    cl_int grid_frontier = 0;
+    cl_uint grid_arcs = 0;
+    if (with_grid) {
+      medium = grid_levels(runtime, graph, profile);
+      sync = DeviceArray<std::int32_t>(runtime, 12, "BFS grid barrier");
+      fill(runtime, sync.buffer(), cl_int(0), 12, {profile, "bfs"});
+      side_first = DeviceArray<std::int64_t>(runtime, graph.wide_offsets() ? n : n / 2 + 1,
+                                             "BFS queue rows");
+      side_length = DeviceArray<std::uint32_t>(runtime, n, "BFS queue rows");
+      grid_frontier =
+          static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_grid_frontier, INT32_MAX));
+      grid_arcs = static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_grid_arcs, UINT32_MAX));
+    }
+    constexpr cl_int kSpinLimit = 1 << 22;  // polls of a waiting group before it gives up
+    std::size_t current = 0;                // state[current] holds the latest state
     auto swap = [&] {
       ++result.kernel_launches;
       current = 1 - current;
     };
     std::vector<std::int32_t> latest(kStateFields, 0);
-    // Steps of two launches (the small-frontier run, then one level with every group; each
-    // passes the state on when the level is not its own), in batches that double up to
-    // kMostPerBatch; the state is read once per batch. Launches after the last level return at
-    // once.
+    // Steps of two or three launches (the one-group run of narrow levels, the grid-barrier run
+    // of medium ones where used, then one level with every group; each passes the state on
+    // when the level is not its own), in batches that double up to kMostPerBatch; the state is
+    // read once per batch. Launches after the last level return at once.
     for (std::size_t batch = 1;; batch = std::min(2 * batch, kMostPerBatch)) {
       for (std::size_t i = 0; i < batch; ++i) {
         small.kernels.run("bfs_small_levels", small.kernels.groups(1), graph.row_offset(),
                           graph.column(), depth, parent, queue, counters, huge, state[current],
                           state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
-                          small_frontier, small_arcs, cl_int(may_go_bottom_up), alpha, beta,
-                          huge_row, all_arcs, most_levels, static_cast<cl_int>(small.capacity),
-                          vertices, firsts, lengths);
+                          small_frontier, small_arcs, grid_frontier, grid_arcs,
+                          cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs, most_levels,
+                          static_cast<cl_int>(small.capacity), vertices, firsts, lengths);
         swap();
+        if (medium) {
+          medium->kernels.run("bfs_grid_levels", medium->kernels.groups(medium->groups),
+                              graph.row_offset(), graph.column(), depth, parent, queue, counters,
+                              huge, state[current], state[1 - current], level_end, huge_end, sync,
+                              side_first, side_length, static_cast<cl_int>(n), small_frontier,
+                              small_arcs, grid_frontier, grid_arcs, cl_int(may_go_bottom_up), alpha,
+                              beta, huge_row, all_arcs, most_levels, kSpinLimit);
+          swap();
+        }
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
                    counters, huge, state[current], state[1 - current], level_end, huge_end,
-                   finished, static_cast<cl_int>(n), small_frontier, small_arcs,
-                   cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs);
+                   finished, static_cast<cl_int>(n), small_frontier, small_arcs, grid_frontier,
+                   grid_arcs, cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs);
         swap();
       }
       latest = state[current].download(runtime, profile);
       if (latest[kDone]) break;
+    }
+    if (medium && sync.download(runtime, profile)[2]) {
+      *aborted = true;
+      return;
     }
     const std::size_t levels = static_cast<std::size_t>(latest[kDepth]);
     result.bottom_up_levels = static_cast<std::size_t>(latest[kBottomUpLevels]);
@@ -173,6 +214,29 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     result.level_offset.assign(offsets.begin(), offsets.end());
     result.huge_offset.assign(huge_offsets.begin(), huge_offsets.end());
   });
+  return result;
+}
+}  // namespace
+
+DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
+              const BfsOptions& options) {
+  const std::size_t n = graph.vertices();
+  std::vector<vertex_t> distinct = sources;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (vertex_t s : distinct)
+    if (s < 0 || static_cast<std::size_t>(s) >= n)
+      throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
+                       "-1 (the graph has " + std::to_string(n) + " vertices)");
+  bool aborted = false;
+  if (runtime.tuning().bfs_grid_barrier) {
+    DeviceBfs result = search_levels(runtime, graph, distinct, options, true, &aborted);
+    if (!aborted) return result;
+  }
+  // the portable kernels alone (and after a grid-barrier search that could not keep its groups
+  // resident: every vertex is searched again)
+  DeviceBfs result = search_levels(runtime, graph, distinct, options, false, &aborted);
+  result.grid_barrier_gave_up = runtime.tuning().bfs_grid_barrier;
   return result;
 }
 
@@ -190,67 +254,6 @@ BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOpti
   result.kernel_launches = searched.kernel_launches;
   result.bottom_up_levels = searched.bottom_up_levels;
   return result;
-}
-
-BfsResult bfs_reference(const Csr& graph, vertex_t source) {
-  const std::size_t n = graph.vertices();
-  if (source < 0 || static_cast<std::size_t>(source) >= n)
-    throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) +
-                     "-1");
-  BfsResult r;
-  r.depth.assign(n, -1);
-  r.parent.assign(n, -1);
-  std::vector<vertex_t> queue;
-  queue.reserve(n);
-  queue.push_back(source);
-  r.depth[source] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    vertex_t v = queue[head];
-    for (std::int64_t e = graph.row_offset[v]; e < graph.row_offset[v + 1]; ++e) {
-      vertex_t u = graph.column[e];
-      if (r.depth[u] == -1) {
-        r.depth[u] = r.depth[v] + 1;
-        r.parent[u] = v;
-        queue.push_back(u);
-      }
-    }
-  }
-  r.levels = queue.empty() ? 0 : static_cast<std::size_t>(r.depth[queue.back()]) + 1;
-  return r;
-}
-
-std::string bfs_tree_problem(const Csr& graph, vertex_t source,
-                             const std::vector<vertex_t>& expected_depth,
-                             const std::vector<vertex_t>& depth,
-                             const std::vector<vertex_t>& parent) {
-  const std::size_t n = graph.vertices();
-  if (depth.size() != n || parent.size() != n || expected_depth.size() != n)
-    return "arrays of " + std::to_string(depth.size()) + "/" + std::to_string(parent.size()) +
-           " entries for " + std::to_string(n) + " vertices";
-  // arc p -> v exists for v's claimed parent p: mark while sweeping every row once, O(m)
-  std::vector<char> parent_is_neighbour(n, 0);
-  for (std::size_t p = 0; p < n; ++p)
-    for (std::int64_t e = graph.row_offset[p]; e < graph.row_offset[p + 1]; ++e)
-      if (parent[graph.column[e]] == static_cast<vertex_t>(p))
-        parent_is_neighbour[graph.column[e]] = 1;
-  for (std::size_t v = 0; v < n; ++v) {
-    std::string at = "vertex " + std::to_string(v) + ": ";
-    if (depth[v] != expected_depth[v])
-      return at + "depth " + std::to_string(depth[v]) + ", expected " +
-             std::to_string(expected_depth[v]);
-    vertex_t p = parent[v];
-    if (static_cast<vertex_t>(v) == source || depth[v] == -1) {
-      if (p != -1) return at + "parent " + std::to_string(p) + ", expected -1";
-      continue;
-    }
-    if (p < 0 || static_cast<std::size_t>(p) >= n)
-      return at + "parent " + std::to_string(p) + " out of range";
-    if (depth[p] != depth[v] - 1)
-      return at + "parent " + std::to_string(p) + " is at depth " + std::to_string(depth[p]) +
-             ", not " + std::to_string(depth[v] - 1);
-    if (!parent_is_neighbour[v]) return at + "parent " + std::to_string(p) + " is not a neighbour";
-  }
-  return {};
 }
 
 }  // namespace treefix

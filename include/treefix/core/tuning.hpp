@@ -24,6 +24,9 @@
 // | bfs_small_arcs           | 65536      | 65536     | 16 wg      | TREEFIX_BFS_SMALL_ARCS   |
 // | bfs_small_levels         | 16384      | 16384     | 16384      |                          |
 // | bfs_small_buffer         | 0 (local memory) | 0   | 0          |                          |
+// | bfs_grid_barrier         | on         | off       | off        | TREEFIX_BFS_GRID_BARRIER |
+// | bfs_grid_frontier / _arcs | 65536 / 2^20 | same    | same       |                          |
+// | bfs_grid_groups_per_unit | 2          | 2         | 2          |                          |
 #include <cstddef>
 #include <string>
 
@@ -85,6 +88,14 @@ struct Tuning {
   // ... keeping at most this many frontier vertices in local memory per chunk (0: as many as
   // the device's local memory holds). Tests set a few to force the chunked path.
   std::size_t bfs_small_buffer = 0;
+  // BFS levels too wide for one group but at most bfs_grid_frontier vertices and bfs_grid_arcs
+  // arcs (top-down, no huge row) run in one launch of bfs_grid_groups_per_unit small groups per
+  // compute unit with a grid-wide barrier between levels (kernels/graph/bfs_grid.cl). Correct
+  // only where every group of the launch stays resident: NVIDIA GPUs (known), off elsewhere. A
+  // group that waits too long gives up and the search runs again without it.
+  bool bfs_grid_barrier = false;
+  std::size_t bfs_grid_frontier = 65536, bfs_grid_arcs = std::size_t{1} << 20;
+  std::size_t bfs_grid_groups_per_unit = 2;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;
