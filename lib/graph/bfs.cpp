@@ -156,6 +156,7 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
       medium = grid_levels(runtime, graph, profile);
       sync = DeviceArray<std::int32_t>(runtime, 12, "BFS grid barrier");
       fill(runtime, sync.buffer(), cl_int(0), 12, {profile, "bfs"});
+      // EDGE_T per queue slot: n 32-bit offsets fit in n / 2 + 1 int64
       side_first = DeviceArray<std::int64_t>(runtime, graph.wide_offsets() ? n : n / 2 + 1,
                                              "BFS queue rows");
       side_length = DeviceArray<std::uint32_t>(runtime, n, "BFS queue rows");
@@ -163,8 +164,10 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
           static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_grid_frontier, INT32_MAX));
       grid_arcs = static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_grid_arcs, UINT32_MAX));
     }
-    constexpr cl_int kSpinLimit = 1 << 22;  // polls of a waiting group before it gives up
-    std::size_t current = 0;                // state[current] holds the latest state
+    // polls of a waiting group before it gives up: seconds either way (a GPU's poll is a round
+    // trip to its L2 cache, a CPU's a cached load, and a CPU thread may be descheduled)
+    const cl_int spin_limit = runtime.description().is_gpu ? 1 << 22 : 1 << 26;
+    std::size_t current = 0;  // state[current] holds the latest state
     auto swap = [&] {
       ++result.kernel_launches;
       current = 1 - current;
