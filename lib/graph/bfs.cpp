@@ -192,7 +192,7 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
                               huge, state[current], state[1 - current], level_end, huge_end, sync,
                               side_first, side_length, static_cast<cl_int>(n), small_frontier,
                               small_arcs, grid_frontier, grid_arcs, cl_int(may_go_bottom_up), alpha,
-                              beta, huge_row, all_arcs, most_levels, kSpinLimit);
+                              beta, huge_row, all_arcs, most_levels, spin_limit);
           swap();
         }
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
