@@ -13,8 +13,9 @@ namespace treefix {
 
 namespace {
 // Fields of the device-side search state (kernels/graph/bfs_state.clh, S_*).
-constexpr std::size_t kEnd = 1, kHugeEnd = 3, kDepth = 4, kBottomUp = 5, kDone = 7,
-                      kBottomUpLevels = 8, kFrontArcs = 9, kArcsSeen = 10, kStateFields = 11;
+constexpr std::size_t kBegin = 0, kEnd = 1, kHugeBegin = 2, kHugeEnd = 3, kDepth = 4, kBottomUp = 5,
+                      kDone = 7, kBottomUpLevels = 8, kFrontArcs = 9, kArcsSeen = 10,
+                      kStateFields = 11;
 constexpr std::size_t kMostPerBatch = 64;  // steps between two reads of the state
 
 // The one-group kernel of narrow levels (kernels/graph/bfs_small.cl) and its local buffers.
@@ -177,16 +178,22 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     // of medium ones where used, then one level with every group; each passes the state on
     // when the level is not its own), in batches that double up to kMostPerBatch; the state is
     // read once per batch. Launches after the last level return at once.
+    // The grid-barrier kernel is left out of a batch when the last state read was a level for
+    // every group (bottom-up, huge rows or too wide): Kronecker graphs seldom come back to it,
+    // and its launches would only pass. The other two then take medium levels (bfs_level).
+    bool grid_turns = medium.has_value();
     for (std::size_t batch = 1;; batch = std::min(2 * batch, kMostPerBatch)) {
+      const cl_int turn_frontier = grid_turns ? grid_frontier : 0;
+      const cl_uint turn_arcs = grid_turns ? grid_arcs : 0;
       for (std::size_t i = 0; i < batch; ++i) {
         small.kernels.run("bfs_small_levels", small.kernels.groups(1), graph.row_offset(),
                           graph.column(), depth, parent, queue, counters, huge, state[current],
                           state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
-                          small_frontier, small_arcs, grid_frontier, grid_arcs,
+                          small_frontier, small_arcs, turn_frontier, turn_arcs,
                           cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs, most_levels,
                           static_cast<cl_int>(small.capacity), vertices, firsts, lengths);
         swap();
-        if (medium) {
+        if (grid_turns) {
           medium->kernels.run("bfs_grid_levels", medium->kernels.groups(medium->groups),
                               graph.row_offset(), graph.column(), depth, parent, queue, counters,
                               huge, state[current], state[1 - current], level_end, huge_end, sync,
@@ -197,12 +204,15 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
         }
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
                    counters, huge, state[current], state[1 - current], level_end, huge_end,
-                   finished, static_cast<cl_int>(n), small_frontier, small_arcs, grid_frontier,
-                   grid_arcs, cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs);
+                   finished, static_cast<cl_int>(n), small_frontier, small_arcs, turn_frontier,
+                   turn_arcs, cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs);
         swap();
       }
       latest = state[current].download(runtime, profile);
       if (latest[kDone]) break;
+      grid_turns = medium && !latest[kBottomUp] && latest[kHugeEnd] == latest[kHugeBegin] &&
+                   latest[kEnd] - latest[kBegin] <= grid_frontier &&
+                   static_cast<cl_uint>(latest[kFrontArcs]) <= grid_arcs;
     }
     if (medium && sync.download(runtime, profile)[2]) {
       *aborted = true;
