@@ -9,8 +9,9 @@
 // once). Each launch reads the
 // search's state from `state_in` (never written during the launch) and the next level's state
 // goes to `state_out` (graph/bfs_state.clh); the host swaps the two between launches and
-// alternates two kernels, each passing the state on when the level is not its own:
+// alternates two or three kernels, each passing the state on when the level is not its own:
 //   - bfs_small_levels (graph/bfs_small.cl): narrow frontiers, many levels in one work-group;
+//   - bfs_grid_levels (graph/bfs_grid.cl, NVIDIA): medium ones, many levels with a grid barrier;
 //   - bfs_level (here): every group takes part in one level: top-down over tiles of the slice,
 //     then the rows of huge_degree arcs or more swept by all groups; or bottom-up over all
 //     vertices. The group that finishes last (an atomic count, no waiting) writes the next state:

@@ -1,4 +1,5 @@
-// Level-synchronous BFS on the device (kernels/graph/bfs.cl), its host reference and its checker.
+// Level-synchronous BFS driven from the device: the host side of kernels/graph/bfs.cl,
+// bfs_small.cl and bfs_grid.cl (the sequential reference and the checker: bfs_reference.cpp).
 #include "treefix/graph/bfs.hpp"
 
 #include <algorithm>

@@ -20,7 +20,7 @@
 // | radix_sort_items         | 8          | 8         | 8          | TREEFIX_RADIX_ITEMS      |
 // | connectivity_samples     | 2          | 2         | 2          | TREEFIX_CC_SAMPLES       |
 // | connectivity_sample_degree | 16       | 16        | 16         |                          |
-// | bfs_small_frontier       | 16384      | 16384     | wg         | TREEFIX_BFS_SMALL_FRONTIER |
+// | bfs_small_frontier       | 512        | 16384     | wg         | TREEFIX_BFS_SMALL_FRONTIER |
 // | bfs_small_arcs           | 65536      | 65536     | 16 wg      | TREEFIX_BFS_SMALL_ARCS   |
 // | bfs_small_levels         | 16384      | 16384     | 16384      |                          |
 // | bfs_small_buffer         | 0 (local memory) | 0   | 0          |                          |
