@@ -8,6 +8,8 @@
 #                      soc-Epinions1_lcc_undirected.txt.xz (decompressed into $WORK)
 #     PEERS=DIR        a copy of ../shared/peers (default shared/peers, else peers/)
 #     SKIP_PEERS=1     skip peers.sh (about 3-4 minutes: builds, input generation, runs)
+#     SUITES=bfs       only the BFS suite, and of the peers only gapbs BFS (16 cores) on the
+#                      grid and the real graphs it reads (about 3 minutes in all)
 #     SKIP_TESTS=1     skip the GPU test cases of the graph module
 #     REPEATS=N        timed runs per row (default 5)
 #     SMALL_FRONTIERS=list (default 512,4096), CC_SAMPLES=list (default auto,0,2),
@@ -52,8 +54,17 @@ export TREEFIX_DEVICE=${TREEFIX_DEVICE:-nvidia}
 export TREEFIX_CACHE_DIR=$PWD/build-gpu/kernel-cache
 mkdir -p "$TREEFIX_CACHE_DIR"
 
+suites=${SUITES:-bfs,rooting,paper}
+bfs_only=$([[ $suites == bfs ]] && echo 1)
 # The peers alone on the machine (their CPU timings use all 16 cores, ECL-CC the GPU).
-if [[ -z ${SKIP_PEERS:-} ]]; then
+if [[ -z ${SKIP_PEERS:-} && -n $bfs_only ]]; then
+  stamp "gapbs BFS on the grid (build, input, runs)"
+  make -C "$peers/gapbs" -j16 bfs > "$out/peers.log" 2>&1
+  mkdir -p "$out/peers"
+  python3 "$peers/tools/gen_grid.py" "${GRID_SIDE:-2048}" "$work/grid.mtx" >> "$out/peers.log" 2>&1
+  echo "gapbs-bfs grid${GRID_SIDE:-2048}.mtx: $(OMP_NUM_THREADS=16 timeout 300 "$peers/gapbs/bfs" \
+    -f "$work/grid.mtx" -s -n 8 2>&1 | grep -E 'Average Time')" | tee "$out/peers/peers.txt"
+elif [[ -z ${SKIP_PEERS:-} ]]; then
   stamp "peers (builds, input generation, runs: 3-4 minutes)"
   OUT="$out/peers" PEERS_WORK="$work/peers" bash "$peers/peers.sh" > "$out/peers.log" 2>&1
   cat "$out/peers/peers.txt"
@@ -61,7 +72,7 @@ fi
 
 if [[ -z ${SKIP_TESTS:-} ]]; then
   stamp "GPU tests of the graph module"
-  timeout "$limit" ./build-gpu/tests/treefix-tests -tc='connectivity*,rooting*,*bfs*' \
+  timeout "$limit" ./build-gpu/tests/treefix-tests -tc="$([[ -n $bfs_only ]] && echo '*bfs*' || echo 'connectivity*,rooting*,*bfs*')" \
     > "$out/tests-gpu.log" 2>&1
   echo "graph tests on GPU: exit $?"; tail -3 "$out/tests-gpu.log"
 fi
@@ -80,7 +91,8 @@ if [[ -z ${SKIP_PEERS:-} && -x $peers/gapbs/bfs ]]; then
   for g in "${graphs[@]}"; do
     [[ $g == *.mtx || $g == *.graph ]] || continue
     echo "gapbs-bfs $(basename "$g"): $(timeout 120 "$peers/gapbs/bfs" -f "$g" -s -n 16 2>&1 | grep -E 'Average Time')"
-    echo "gapbs-cc $(basename "$g"): $(timeout 120 "$peers/gapbs/cc" -f "$g" -s -n 16 2>&1 | grep -E 'Average Time')"
+    [[ -n $bfs_only ]] ||
+      echo "gapbs-cc $(basename "$g"): $(timeout 120 "$peers/gapbs/cc" -f "$g" -s -n 16 2>&1 | grep -E 'Average Time')"
   done | tee "$out/peers-real.txt"
 fi
 graph_args=(); shape_list=""
@@ -92,6 +104,7 @@ $bench bfs --scale ${SCALE:-22} --edge-factor 16 --grid-side ${GRID_SIDE:-2048} 
   "${graph_args[@]}" --small-frontiers "${SMALL_FRONTIERS:-512,4096}" \
   ${BFS_GROUPS:+--groups $BFS_GROUPS} --csv "$out/bfs.csv" > "$out/bfs.log" 2>&1
 tail -n +1 "$out/bfs.log" | grep -v "^  done\|^reading\|^generating"
+if [[ -n $bfs_only ]]; then stamp "done"; exit 0; fi
 stamp "rooting suite (connectivity, rooted spanning trees)"
 $bench rooting --parts cc,rst --scale ${SCALE:-22} --edge-factor 16 --grid-side ${GRID_SIDE:-2048} --strip-width 64 \
   --path ${PATH_VERTICES:-1048576} --repeats "$repeats" --cc-samples "${CC_SAMPLES:-auto,0,2}" "${graph_args[@]}" \

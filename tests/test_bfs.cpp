@@ -166,8 +166,8 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
   for (const auto& [name, g] : test::graph_families()) {
     if (g.vertices() == 0) continue;
     CAPTURE(name);
-    for (std::size_t small : {std::size_t{1}, std::size_t{3}, std::size_t{64},
-                              std::size_t{1} << 30}) {
+    for (std::size_t small :
+         {std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{1} << 30}) {
       CAPTURE(small);
       test::ScopedTuning tuning;
       tuning->bfs_small_frontier = small;
@@ -187,6 +187,7 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
   for (std::size_t l = 0; l < reference.levels; ++l) expected_offset[l + 1] += expected_offset[l];
   for (std::size_t small : {std::size_t{2}, std::size_t{1} << 30}) {
     test::ScopedTuning tuning;
+    tuning->bfs_grid_barrier = false;  // the two portable kernels (NVIDIA has a third)
     tuning->bfs_small_frontier = small;
     DeviceBfs searched = bfs(rt, device, {0});
     CHECK(searched.level_offset == expected_offset);
@@ -195,6 +196,136 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
       CHECK(searched.kernel_launches < 64);
     else  // every level of 5 vertices goes through the multi-group path
       CHECK(searched.kernel_launches > reference.levels);
+  }
+}
+
+TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number per launch") {
+  // Every level narrow (no threshold but the huge rows), the frontier in local-memory chunks of
+  // 1, 7 or 64 vertices (so that almost every level is read back from the global queue), and
+  // launches that stop after 3 levels or run the whole search.
+  auto& rt = test::runtime();
+  struct Shape {
+    std::size_t buffer, levels;
+  };
+  for (const auto& [name, g] : test::graph_families()) {
+    if (g.vertices() == 0) continue;
+    CAPTURE(name);
+    for (Shape shape : {Shape{1, 16384}, Shape{7, 3}, Shape{64, 16384}}) {
+      CAPTURE(shape.buffer);
+      CAPTURE(shape.levels);
+      test::ScopedTuning tuning;
+      tuning->bfs_small_frontier = std::size_t{1} << 30;
+      tuning->bfs_small_arcs = std::size_t{1} << 30;
+      tuning->bfs_small_buffer = shape.buffer;
+      tuning->bfs_small_levels = shape.levels;
+      check_bfs(g, static_cast<vertex_t>(g.vertices() / 2));
+    }
+  }
+  // a path whose end is a hub of huge degree: found by the short-row path of the one-group
+  // kernel, which hands the next level (a huge row) to every group
+  {
+    std::vector<vertex_t> s, t;
+    const vertex_t hub = 9, leaves = 20000;
+    for (vertex_t v = 1; v <= hub; ++v) s.push_back(v - 1), t.push_back(v);
+    for (vertex_t leaf = 0; leaf < leaves; ++leaf) s.push_back(hub), t.push_back(hub + 1 + leaf);
+    Csr g = csr_from_edges(static_cast<std::size_t>(hub + 1 + leaves), s, t, true);
+    test::ScopedTuning tuning;
+    tuning->bfs_small_frontier = std::size_t{1} << 30;
+    tuning->bfs_small_arcs = std::size_t{1} << 30;
+    BfsOptions options;
+    options.huge_degree = 1000;
+    for (bool beamer : {false, true}) {
+      options.direction_optimizing = beamer;
+      CHECK(check_bfs(g, 0, options).levels == 11);
+    }
+  }
+  // level offsets and launches: 4005 levels of at most 5 vertices, 100 levels per launch
+  Csr strip = generate::grid2d(5, 4001);
+  auto reference = bfs_reference(strip, 0);
+  std::vector<std::size_t> expected_offset(reference.levels + 1, 0);
+  for (vertex_t d : reference.depth) ++expected_offset[d + 1];
+  for (std::size_t l = 0; l < reference.levels; ++l) expected_offset[l + 1] += expected_offset[l];
+  DeviceGraph device(rt, strip);
+  for (std::size_t buffer : {std::size_t{2}, std::size_t{0}}) {
+    CAPTURE(buffer);
+    test::ScopedTuning tuning;
+    tuning->bfs_grid_barrier = false;  // the two portable kernels (NVIDIA has a third)
+    tuning->bfs_small_frontier = 64;
+    tuning->bfs_small_levels = 100;
+    tuning->bfs_small_buffer = buffer;
+    DeviceBfs searched = bfs(rt, device, {0});
+    CHECK(searched.level_offset == expected_offset);
+    CHECK(searched.depth.download(rt) == reference.depth);
+    // at least 41 launches of the one-group kernel (each followed by one of the multi-group
+    // level, which passes), enqueued in batches of 1, 2, 4 ... steps: 63 steps at most
+    CHECK(searched.kernel_launches >= 2 + 2 * 41);
+    CHECK(searched.kernel_launches <= 2 + 2 * 63);
+  }
+}
+
+TEST_CASE("bfs: medium levels with a grid-wide barrier, and the switch-over to the other paths") {
+  // The grid-barrier kernel needs its groups resident: one per compute unit here (PoCL runs
+  // each on a thread of its own). Thresholds of 3 and 64 vertices hand levels between the
+  // one-group kernel, it, and the multi-group level (wide frontiers, huge rows, bottom-up).
+  for (const auto& [name, g] : test::graph_families()) {
+    if (g.vertices() < 2) continue;
+    CAPTURE(name);
+    for (std::size_t small : {std::size_t{3}, std::size_t{64}}) {
+      CAPTURE(small);
+      test::ScopedTuning tuning;
+      tuning->bfs_grid_barrier = true;
+      tuning->bfs_grid_groups_per_unit = 1;
+      tuning->bfs_small_frontier = small;
+      tuning->bfs_grid_frontier = 4000;
+      const vertex_t source = static_cast<vertex_t>(g.vertices() / 3);
+      BfsOptions options;
+      options.direction_optimizing = small == 64;
+      DeviceGraph device(test::runtime(), g);
+      DeviceBfs searched = bfs(test::runtime(), device, {source}, options);
+      CHECK_FALSE(searched.grid_barrier_gave_up);
+      BfsResult ref = bfs_reference(g, source);
+      CHECK(bfs_tree_problem(g, source, ref.depth, searched.depth.download(test::runtime()),
+                             searched.parent.download(test::runtime())) == "");
+      CHECK(searched.levels() == ref.levels);
+    }
+  }
+}
+
+TEST_CASE(
+    "bfs: a grid barrier whose groups are not all resident gives up, and the search is redone") {
+  // PoCL runs one work-group per thread to its end: of 64 groups per compute unit the first
+  // ones wait at the barrier for groups that cannot start, give up, and the host searches again
+  // with the portable kernels.
+  Csr g = generate::grid2d(40, 50);
+  test::ScopedTuning tuning;
+  tuning->bfs_grid_barrier = true;
+  tuning->bfs_grid_groups_per_unit = 64;
+  tuning->bfs_small_frontier = 3;
+  DeviceGraph device(test::runtime(), g);
+  DeviceBfs searched = bfs(test::runtime(), device, {0});
+  CHECK(searched.grid_barrier_gave_up);
+  BfsResult ref = bfs_reference(g, 0);
+  CHECK(bfs_tree_problem(g, 0, ref.depth, searched.depth.download(test::runtime()),
+                         searched.parent.download(test::runtime())) == "");
+}
+
+TEST_CASE("bfs: the arc threshold hands narrow frontiers of many arcs to every group and back") {
+  // A grid's frontiers have about 4 arcs per vertex: with 8 to 40 arcs allowed, searches switch
+  // between the two paths many times, in both directions, with chunked frontiers.
+  for (const auto& [name, g] : {std::pair{"grid 61x67", generate::grid2d(61, 67)},
+                                std::pair{"random", random_graph(4099, 3 * 4099, 5, true)}}) {
+    CAPTURE(name);
+    for (std::size_t arcs : {std::size_t{8}, std::size_t{40}}) {
+      CAPTURE(arcs);
+      test::ScopedTuning tuning;
+      tuning->bfs_small_frontier = std::size_t{1} << 30;
+      tuning->bfs_small_arcs = arcs;
+      tuning->bfs_small_buffer = 3;
+      check_bfs(g, 0);
+      BfsOptions top_down;
+      top_down.direction_optimizing = false;
+      check_bfs(g, static_cast<vertex_t>(g.vertices() - 1), top_down);
+    }
   }
 }
 

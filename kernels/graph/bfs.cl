@@ -9,13 +9,14 @@
 // once). Each launch reads the
 // search's state from `state_in` (never written during the launch) and the next level's state
 // goes to `state_out` (graph/bfs_state.clh); the host swaps the two between launches and
-// alternates two kernels, each passing the state on when the level is not its own:
-//   - bfs_small_levels (graph/bfs_small.cl): small frontiers, many levels in one work-group;
+// alternates two or three kernels, each passing the state on when the level is not its own:
+//   - bfs_small_levels (graph/bfs_small.cl): narrow frontiers, many levels in one work-group;
+//   - bfs_grid_levels (graph/bfs_grid.cl, NVIDIA): medium ones, many levels with a grid barrier;
 //   - bfs_level (here): every group takes part in one level: top-down over tiles of the slice,
 //     then the rows of huge_degree arcs or more swept by all groups; or bottom-up over all
 //     vertices. The group that finishes last (an atomic count, no waiting) writes the next state:
 //     the new slice, the level offsets, and the direction of the next level (Beamer's test on
-//     vertex counts).
+//     arc counts).
 // Per tile each vertex of the slice gathers its row:
 //   - rows shorter than WG_SIZE: a work-group scans the row lengths of its tile in local memory
 //     and each work-item then takes one arc of the tile's concatenated rows (binary search of the
@@ -223,18 +224,22 @@ kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
                       global int* counters, global int* huge, global const int* state_in,
                       global int* state_out, global int* level_offset, global int* huge_offset,
                       volatile global int* finished, const int n, const int small,
+                      const uint small_arcs, const int grid_frontier, const uint grid_arcs,
                       const int may_bottom_up, const float alpha, const float beta,
                       const EDGE_T huge_degree, const uint arcs) {
   local bfs_local l;
   const int lid = get_local_id(0);
-  if (state_in[S_DONE] || small_level(state_in, small)) {  // bfs_small_levels' turn
+  const bfs_params p = {n,    small,         small_arcs, grid_frontier, grid_arcs,
+                        may_bottom_up, alpha, beta,      huge_degree,   arcs};
+  const bfs_state now = load_state(state_in);
+  if (now.done || small_level(now, p) || grid_level(now, p)) {  // another kernel's turn
     pass_state(state_in, state_out);
     return;
   }
-  const int begin = state_in[S_BEGIN], end = state_in[S_END], level_depth = state_in[S_DEPTH];
-  const int huge_begin = state_in[S_HUGE_BEGIN], huge_end = state_in[S_HUGE_END];
+  const int begin = now.begin, end = now.end, level_depth = now.depth;
+  const int huge_begin = now.huge_begin, huge_end = now.huge_end;
   uint my_arcs = 0;  // arcs of the vertices this work-item appended
-  if (state_in[S_BOTTOM_UP]) {
+  if (now.bottom_up) {
     expand_bottom_up(level_depth, row_offset, column, depth, parent, queue, counters, huge,
                      huge_degree, n, &l, &my_arcs);
   } else {
@@ -257,11 +262,12 @@ kernel void bfs_level(global const EDGE_T* row_offset, global const int* column,
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0 && l.block[0] == (int)get_num_groups(0) - 1) {
-    const bfs_params p = {n, small, may_bottom_up, alpha, beta, huge_degree, arcs};
     int new_end, new_huge;
     uint arcs_seen;
     read_counters(counters, &new_end, &new_huge, &arcs_seen);
-    advance(state_in, state_out, new_end, new_huge, arcs_seen, level_offset, huge_offset, p);
+    const bfs_state next = advance(now, new_end, new_huge, arcs_seen, p);
+    store_state(state_out, next);
+    record_level(next, level_offset, huge_offset);
     finished[0] = 0;
   }
 }

@@ -35,9 +35,17 @@ Tuning default_tuning(const DeviceDescription& d) {
       // Pinned staging: 32-35 GB/s against 8-11 GB/s pageable (the pipeline's transfers table).
       t.pinned_transfers = true;
     }
-    // the one-group BFS kernel's full capacity (4 x 1024 in local memory): a level there costs a
-    // few dependent loads, a level with every group a launch and its tail (~15 us on the H100)
-    t.bfs_small_frontier = 4096;
+    // the one-group BFS kernel: a level there costs a few dependent loads and barriers, a level
+    // with every group a launch and its tail (~15 us on the H100); the 2048 grid's widest
+    // levels (~4096 vertices, 16K arcs) stay in it
+    t.bfs_small_frontier = 16384;
+    t.bfs_small_arcs = 65536;
+    if (is_nvidia(d)) {
+      // Past a few hundred vertices a level outgrows one compute unit (the 2048 grid: 15 us a
+      // level in one group); NVIDIA keeps a launch's groups resident, so a grid barrier works.
+      t.bfs_grid_barrier = true;
+      t.bfs_small_frontier = 512;
+    }
   } else {
     // A CPU device runs a work-group on one core: long tiles, long ruler sublists (fewer
     // dependent rounds), a few groups per core for balance.
@@ -46,6 +54,7 @@ Tuning default_tuning(const DeviceDescription& d) {
     t.resident_items_per_unit = 0, t.min_groups_per_unit = 4;
     t.single_pass_scan = false;
     t.bfs_small_frontier = t.work_group_size;
+    t.bfs_small_arcs = 16 * t.work_group_size;
   }
   return t;
 }
@@ -61,6 +70,8 @@ Tuning resolve_tuning(const DeviceDescription& d, const Environment& env) {
   if (env.radix_sort_items) t.radix_sort_items = *env.radix_sort_items;
   if (env.connectivity_samples) t.connectivity_samples = *env.connectivity_samples;
   if (env.bfs_small_frontier) t.bfs_small_frontier = *env.bfs_small_frontier;
+  if (env.bfs_small_arcs) t.bfs_small_arcs = *env.bfs_small_arcs;
+  if (env.bfs_grid_barrier) t.bfs_grid_barrier = *env.bfs_grid_barrier;
   const std::size_t most = std::max<std::size_t>(1, d.max_work_group_size);
   t.work_group_size = floor_pow2(std::min(t.work_group_size, most));
   t.lockstep_width = std::min(t.lockstep_width, most);
@@ -76,10 +87,11 @@ std::string Tuning::summary() const {
          ", resident items/unit " + std::to_string(resident_items_per_unit) + ", min groups/unit " +
          std::to_string(min_groups_per_unit) + ", transfers " +
          (pinned_transfers ? "pinned" : "pageable") + ", key sort " +
-         (boost_key_sort ? "boost" : "radix") + ", radix items " + std::to_string(radix_sort_items) +
-         ", connectivity samples " +
+         (boost_key_sort ? "boost" : "radix") + ", radix items " +
+         std::to_string(radix_sort_items) + ", connectivity samples " +
          std::to_string(connectivity_samples) + ", BFS small frontier " +
-         std::to_string(bfs_small_frontier);
+         std::to_string(bfs_small_frontier) + " vertices / " + std::to_string(bfs_small_arcs) +
+         " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off");
 }
 
 }  // namespace treefix

@@ -1,56 +1,68 @@
-// Level-synchronous BFS on the device (kernels/graph/bfs.cl), its host reference and its checker.
+// Level-synchronous BFS driven from the device: the host side of kernels/graph/bfs.cl,
+// bfs_small.cl and bfs_grid.cl (the sequential reference and the checker: bfs_reference.cpp).
 #include "treefix/graph/bfs.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
+#include "treefix/core/device_array.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
-#include "treefix/core/device_array.hpp"
 
 namespace treefix {
 
 namespace {
-// Fields of the device-side search state (kernels/graph/bfs.cl, S_*).
-constexpr std::size_t kEnd = 1, kHugeEnd = 3, kDepth = 4, kBottomUp = 5, kDone = 7,
-                      kBottomUpLevels = 8, kArcsSeen = 10, kStateFields = 11;
+// Fields of the device-side search state (kernels/graph/bfs_state.clh, S_*).
+constexpr std::size_t kBegin = 0, kEnd = 1, kHugeBegin = 2, kHugeEnd = 3, kDepth = 4, kBottomUp = 5,
+                      kDone = 7, kBottomUpLevels = 8, kFrontArcs = 9, kArcsSeen = 10,
+                      kStateFields = 11;
 constexpr std::size_t kMostPerBatch = 64;  // steps between two reads of the state
 
-// The small-frontier kernel (kernels/graph/bfs_small.cl), sized to the device's local memory.
+// The one-group kernel of narrow levels (kernels/graph/bfs_small.cl) and its local buffers.
 struct SmallLevels {
   Kernels kernels;
-  std::size_t frontier;  // at most this many vertices (Tuning::bfs_small_frontier, capped)
-  cl_int arcs;           // ... and this many arcs per level
+  std::size_t capacity;  // frontier entries per chunk in local memory
+  std::size_t entry_bytes;
 };
 
-SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
-  // Local memory: 2 words per frontier vertex (vertex, first arc) and one per work-item; the
-  // group is as large as the device allows (up to 1024: more loads in flight per level).
-  constexpr std::size_t wish = 1024, most_items = 4;
-  const std::size_t local = runtime.description().local_mem_bytes;
-  const std::size_t spare = local > 4 * wish + 256 ? local - 4 * wish - 256 : 0;
-  const std::size_t items = std::clamp<std::size_t>(spare / (8 * wish), 1, most_items);
-  Kernels kernels(runtime, "graph/bfs_small.cl",
-                  std::string(graph.offset_option()) + " -DSMALL_ITEMS=" + std::to_string(items),
-                  {profile, "bfs"}, wish);
-  const std::size_t capacity = items * kernels.wg_size();
-  const std::size_t frontier = std::min(runtime.tuning().bfs_small_frontier, capacity);
-  // arcs: 4 rounds of ARCS_PER_ITEM (4) arcs per work-item
-  return {kernels, frontier, static_cast<cl_int>(std::max(frontier, 16 * kernels.wg_size()))};
+// The grid-barrier kernel of medium levels (kernels/graph/bfs_grid.cl), where the tuning allows
+// it: small groups, a few per compute unit, all of them resident.
+struct GridLevels {
+  Kernels kernels;
+  std::size_t groups;
+};
+
+GridLevels grid_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
+  Kernels kernels(runtime, "graph/bfs_grid.cl", graph.offset_option(), {profile, "bfs"}, 128);
+  const std::size_t units = std::max<std::size_t>(1, runtime.description().compute_units);
+  return {kernels, units * std::max<std::size_t>(1, runtime.tuning().bfs_grid_groups_per_unit)};
 }
-}  // namespace
 
-DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
-              const BfsOptions& options) {
+SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
+  // On a GPU as large a group as the device allows (up to 1024): more loads in flight per level.
+  // A CPU runs the group's items one after the other between barriers: the usual size.
+  const std::size_t wish = runtime.description().is_gpu ? 1024 : 0;
+  Kernels kernels(runtime, "graph/bfs_small.cl", graph.offset_option(), {profile, "bfs"}, wish);
+  const std::size_t wg = kernels.wg_size();
+  // Local memory: the kernel's own (a scan's wg uints, 3 x 32 counters) and two halves of
+  // (vertex, first arc, row length) entries.
+  const std::size_t own_bytes = 4 * (wg + 3 * 32 + 8);
+  const std::size_t entry_bytes = 8 + (graph.wide_offsets() ? 8 : 4);
+  const std::size_t local = runtime.description().local_mem_bytes;
+  const std::size_t spare = local > own_bytes + 512 ? local - own_bytes - 512 : 0;
+  std::size_t capacity = std::clamp<std::size_t>(spare / (2 * entry_bytes), 1, 4 * wg);
+  if (runtime.tuning().bfs_small_buffer)
+    capacity = std::min(capacity, runtime.tuning().bfs_small_buffer);
+  return {kernels, capacity, entry_bytes};
+}
+
+// One search; with_grid: the grid-barrier kernel takes the medium levels. Sets *aborted when a
+// group of that kernel gave up waiting (the result is then not to be used).
+DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
+                        const std::vector<vertex_t>& distinct, const BfsOptions& options,
+                        bool with_grid, bool* aborted) {
   const std::size_t n = graph.vertices();
-  std::vector<vertex_t> distinct = sources;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  for (vertex_t s : distinct)
-    if (s < 0 || static_cast<std::size_t>(s) >= n)
-      throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
-                       "-1 (the graph has " + std::to_string(n) + " vertices)");
-
   Profile* profile = options.profile;
   Kernels search(runtime, "graph/bfs.cl", graph.offset_option(), {profile, "bfs"});
   const std::size_t wg = search.wg_size();
@@ -92,8 +104,9 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     // and the level offsets, written on the device and read once at the end.
     SmallLevels small = small_levels(runtime, graph, profile);
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
+    const Tuning& tuning = runtime.tuning();
     const bool first_bottom_up =
-        may_go_bottom_up && sources > small.frontier &&
+        may_go_bottom_up && sources > tuning.bfs_small_frontier &&
         static_cast<double>(sources) > static_cast<double>(n - sources) / options.bottom_up_alpha;
     std::vector<std::int32_t> initial(kStateFields, 0);
     initial[kEnd] = static_cast<std::int32_t>(sources);
@@ -115,41 +128,96 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
                                       sizeof(cl_int), sizeof(cl_int));
     runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), sizeof(cl_int),
                                       kHugeEnd * sizeof(cl_int), sizeof(cl_int));
-    runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), 2 * sizeof(cl_int),
-                                      kArcsSeen * sizeof(cl_int), sizeof(cl_int));
+    for (std::size_t field : {kFrontArcs, kArcsSeen})
+      runtime.queue().enqueueCopyBuffer(counters.buffer(), state[0].buffer(), 2 * sizeof(cl_int),
+                                        field * sizeof(cl_int), sizeof(cl_int));
     const cl_uint all_arcs = static_cast<cl_uint>(std::min<std::size_t>(graph.arcs(), UINT32_MAX));
 
     const Grid grid =
         search.groups(options.groups ? options.groups : runtime.saturating_groups(wg));
-    const cl_int small_frontier = static_cast<cl_int>(small.frontier);
+    const cl_int small_frontier =
+        static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_small_frontier, INT32_MAX));
+    const cl_uint small_arcs =
+        static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_small_arcs, UINT32_MAX));
+    const cl_int most_levels =
+        static_cast<cl_int>(std::clamp<std::size_t>(tuning.bfs_small_levels, 1, INT32_MAX));
+    const LocalBytes vertices{2 * small.capacity * sizeof(cl_int)},
+        firsts{2 * small.capacity * (small.entry_bytes - 8)},
+        lengths{2 * small.capacity * sizeof(cl_uint)};
     const cl_float alpha = static_cast<cl_float>(options.bottom_up_alpha),
                    beta = static_cast<cl_float>(options.top_down_beta);
+    // The grid-barrier kernel's barrier words and level counters (kernels/graph/bfs_grid.cl),
+    // and the rows of the vertices it appends, beside the queue.
+    std::optional<GridLevels> medium;
+    DeviceArray<std::int32_t> sync;
+    DeviceArray<std::int64_t> side_first;
+    DeviceArray<std::uint32_t> side_length;
+    cl_int grid_frontier = 0;
+    cl_uint grid_arcs = 0;
+    if (with_grid) {
+      medium = grid_levels(runtime, graph, profile);
+      sync = DeviceArray<std::int32_t>(runtime, 12, "BFS grid barrier");
+      fill(runtime, sync.buffer(), cl_int(0), 12, {profile, "bfs"});
+      // EDGE_T per queue slot: n 32-bit offsets fit in n / 2 + 1 int64
+      side_first = DeviceArray<std::int64_t>(runtime, graph.wide_offsets() ? n : n / 2 + 1,
+                                             "BFS queue rows");
+      side_length = DeviceArray<std::uint32_t>(runtime, n, "BFS queue rows");
+      grid_frontier =
+          static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_grid_frontier, INT32_MAX));
+      grid_arcs = static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_grid_arcs, UINT32_MAX));
+    }
+    // polls of a waiting group before it gives up: seconds either way (a GPU's poll is a round
+    // trip to its L2 cache, a CPU's a cached load, and a CPU thread may be descheduled)
+    const cl_int spin_limit = runtime.description().is_gpu ? 1 << 22 : 1 << 26;
     std::size_t current = 0;  // state[current] holds the latest state
     auto swap = [&] {
       ++result.kernel_launches;
       current = 1 - current;
     };
     std::vector<std::int32_t> latest(kStateFields, 0);
-    // Steps of two launches (the small-frontier run, then one level with every group; each
-    // passes the state on when the level is not its own), in batches that double up to
-    // kMostPerBatch; the state is read once per batch. Launches after the last level return at
-    // once.
+    // Steps of two or three launches (the one-group run of narrow levels, the grid-barrier run
+    // of medium ones where used, then one level with every group; each passes the state on
+    // when the level is not its own), in batches that double up to kMostPerBatch; the state is
+    // read once per batch. Launches after the last level return at once.
+    // The grid-barrier kernel is left out of a batch when the last state read was a level for
+    // every group (bottom-up, huge rows or too wide): Kronecker graphs seldom come back to it,
+    // and its launches would only pass. The other two then take medium levels (bfs_level).
+    bool grid_turns = medium.has_value();
     for (std::size_t batch = 1;; batch = std::min(2 * batch, kMostPerBatch)) {
+      const cl_int turn_frontier = grid_turns ? grid_frontier : 0;
+      const cl_uint turn_arcs = grid_turns ? grid_arcs : 0;
       for (std::size_t i = 0; i < batch; ++i) {
         small.kernels.run("bfs_small_levels", small.kernels.groups(1), graph.row_offset(),
                           graph.column(), depth, parent, queue, counters, huge, state[current],
                           state[1 - current], level_end, huge_end, static_cast<cl_int>(n),
-                          small_frontier, small.arcs, cl_int(may_go_bottom_up), alpha, beta,
-                          huge_row, all_arcs);
+                          small_frontier, small_arcs, turn_frontier, turn_arcs,
+                          cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs, most_levels,
+                          static_cast<cl_int>(small.capacity), vertices, firsts, lengths);
         swap();
+        if (grid_turns) {
+          medium->kernels.run("bfs_grid_levels", medium->kernels.groups(medium->groups),
+                              graph.row_offset(), graph.column(), depth, parent, queue, counters,
+                              huge, state[current], state[1 - current], level_end, huge_end, sync,
+                              side_first, side_length, static_cast<cl_int>(n), small_frontier,
+                              small_arcs, grid_frontier, grid_arcs, cl_int(may_go_bottom_up), alpha,
+                              beta, huge_row, all_arcs, most_levels, spin_limit);
+          swap();
+        }
         search.run("bfs_level", grid, graph.row_offset(), graph.column(), depth, parent, queue,
                    counters, huge, state[current], state[1 - current], level_end, huge_end,
-                   finished, static_cast<cl_int>(n), small_frontier, cl_int(may_go_bottom_up),
-                   alpha, beta, huge_row, all_arcs);
+                   finished, static_cast<cl_int>(n), small_frontier, small_arcs, turn_frontier,
+                   turn_arcs, cl_int(may_go_bottom_up), alpha, beta, huge_row, all_arcs);
         swap();
       }
       latest = state[current].download(runtime, profile);
       if (latest[kDone]) break;
+      grid_turns = medium && !latest[kBottomUp] && latest[kHugeEnd] == latest[kHugeBegin] &&
+                   latest[kEnd] - latest[kBegin] <= grid_frontier &&
+                   static_cast<cl_uint>(latest[kFrontArcs]) <= grid_arcs;
+    }
+    if (medium && sync.download(runtime, profile)[2]) {
+      *aborted = true;
+      return;
     }
     const std::size_t levels = static_cast<std::size_t>(latest[kDepth]);
     result.bottom_up_levels = static_cast<std::size_t>(latest[kBottomUpLevels]);
@@ -160,6 +228,29 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
     result.level_offset.assign(offsets.begin(), offsets.end());
     result.huge_offset.assign(huge_offsets.begin(), huge_offsets.end());
   });
+  return result;
+}
+}  // namespace
+
+DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
+              const BfsOptions& options) {
+  const std::size_t n = graph.vertices();
+  std::vector<vertex_t> distinct = sources;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (vertex_t s : distinct)
+    if (s < 0 || static_cast<std::size_t>(s) >= n)
+      throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
+                       "-1 (the graph has " + std::to_string(n) + " vertices)");
+  bool aborted = false;
+  if (runtime.tuning().bfs_grid_barrier) {
+    DeviceBfs result = search_levels(runtime, graph, distinct, options, true, &aborted);
+    if (!aborted) return result;
+  }
+  // the portable kernels alone (and after a grid-barrier search that could not keep its groups
+  // resident: every vertex is searched again)
+  DeviceBfs result = search_levels(runtime, graph, distinct, options, false, &aborted);
+  result.grid_barrier_gave_up = runtime.tuning().bfs_grid_barrier;
   return result;
 }
 
@@ -177,67 +268,6 @@ BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOpti
   result.kernel_launches = searched.kernel_launches;
   result.bottom_up_levels = searched.bottom_up_levels;
   return result;
-}
-
-BfsResult bfs_reference(const Csr& graph, vertex_t source) {
-  const std::size_t n = graph.vertices();
-  if (source < 0 || static_cast<std::size_t>(source) >= n)
-    throw InputError("BFS source " + std::to_string(source) + " outside 0.." + std::to_string(n) +
-                     "-1");
-  BfsResult r;
-  r.depth.assign(n, -1);
-  r.parent.assign(n, -1);
-  std::vector<vertex_t> queue;
-  queue.reserve(n);
-  queue.push_back(source);
-  r.depth[source] = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    vertex_t v = queue[head];
-    for (std::int64_t e = graph.row_offset[v]; e < graph.row_offset[v + 1]; ++e) {
-      vertex_t u = graph.column[e];
-      if (r.depth[u] == -1) {
-        r.depth[u] = r.depth[v] + 1;
-        r.parent[u] = v;
-        queue.push_back(u);
-      }
-    }
-  }
-  r.levels = queue.empty() ? 0 : static_cast<std::size_t>(r.depth[queue.back()]) + 1;
-  return r;
-}
-
-std::string bfs_tree_problem(const Csr& graph, vertex_t source,
-                             const std::vector<vertex_t>& expected_depth,
-                             const std::vector<vertex_t>& depth,
-                             const std::vector<vertex_t>& parent) {
-  const std::size_t n = graph.vertices();
-  if (depth.size() != n || parent.size() != n || expected_depth.size() != n)
-    return "arrays of " + std::to_string(depth.size()) + "/" + std::to_string(parent.size()) +
-           " entries for " + std::to_string(n) + " vertices";
-  // arc p -> v exists for v's claimed parent p: mark while sweeping every row once, O(m)
-  std::vector<char> parent_is_neighbour(n, 0);
-  for (std::size_t p = 0; p < n; ++p)
-    for (std::int64_t e = graph.row_offset[p]; e < graph.row_offset[p + 1]; ++e)
-      if (parent[graph.column[e]] == static_cast<vertex_t>(p))
-        parent_is_neighbour[graph.column[e]] = 1;
-  for (std::size_t v = 0; v < n; ++v) {
-    std::string at = "vertex " + std::to_string(v) + ": ";
-    if (depth[v] != expected_depth[v])
-      return at + "depth " + std::to_string(depth[v]) + ", expected " +
-             std::to_string(expected_depth[v]);
-    vertex_t p = parent[v];
-    if (static_cast<vertex_t>(v) == source || depth[v] == -1) {
-      if (p != -1) return at + "parent " + std::to_string(p) + ", expected -1";
-      continue;
-    }
-    if (p < 0 || static_cast<std::size_t>(p) >= n)
-      return at + "parent " + std::to_string(p) + " out of range";
-    if (depth[p] != depth[v] - 1)
-      return at + "parent " + std::to_string(p) + " is at depth " + std::to_string(depth[p]) +
-             ", not " + std::to_string(depth[v] - 1);
-    if (!parent_is_neighbour[v]) return at + "parent " + std::to_string(p) + " is not a neighbour";
-  }
-  return {};
 }
 
 }  // namespace treefix

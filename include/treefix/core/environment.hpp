@@ -17,8 +17,10 @@
 //   TREEFIX_CC_SAMPLES        arcs per row sampled by connectivity before skipping the giant
 //                             component (0 .. 64; 0: ECL-CC alone)
 //   TREEFIX_BFS_SMALL_FRONTIER  frontier size up to which one work-group runs BFS levels
+//   TREEFIX_BFS_SMALL_ARCS    ... and the frontier's arcs (positive integers)
+//   TREEFIX_BFS_GRID_BARRIER  on | off: BFS levels with a grid-wide barrier (needs resident groups)
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last nine override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer". The last eleven override the per-device Tuning (treefix/core/tuning.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -38,6 +40,8 @@ struct Environment {
   std::optional<std::size_t> radix_sort_items;
   std::optional<std::size_t> connectivity_samples;
   std::optional<std::size_t> bfs_small_frontier;
+  std::optional<std::size_t> bfs_small_arcs;
+  std::optional<bool> bfs_grid_barrier;
 
   static Environment read();
 };

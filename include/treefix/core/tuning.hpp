@@ -20,7 +20,13 @@
 // | radix_sort_items         | 8          | 8         | 8          | TREEFIX_RADIX_ITEMS      |
 // | connectivity_samples     | 2          | 2         | 2          | TREEFIX_CC_SAMPLES       |
 // | connectivity_sample_degree | 16       | 16        | 16         |                          |
-// | bfs_small_frontier       | 4096       | 4096      | wg         | TREEFIX_BFS_SMALL_FRONTIER |
+// | bfs_small_frontier       | 512        | 16384     | wg         | TREEFIX_BFS_SMALL_FRONTIER |
+// | bfs_small_arcs           | 65536      | 65536     | 16 wg      | TREEFIX_BFS_SMALL_ARCS   |
+// | bfs_small_levels         | 16384      | 16384     | 16384      |                          |
+// | bfs_small_buffer         | 0 (local memory) | 0   | 0          |                          |
+// | bfs_grid_barrier         | on         | off       | off        | TREEFIX_BFS_GRID_BARRIER |
+// | bfs_grid_frontier / _arcs | 65536 / 2^20 | same    | same       |                          |
+// | bfs_grid_groups_per_unit | 2          | 2         | 2          |                          |
 #include <cstddef>
 #include <string>
 
@@ -69,11 +75,27 @@ struct Tuning {
   // halved Kronecker-22 (30 arcs per vertex: 5.43 -> 2.72 ms) but slowed the 2048 grid (4 per
   // vertex: 1.45 -> 2.04 ms), the road network and the mesh (2 and 13.5 per vertex).
   std::size_t connectivity_sample_degree = 16;
-  // BFS: while a level holds at most this many vertices, one work-group runs the following
-  // levels in one launch (work-group barriers between levels), until the frontier grows past it.
-  // Capped by the kernel's local memory (4 x its work-group size). Tests set it to a few
-  // vertices so that a search switches paths often.
+  // BFS: while a level holds at most bfs_small_frontier vertices and bfs_small_arcs arcs (and
+  // no huge row), one work-group runs it and the following levels in one launch (work-group
+  // barriers between levels, kernels/graph/bfs_small.cl), until a frontier grows past them:
+  // a level there costs a few dependent loads and barriers, a level with every group a launch.
+  // The frontier is read in chunks, so local memory does not bound it. Tests set a few vertices
+  // so that a search switches paths often.
   std::size_t bfs_small_frontier = 512;
+  std::size_t bfs_small_arcs = 8192;
+  // ... for at most this many levels per launch (bounds one launch's time; the next goes on).
+  std::size_t bfs_small_levels = 16384;
+  // ... keeping at most this many frontier vertices in local memory per chunk (0: as many as
+  // the device's local memory holds). Tests set a few to force the chunked path.
+  std::size_t bfs_small_buffer = 0;
+  // BFS levels too wide for one group but at most bfs_grid_frontier vertices and bfs_grid_arcs
+  // arcs (top-down, no huge row) run in one launch of bfs_grid_groups_per_unit small groups per
+  // compute unit with a grid-wide barrier between levels (kernels/graph/bfs_grid.cl). Correct
+  // only where every group of the launch stays resident: NVIDIA GPUs (known), off elsewhere. A
+  // group that waits too long gives up and the search runs again without it.
+  bool bfs_grid_barrier = false;
+  std::size_t bfs_grid_frontier = 65536, bfs_grid_arcs = std::size_t{1} << 20;
+  std::size_t bfs_grid_groups_per_unit = 2;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;

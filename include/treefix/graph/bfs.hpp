@@ -30,8 +30,9 @@ struct BfsOptions {
   // Beamer's direction-optimising BFS: on undirected graphs, levels whose frontier's arcs exceed
   // 1/bottom_up_alpha of the arcs still unexplored run bottom-up (every unvisited vertex looks
   // for a parent in the frontier), until the frontier falls below 1/top_down_beta of all
-  // vertices again (the device counts both). Ignored on directed graphs. On by default: 5x fewer kernel milliseconds on
-  // Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has both).
+  // vertices again (the device counts both). Ignored on directed graphs. On by default: 5x fewer
+  // kernel milliseconds on Kronecker graphs on PoCL, no change on grids (treefix-bench bfs has
+  // both).
   bool direction_optimizing = true;
   double bottom_up_alpha = 14, top_down_beta = 24;
   // Work-groups of each level's launch (0: enough to fill the device, Runtime::saturating_groups).
@@ -53,6 +54,9 @@ struct DeviceBfs {
   std::size_t huge_degree = 0;           // the threshold used
   std::size_t kernel_launches = 0;       // every kernel enqueued, initialisation included
   std::size_t bottom_up_levels = 0;      // levels expanded bottom-up (direction-optimising)
+  // Tuning::bfs_grid_barrier was on but a work-group of that kernel waited too long (the device
+  // did not keep every group resident): the search was run again without it.
+  bool grid_barrier_gave_up = false;
   std::size_t levels() const { return level_offset.empty() ? 0 : level_offset.size() - 1; }
   std::size_t reached() const { return level_offset.empty() ? 0 : level_offset.back(); }
 };
