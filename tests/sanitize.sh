@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The sanitizer and fuzzing job (run by .ci/run after the README's tests; runnable by hand):
+#
+#   tests/sanitize.sh [BUILD_DIR]          (default: build-sanitize)
+#
+# 1. Builds the library, `treefix`, `treefix-bench`, the test binary and the fuzz targets with
+#    Clang, AddressSanitizer and UBSan (cmake -DTREEFIX_FUZZ=ON, cmake/Sanitizers.cmake): one
+#    build for both jobs, so the library is compiled once.
+# 2. Runs under the sanitizers every CLI script of tests/cli/ (the hostile-input tables of
+#    hostile.sh included: a row fails when its stderr shows a sanitizer report) and the unit tests
+#    of the readers.
+# 3. Runs each fuzz target of tests/fuzz/ for TREEFIX_FUZZ_SECONDS seconds, starting from its
+#    committed corpus (new inputs go to BUILD_DIR/fuzz/<target>/, crashes beside them).
+# Every step runs even when an earlier one failed; the exit status is 1 if any failed.
+#
+# Environment: CXX (default clang++-14), TREEFIX_FUZZ_SECONDS (default 15; 0 skips fuzzing),
+# TREEFIX_SANITIZE_JOBS (build and fuzz jobs; default nproc), TREEFIX_CACHE_DIR (kernel cache:
+# default build/kernel-cache when the normal build left one, else BUILD_DIR/kernel-cache).
+#
+# Sanitizer options, and why:
+#   detect_leaks=0   PoCL and the LLVM it loads keep allocations alive until exit on purpose
+#                    (compiler singletons, the device's work-group threads); LeakSanitizer's
+#                    report of them at exit would fail every run that touches a device. The fuzz
+#                    targets, which read files without a device, keep leak detection on.
+#   halt_on_error / -fno-sanitize-recover   the first report ends the run with an error status.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-sanitize}
+fuzz_seconds=${TREEFIX_FUZZ_SECONDS:-15}
+jobs=${TREEFIX_SANITIZE_JOBS:-$(nproc)}
+if [[ -z ${TREEFIX_CACHE_DIR:-} ]]; then
+  if [[ -d build/kernel-cache ]]; then TREEFIX_CACHE_DIR=$PWD/build/kernel-cache
+  else TREEFIX_CACHE_DIR=$PWD/$build/kernel-cache; fi
+fi
+mkdir -p "$TREEFIX_CACHE_DIR"
+export TREEFIX_CACHE_DIR
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+failed=()
+step() {  # step NAME COMMAND...: runs, times and records one step
+  local name=$1 start=$SECONDS
+  shift
+  echo "=== sanitize: $name"
+  if "$@"; then
+    echo "=== sanitize: $name passed in $((SECONDS - start)) s"
+  else
+    echo "=== sanitize: $name FAILED in $((SECONDS - start)) s"
+    failed+=("$name")
+  fi
+}
+
+build_all() {
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${CXX:-clang++-14}" \
+    -DTREEFIX_FUZZ=ON ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} \
+    > "$build.configure.log" || { cat "$build.configure.log"; return 1; }
+  cmake --build "$build" -j"$jobs"
+}
+
+# The doctest cases that read or parse files: trees, weights, Newick, .npy, points, graph formats,
+# forests, RuleML and XML (`treefix-tests -ltc` lists them all).
+readonly reader_cases='*tokenizer*,*.npy*,*Newick*,*newick*,tree files*,weights files*,points io*,*Matrix Market*,METIS*,*edge lists*,*graph files*,*npz*,*CSR binary*,parser errors*,claims of*,*forest files*,*from files*,XML documents*,*RuleML*'
+
+reader_tests() {
+  "$build/tests/treefix-tests" -tc="$reader_cases" --duration=true
+}
+
+cli_scripts() {
+  local status=0 script
+  for script in tests/cli/*.sh; do
+    local name start=$SECONDS
+    name=$(basename "$script" .sh)
+    if bash "$script" "$build/apps/treefix" "$build/cli/$name" > "$build/cli-$name.log" 2>&1; then
+      echo "cli $name: passed in $((SECONDS - start)) s"
+    else
+      echo "cli $name: FAILED in $((SECONDS - start)) s (log: $build/cli-$name.log)"
+      tail -n 30 "$build/cli-$name.log"
+      status=1
+    fi
+  done
+  return $status
+}
+
+fuzz_one() {  # fuzz_one TARGET: a bounded run from the committed corpus
+  local target=$1 work="$build/fuzz/$1"
+  mkdir -p "$work/corpus"
+  # Leaks are detected here (no device in the readers); -timeout catches a reader that hangs.
+  if ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=0/detect_leaks=1} \
+      "$build/tests/fuzz/fuzz_$target" -max_total_time="$fuzz_seconds" -max_len=4096 \
+      -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$work/" \
+      "$work/corpus" "tests/fuzz/corpus/$target" > "$work/log" 2>&1; then
+    echo "fuzz $target: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" |
+      grep -o '[0-9]*$') runs, no report"
+  else
+    echo "fuzz $target: FAILED (log: $work/log; reproducer: $(ls "$work"/crash-* "$work"/leak-* \
+      "$work"/timeout-* "$work"/oom-* 2> /dev/null | head -1))"
+    grep -A 25 -m1 -E '^==[0-9]+==|runtime error|property violated|deadly signal' "$work/log"
+    return 1
+  fi
+}
+
+fuzzers() {
+  local targets=() status=0 source running=0
+  for source in tests/fuzz/fuzz_*.cpp; do
+    source=$(basename "$source" .cpp)
+    targets+=("${source#fuzz_}")
+  done
+  # `jobs` targets at a time (each is one process; the readers are sequential at these sizes).
+  local pids=() names=() i
+  for target in "${targets[@]}"; do
+    fuzz_one "$target" > "$build/fuzz-$target.summary" 2>&1 &
+    pids+=($!)
+    names+=("$target")
+    running=$((running + 1))
+    if ((running >= jobs)); then wait -n; running=$((running - 1)); fi
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || status=1
+    cat "$build/fuzz-${names[$i]}.summary"
+  done
+  return $status
+}
+
+start=$SECONDS
+step "build (clang, ASan + UBSan, fuzz targets)" build_all || true
+if [[ ${#failed[@]} -gt 0 ]]; then exit 1; fi
+step "CLI scripts under ASan + UBSan" cli_scripts
+step "reader unit tests under ASan + UBSan" reader_tests
+if [[ $fuzz_seconds -gt 0 ]]; then
+  step "fuzz targets, ${fuzz_seconds} s each" fuzzers
+fi
+echo "=== sanitize: total $((SECONDS - start)) s"
+if [[ ${#failed[@]} -gt 0 ]]; then
+  printf '=== sanitize: failed: %s\n' "${failed[@]}"
+  exit 1
+fi
