@@ -10,7 +10,8 @@
 #    hostile.sh included: a row fails when its stderr shows a sanitizer report) and the unit tests
 #    of the readers.
 # 3. Runs each fuzz target of tests/fuzz/ for TREEFIX_FUZZ_SECONDS seconds, starting from its
-#    committed corpus (new inputs go to BUILD_DIR/fuzz/<target>/, crashes beside them).
+#    committed corpus and the inputs that once crashed it (tests/fuzz/crashes/); new inputs go to
+#    BUILD_DIR/fuzz/<target>/corpus, a crash's reproducer to BUILD_DIR/fuzz/<target>/.
 # Every step runs even when an earlier one failed; the exit status is 1 if any failed.
 #
 # Environment: CXX (default clang++-14), TREEFIX_FUZZ_SECONDS (default 15; 0 skips fuzzing),
@@ -51,9 +52,9 @@ step() {  # step NAME COMMAND...: runs, times and records one step
 }
 
 build_all() {
+  # (CMake takes CMAKE_CXX_COMPILER_LAUNCHER=ccache from the environment, when set.)
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${CXX:-clang++-14}" \
-    -DTREEFIX_FUZZ=ON ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} \
-    > "$build.configure.log" || { cat "$build.configure.log"; return 1; }
+    -DTREEFIX_FUZZ=ON > "$build.configure.log" || { cat "$build.configure.log"; return 1; }
   cmake --build "$build" -j"$jobs"
 }
 
@@ -88,7 +89,8 @@ fuzz_one() {  # fuzz_one TARGET: a bounded run from the committed corpus
   if ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=0/detect_leaks=1} \
       "$build/tests/fuzz/fuzz_$target" -max_total_time="$fuzz_seconds" -max_len=4096 \
       -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$work/" \
-      "$work/corpus" "tests/fuzz/corpus/$target" > "$work/log" 2>&1; then
+      "$work/corpus" "tests/fuzz/corpus/$target" $(ls -d "tests/fuzz/crashes/$target" 2> /dev/null) \
+      > "$work/log" 2>&1; then
     echo "fuzz $target: $(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work/log" |
       grep -o '[0-9]*$') runs, no report"
   else

@@ -145,6 +145,9 @@ NpzReader::NpzReader(const std::string& path) : file_(path) {
       fail("member '" + m.name + "' runs past the end of the file (truncated?)");
     if (m.method == kStored && m.compressed != m.size)
       fail("stored member '" + m.name + "' has two sizes");
+    if (m.method == kDeflated && m.size / 1032 > m.compressed + 1)  // deflate expands <= 1032:1
+      fail("member '" + m.name + "' claims " + std::to_string(m.size) + " bytes inflated from " +
+           std::to_string(m.compressed) + " (damaged: deflate cannot expand that much)");
     members_.push_back(std::move(m));
   }
 }

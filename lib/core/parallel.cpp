@@ -40,6 +40,7 @@ void parallel_for(std::size_t count, const std::function<void(std::size_t)>& bod
 }
 
 void parallel_memcpy(void* to, const void* from, std::size_t bytes) {
+  if (bytes == 0) return;  // an empty vector's data() may be null: memcpy(nullptr, ...) is UB
   const Ranges slices(bytes, host_threads(), std::size_t(1) << 18);
   parallel_for(slices.count, [&](std::size_t s) {
     std::memcpy(static_cast<char*>(to) + slices.begin(s),

@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace treefix;
   const std::string& path = fuzz::as_file(data, size);
   for (bool directed : {false, true}) {
-    GraphReadOptions options;
+    GraphReadOptions options = fuzz::graph_options();
     options.edges_directed = directed;
     Csr graph;
     if (fuzz::expect_refusal([&] { graph = read_edge_list(path, options); }))
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   EdgeList edges;
   std::vector<std::size_t> lines;
-  if (fuzz::expect_refusal([&] { edges = read_edge_list_strict(path, -1, &lines); })) {
+  if (fuzz::expect_refusal([&] { edges = read_edge_list_strict(path, -1, &lines, fuzz::graph_options().limits); })) {
     fuzz::require(edges.source.size() == edges.target.size(), "both ends of every edge");
     fuzz::require(lines.size() == edges.edges(), "a line for every edge");
     for (std::size_t i = 0; i < edges.edges(); ++i)

@@ -8,7 +8,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string& path = fuzz::as_file(data, size);
   for (auto read : {&read_npz_csr, &read_csr_binary}) {
     Csr graph;
-    if (fuzz::expect_refusal([&] { graph = read(path, GraphReadOptions{}); }))
+    if (fuzz::expect_refusal([&] { graph = read(path, fuzz::graph_options()); }))
       fuzz::require_library_form(graph);
   }
   return 0;

@@ -8,6 +8,10 @@
 //                          larger than memory) are the answers bad input may get, anything else
 //                          (another exception, a crash, a sanitizer report) reaches libFuzzer
 //   require(ok, what)      a property every accepted input must have; aborts with `what`
+//   graph_options()        graph readers limited to 16 MiB of host memory: a claim beyond it is
+//                          refused by the reader's own capacity check (CapacityError), within the
+//                          fuzzers' -rss_limit_mb; readers without such a limit must not allocate
+//                          far more than their input can justify
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,6 +24,7 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/graph_io.hpp"
 
 namespace treefix::fuzz {
 
@@ -37,6 +42,12 @@ inline const std::string& as_file(const std::uint8_t* data, std::size_t size) {
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
+}
+
+inline GraphReadOptions graph_options() {
+  GraphReadOptions options;
+  options.limits.host_bytes = std::uint64_t(16) << 20;
+  return options;
 }
 
 // Returns whether the reader accepted the input.
