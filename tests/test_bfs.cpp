@@ -163,8 +163,9 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
   // The threshold decides which levels one work-group runs in a loop: 1 and 3 make the search
   // change path every few levels, 64 mixes, and a huge one keeps whole searches in one launch.
   auto& rt = test::runtime();
-  for (const auto& [name, g] : test::graph_families()) {
+  for (const auto& [family, g] : test::graph_families()) {
     if (g.vertices() == 0) continue;
+    const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     for (std::size_t small :
          {std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{1} << 30}) {

@@ -45,7 +45,8 @@ void check_equal(const std::vector<T>& got, const std::vector<T>& want, double t
 
 template <class T>
 void check_all(Op op, std::size_t n, unsigned threads, double tolerance) {
-  for (auto& [name, parent] : shapes(n, 1000 + n)) {
+  for (auto& [shape, parent] : shapes(n, 1000 + n)) {
+    const char* name = shape;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     CAPTURE(n);
     CAPTURE(threads);

@@ -103,8 +103,9 @@ TEST_CASE("device-built kd-trees: every point in one leaf, exact boxes, both key
     for (int dim : {1, 2, 3, 5})
       for (std::size_t n : {0, 1, 2, 3, 8, 9, 31, 97, 257, 1000, 4099}) {
         if (boost && dim != 3 && n > 100) continue;  // Boost.Compute compiles slowly on PoCL
-        for (auto& [name, points] : point_sets(n, dim))
+        for (auto& [set_name, points] : point_sets(n, dim))
           for (int leaf : {1, 8}) {
+            const auto& name = set_name;  // C++17: a lambda (CAPTURE) cannot capture a binding
             CAPTURE(boost);
             CAPTURE(dim);
             CAPTURE(n);
@@ -158,7 +159,8 @@ TEST_CASE("device-built octrees: leaves partition the bodies; masses and centres
   for (std::size_t n : {0, 1, 2, 3, 9, 97, 257})
     sets.push_back(
         {"awkward " + std::to_string(n), test::make_points(n, 3, test::Shape::uniform, n)});
-  for (auto& [name, points] : sets) {
+  for (auto& [set_name, points] : sets) {
+    const auto& name = set_name;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     const std::size_t n = points.n;
     std::vector<float> masses(n);

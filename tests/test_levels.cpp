@@ -94,7 +94,8 @@ TEST_CASE("levels on degenerate shapes: star (device-wide fold), caterpillar, pa
       {"3-ary", generate::kary(100003, 3)},
       {"wide k-ary", generate::kary(65537, 1000)},  // rows of 1000: whole-group folds
   };
-  for (auto& [name, parent] : shapes) {
+  for (auto& [shape, parent] : shapes) {
+    const char* name = shape;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     LevelStructure levels(test::runtime(), parent);
     check_levels<std::int32_t>(levels, parent, Op::min, 9);

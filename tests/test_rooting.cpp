@@ -248,7 +248,8 @@ TEST_CASE("rooting: connectivity labels are the smallest ids, hooking edges span
 TEST_CASE("rooting: rooted spanning forests of every graph family, with and without R") {
   auto& rt = test::runtime();
   const auto graphs = test::graph_families();
-  for (auto& [name, g] : graphs) {
+  for (auto& [family, g] : graphs) {
+    const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     for (auto method : {RstMethod::euler, RstMethod::bfs, RstMethod::path_reversal}) {
       std::string method_name = to_string(method);

@@ -157,7 +157,8 @@ TEST_CASE("newick: malformed input is refused with the byte offset") {
       {";", "byte 0 (line 1): an empty tree"},
       {"A,B;", "byte 1 (line 1): ',' outside parentheses"},
   };
-  for (auto& [text, expected] : cases) {
+  for (auto& [case_text, expected] : cases) {
+    const auto& text = case_text;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(text);
     const std::string message = message_of([&] { parse_newick(text, "bad.nwk"); });
     CHECK(message.find("bad.nwk: ") == 0);

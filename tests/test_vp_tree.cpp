@@ -162,7 +162,8 @@ TEST_CASE("vp-tree: knn equals brute force on random, clustered, all-equal and r
       {"all equal", all_equal(2000)},
   };
   for (const auto& name : test::real_scans()) sets.push_back({name, test::real_scan(name)});
-  for (const auto& [name, data] : sets) {
+  for (const auto& [set_name, data] : sets) {
+    const std::string& name = set_name;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     // Queries: every 7th data point (exact hits, ties) and uniform points over the same box.
     std::vector<std::int32_t> pick;

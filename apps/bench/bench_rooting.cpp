@@ -310,10 +310,11 @@ void run(Session& session, const RootingBenchOptions& o) {
 
   // 4. The vector tree representation: device (from a device parent array) against the host.
   if (wanted("tour"))
-    for (auto& [name, parent] : std::vector<std::pair<std::string, ParentArray>>{
+    for (auto& [name, shape_parent] : std::vector<std::pair<std::string, ParentArray>>{
              {"random recursive",
               generate::shuffle_labels(generate::random_recursive(o.tour, 4), 4)},
              {"path (shuffled ids)", generate::shuffle_labels(generate::path(o.tour), 6)}}) {
+      const ParentArray& parent = shape_parent;  // C++17: lambdas cannot capture a binding
       auto device_parent = DeviceArray<vertex_t>::upload(rt, parent);
       EulerTour host;
       const double host_build_ms = median_host_ms(runs, [&] { host = build_euler_tour(parent); });

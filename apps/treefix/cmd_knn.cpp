@@ -23,10 +23,13 @@ struct KnnArgs {
 
 Neighbours kd_neighbours(Runtime& runtime, const PointSet& points, const PointSet& queries, int k,
                          const SpatialArgs& traversal, Profile& profile, PhaseTimes& phases) {
-  auto [data, asked] = phases.measure("upload", [&] {
+  // Named members, not a structured binding: C++17 lambdas cannot capture a binding.
+  auto uploaded = phases.measure("upload", [&] {
     return std::make_pair(DevicePoints::upload(runtime, points, &profile),
                           DevicePoints::upload(runtime, queries, &profile));
   });
+  DevicePoints& data = uploaded.first;
+  DevicePoints& asked = uploaded.second;
   DeviceKdTree tree = phases.measure("build", [&] {
     DeviceKdTree built = build_kd_tree(runtime, data, {8, &profile});
     runtime.queue().finish();

@@ -49,6 +49,10 @@ XmlTree parse_xml_tree(std::string_view text, const std::string& name,
                      ": malformed XML: " + parsed.description());
   const pugi::xml_node top = document.document_element();
   if (!top) throw InputError(name + ": no XML element in the document");
+  for (pugi::xml_node extra = top.next_sibling(); extra; extra = extra.next_sibling())
+    if (extra.type() == pugi::node_element)  // pugixml accepts fragments; XML has one root
+      throw InputError(name + ":" + std::to_string(line_of(text, extra.offset_debug())) +
+                       ": element <" + extra.name() + ">: a second document element");
 
   XmlTree tree;
   // Pre-order over elements with parent links instead of a stack: go down to the first element

@@ -19,14 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   EdgeList edges;
   std::vector<std::size_t> lines;
-  if (fuzz::expect_refusal([&] { edges = read_edge_list_strict(path, -1, &lines, fuzz::graph_options().limits); })) {
+  if (fuzz::expect_refusal(
+          [&] { edges = read_edge_list_strict(path, -1, &lines, fuzz::graph_options().limits); })) {
     fuzz::require(edges.source.size() == edges.target.size(), "both ends of every edge");
     fuzz::require(lines.size() == edges.edges(), "a line for every edge");
     for (std::size_t i = 0; i < edges.edges(); ++i)
-      fuzz::require(edges.source[i] >= 0 && edges.target[i] >= 0 &&
-                        static_cast<std::size_t>(std::max(edges.source[i], edges.target[i])) <
-                            edges.vertices,
-                    "edge ends are vertices");
+      fuzz::require(
+          edges.source[i] >= 0 && edges.target[i] >= 0 &&
+              static_cast<std::size_t>(std::max(edges.source[i], edges.target[i])) < edges.vertices,
+          "edge ends are vertices");
   }
   return 0;
 }

@@ -6,7 +6,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace treefix;
   Csr graph;
-  if (fuzz::expect_refusal([&] { graph = read_metis(fuzz::as_file(data, size), fuzz::graph_options()); }))
+  if (fuzz::expect_refusal(
+          [&] { graph = read_metis(fuzz::as_file(data, size), fuzz::graph_options()); }))
     fuzz::require_library_form(graph);
   return 0;
 }

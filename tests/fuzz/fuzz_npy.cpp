@@ -20,8 +20,8 @@ void read_as(const treefix::NpyArray* array, const std::string& path) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace treefix;
   NpyArray array;
-  const bool parsed = fuzz::expect_refusal(
-      [&] { array = parse_npy(fuzz::as_text(data, size), "fuzz.npy"); });
+  const bool parsed =
+      fuzz::expect_refusal([&] { array = parse_npy(fuzz::as_text(data, size), "fuzz.npy"); });
   if (parsed)
     fuzz::require(array.data.size() == array.size() * array.item_bytes,
                   "the data holds exactly the shape's elements");

@@ -9,8 +9,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool nested = fuzz::expect_refusal(
       [&] { parse_ruleml(std::string(fuzz::as_text(data, size)), "fuzz.xml"); });
   Interner interner;
-  const bool linear = fuzz::expect_refusal(
-      [&] { read_ruleml_forest(fuzz::as_file(data, size), interner, 1); });
+  const bool linear =
+      fuzz::expect_refusal([&] { read_ruleml_forest(fuzz::as_file(data, size), interner, 1); });
   fuzz::require(nested == linear, "both RuleML readers accept the same documents");
   return 0;
 }

@@ -73,9 +73,9 @@ inline void require(bool ok, const char* what) {
 inline void require_library_form(const Csr& graph) {
   const std::size_t n = graph.vertices();
   require(graph.row_offset.empty() || graph.row_offset.front() == 0, "row offsets start at 0");
-  require(graph.row_offset.empty() ? graph.column.empty()
-                                   : static_cast<std::size_t>(graph.row_offset.back()) ==
-                                         graph.column.size(),
+  require(graph.row_offset.empty()
+              ? graph.column.empty()
+              : static_cast<std::size_t>(graph.row_offset.back()) == graph.column.size(),
           "row offsets end at the arc count");
   for (std::size_t v = 0; v < n; ++v) {
     const std::int64_t begin = graph.row_offset[v], end = graph.row_offset[v + 1];
