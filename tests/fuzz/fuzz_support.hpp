@@ -12,6 +12,7 @@
 //                          refused by the reader's own capacity check (CapacityError), within the
 //                          fuzzers' -rss_limit_mb; readers without such a limit must not allocate
 //                          far more than their input can justify
+//   read_graph_with(read, data, size)   a graph reader on the input, its Csr checked
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -88,6 +89,15 @@ inline void require_library_form(const Csr& graph) {
               "rows sorted, without duplicates");
     }
   }
+}
+
+// One graph reader (read_matrix_market, read_metis, read_npz_csr, ...) on the input: refused, or
+// accepted in the library's form.
+inline void read_graph_with(Csr (*read)(const std::string&, const GraphReadOptions&),
+                            const std::uint8_t* data, std::size_t size) {
+  Csr graph;
+  if (expect_refusal([&] { graph = read(as_file(data, size), graph_options()); }))
+    require_library_form(graph);
 }
 
 }  // namespace treefix::fuzz
