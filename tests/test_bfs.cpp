@@ -208,8 +208,9 @@ TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number pe
   struct Shape {
     std::size_t buffer, levels;
   };
-  for (const auto& [name, g] : test::graph_families()) {
+  for (const auto& [family, g] : test::graph_families()) {
     if (g.vertices() == 0) continue;
+    const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     for (Shape shape : {Shape{1, 16384}, Shape{7, 3}, Shape{64, 16384}}) {
       CAPTURE(shape.buffer);
@@ -268,8 +269,9 @@ TEST_CASE("bfs: medium levels with a grid-wide barrier, and the switch-over to t
   // The grid-barrier kernel needs its groups resident: one per compute unit here (PoCL runs
   // each on a thread of its own). Thresholds of 3 and 64 vertices hand levels between the
   // one-group kernel, it, and the multi-group level (wide frontiers, huge rows, bottom-up).
-  for (const auto& [name, g] : test::graph_families()) {
+  for (const auto& [family, g] : test::graph_families()) {
     if (g.vertices() < 2) continue;
+    const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     for (std::size_t small : {std::size_t{3}, std::size_t{64}}) {
       CAPTURE(small);
@@ -313,8 +315,9 @@ TEST_CASE(
 TEST_CASE("bfs: the arc threshold hands narrow frontiers of many arcs to every group and back") {
   // A grid's frontiers have about 4 arcs per vertex: with 8 to 40 arcs allowed, searches switch
   // between the two paths many times, in both directions, with chunked frontiers.
-  for (const auto& [name, g] : {std::pair{"grid 61x67", generate::grid2d(61, 67)},
-                                std::pair{"random", random_graph(4099, 3 * 4099, 5, true)}}) {
+  for (const auto& [graph_name, g] : {std::pair{"grid 61x67", generate::grid2d(61, 67)},
+                                      std::pair{"random", random_graph(4099, 3 * 4099, 5, true)}}) {
+    const char* name = graph_name;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     for (std::size_t arcs : {std::size_t{8}, std::size_t{40}}) {
       CAPTURE(arcs);
