@@ -41,6 +41,7 @@ FdOutBuffer::int_type FdOutBuffer::overflow(int_type ch) {
 
 std::streamsize FdOutBuffer::xsputn(const char* data, std::streamsize size) {
   const auto n = static_cast<std::size_t>(size);
+  if (n == 0) return 0;  // an empty array's data may be null: no memcpy from it
   if (n <= static_cast<std::size_t>(epptr() - pptr())) {
     std::memcpy(pptr(), data, n);
     pbump(static_cast<int>(n));

@@ -197,7 +197,8 @@ Csr read_metis(const std::string& path, const GraphReadOptions& options) {
                      std::to_string(n) + " vertex lines the header promises");
   if (neighbours != 2 * static_cast<std::uint64_t>(h.m))
     throw InputError(path + ": the header says " + std::to_string(h.m) + " edges (" +
-                     std::to_string(2 * h.m) + " neighbour entries) but the file lists " +
+                     std::to_string(2 * static_cast<std::uint64_t>(h.m)) +
+                     " neighbour entries) but the file lists " +
                      std::to_string(neighbours) + " neighbour entries");
   g.row_offset[n] = static_cast<std::int64_t>(neighbours);
   detail::timed(options.phases, "read: csr", [&] {
