@@ -5,6 +5,31 @@
 
 namespace treefix {
 
+namespace {
+
+// Validation and the treefix itself: on the device, or the sequential pass in its own order.
+template <class T>
+std::vector<T> compute_files(const FileTreefix& request, const ParentArray& parent,
+                             const std::vector<T>& weights, const TreefixOptions& options,
+                             const std::function<Runtime&()>& device, PhaseTimes& phases) {
+  std::vector<T> result;
+  if (options.algorithm == Algorithm::sequential) {
+    const auto order = phases.measure("validate", [&] { return top_down_order(parent); });
+    result = phases.measure("compute", [&] {
+      return request.leaffix
+                 ? reference::leaffix(parent, order, weights, options.op, options.exclusive)
+                 : reference::rootfix(parent, order, weights, options.op, options.exclusive);
+    });
+  } else {
+    Runtime& runtime = phases.measure("device setup", [&]() -> Runtime& { return device(); });
+    result = request.leaffix ? leaffix(runtime, parent, weights, options)
+                             : rootfix(runtime, parent, weights, options);
+  }
+  return result;
+}
+
+}  // namespace
+
 template <class T>
 void treefix_files(const FileTreefix& request, const std::function<Runtime&()>& device,
                    PhaseTimes& phases) {
@@ -21,17 +46,10 @@ void treefix_files(const FileTreefix& request, const std::function<Runtime&()>& 
   TreefixOptions options = request.options;
   options.phases = &phases;
   std::vector<T> result;
-  if (options.algorithm == Algorithm::sequential) {
-    const auto order = phases.measure("validate", [&] { return top_down_order(parent); });
-    result = phases.measure("compute", [&] {
-      return request.leaffix
-                 ? reference::leaffix(parent, order, weights, options.op, options.exclusive)
-                 : reference::rootfix(parent, order, weights, options.op, options.exclusive);
-    });
-  } else {
-    Runtime& runtime = phases.measure("device setup", [&]() -> Runtime& { return device(); });
-    result = request.leaffix ? leaffix(runtime, parent, weights, options)
-                             : rootfix(runtime, parent, weights, options);
+  try {
+    result = compute_files<T>(request, parent, weights, options, device, phases);
+  } catch (const NotAForestError& e) {  // found by the validation, after the reading
+    throw NotAForestError(request.tree + ": " + e.what());
   }
   phases.measure("write", [&] { write_values_file(request.output, result); });
 }

@@ -14,7 +14,7 @@ ChildLists child_lists(const ParentArray& parent) {
   for (std::size_t v = 0; v < n; ++v) {
     vertex_t p = parent[v];
     if (p < -1 || p >= static_cast<std::int64_t>(n))
-      throw InputError("vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
+      throw NotAForestError("vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
                        ", but there are " + std::to_string(n) + " vertices");
     if (p == -1)
       lists.roots.push_back(static_cast<vertex_t>(v));
@@ -53,7 +53,7 @@ std::vector<vertex_t> bfs_order(const ParentArray& parent, const ChildLists& lis
       walked[v] = 1;
       v = parent[v];
     }
-    throw InputError("parent array has a cycle through vertex " + std::to_string(v) +
+    throw NotAForestError("parent array has a cycle through vertex " + std::to_string(v) +
                      " (not a forest: " + std::to_string(parent.size() - order.size()) +
                      " vertices are not reachable from a root)");
   }

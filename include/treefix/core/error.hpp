@@ -20,6 +20,13 @@ class InputError : public Error {
   using Error::Error;
 };
 
+// A parent array that is not a forest (a cycle, a parent out of range), found when it is
+// validated rather than read: whoever knows the file adds its name (treefix_files does).
+class NotAForestError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
 // The request does not fit the device: the message carries the bytes needed and available.
 class CapacityError : public Error {
  public:

@@ -30,8 +30,9 @@ struct ChildLists {
 };
 ChildLists child_lists(const ParentArray& parent);
 
-// Throws InputError for a parent out of range ("vertex 17 has parent 99, but there are 20
-// vertices") or a cycle ("parent array has a cycle through vertex 5"). O(n), no recursion.
+// Throws NotAForestError (an InputError) for a parent out of range ("vertex 17 has parent 99, but
+// there are 20 vertices") or a cycle ("parent array has a cycle through vertex 5"). O(n), no
+// recursion.
 void validate_parent_array(const ParentArray& parent);
 
 // Vertices in breadth-first order from the roots (every parent before its children). Validates.
