@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "treefix/core/host_memory.hpp"
+
 namespace treefix {
 namespace detail {
 
@@ -121,18 +123,14 @@ DeviceCandidate select_device(const std::string& spec_in) {
 }  // namespace detail
 
 std::string DeviceDescription::summary() const {
-  auto mib = [](std::uint64_t bytes) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
-    return std::string(buf);
-  };
   std::ostringstream s;
   s << platform_name << " / " << device_name << " ("
     << (is_gpu   ? "GPU"
         : is_cpu ? "CPU"
                  : "other")
-    << ", " << compute_units << " compute units, " << mib(global_mem_bytes) << ", max work-group "
-    << max_work_group_size << ", " << device_version << ", driver " << driver_version << ")";
+    << ", " << compute_units << " compute units, " << mib_text(global_mem_bytes)
+    << ", max work-group " << max_work_group_size << ", " << device_version << ", driver "
+    << driver_version << ")";
   return s.str();
 }
 

@@ -8,16 +8,9 @@
 #include "core/device_select.hpp"
 #include "core/program_cache.hpp"
 #include "treefix/core/environment.hpp"
+#include "treefix/core/host_memory.hpp"
 
 namespace treefix {
-
-namespace {
-std::string mib(std::uint64_t bytes) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024.0));
-  return buf;
-}
-}  // namespace
 
 struct Runtime::Impl {
   // A mapped page-locked buffer; unmapped before it is released.
@@ -112,10 +105,11 @@ void Runtime::require_fits(const std::string& what, std::uint64_t total_bytes,
                            std::uint64_t largest_buffer_bytes) const {
   const auto& d = impl_->description;
   if (total_bytes > d.global_mem_bytes || largest_buffer_bytes > d.max_alloc_bytes)
-    throw CapacityError(
-        what + " needs " + mib(total_bytes) + " of device memory (largest buffer " +
-        mib(largest_buffer_bytes) + "), but " + d.device_name + " has " + mib(d.global_mem_bytes) +
-        " of global memory and allows buffers of at most " + mib(d.max_alloc_bytes));
+    throw CapacityError(what + " needs " + mib_text(total_bytes) +
+                        " of device memory (largest buffer " + mib_text(largest_buffer_bytes) +
+                        "), but " + d.device_name + " has " + mib_text(d.global_mem_bytes) +
+                        " of global memory and allows buffers of at most " +
+                        mib_text(d.max_alloc_bytes));
 }
 
 cl::Buffer Runtime::allocate(std::size_t bytes, const std::string& what) {
