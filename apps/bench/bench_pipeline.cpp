@@ -8,8 +8,7 @@
 //
 // Beside it, written next to --csv (FILE-kernels.csv, FILE-host-call.csv, FILE-transfers.csv):
 //   kernels    the fused Euler rootfix's device time (profiling events: permutations + scan) per
-//              tour layout (vertex ids, pre-order) and, in the pre-order layout, way of permuting
-//              (results gathered back or scattered by the scan; 1, 2, 4 gather items);
+//              tour layout (vertex ids, pre-order) and scan tile (items per work-item);
 //   host-call  rootfix(runtime, parent, weights) on a tree it has not seen: wall time and phases;
 //   transfers  host -> device and back, pageable against pinned staging, GB/s.
 // Weights are -1, 0, 1, so every algorithm's float result is exact and checked against the
@@ -133,28 +132,19 @@ void pipeline_rows(Runtime& rt, const Args& args, const std::string& shape, std:
   }
 }
 
-// The kernels table: the fused rootfix's device time per layout and, in the pre-order layout,
-// per way of permuting (results gathered back or scattered by the scan; gather items).
+// The kernels table: the fused rootfix's device time per layout and scan tile.
 void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::size_t n,
                  const ParentArray& parent, const std::vector<float>& w, Table& table) {
   const Runs runs = args.common.runs();
   auto weights = DeviceArray<float>::upload(rt, w);
   DeviceArray<float> result(rt, n);
   const Tuning saved = rt.tuning();
-  struct Permutation {
-    bool scatter;
-    std::size_t gather_items;
-  };
   for (TourLayout layout : {TourLayout::vertex_ids, TourLayout::preorder}) {
     DeviceTreeOptions prepare;
     prepare.layout = layout;
     DeviceTree tree(rt, parent, prepare);
-    std::vector<Permutation> permutations = {{false, 1}};
-    if (layout == TourLayout::preorder)
-      permutations = {{false, 1}, {false, 2}, {false, 4}, {true, 1}, {true, 2}, {true, 4}};
-    for (const Permutation& permutation : permutations) {
-      rt.tuning().preorder_scatter_results = permutation.scatter;
-      rt.tuning().gather_items = permutation.gather_items;
+    for (std::size_t items : {std::size_t(12), std::size_t(24)}) {
+      rt.tuning().scan_items_4 = items;
       std::vector<double> compute, scan, permute;
       for (std::size_t i = 0; i < runs.total(); ++i) {
         Profile profile;
@@ -172,11 +162,9 @@ void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::s
         permute.push_back(profile.milliseconds("permute") + profile.milliseconds("read"));
       }
       table.add({shape, std::to_string(n), to_string(layout),
-                 std::to_string(tree.euler_tour().far_steps()),
-                 std::to_string(rt.tuning().scan_items_4),
-                 permutation.scatter ? "scattered" : "gathered",
-                 std::to_string(permutation.gather_items), cell(median(scan)),
-                 cell(median(permute)), cell(median(compute)), std::to_string(runs.repeats)});
+                 std::to_string(tree.euler_tour().far_steps()), std::to_string(items),
+                 cell(median(scan)), cell(median(permute)), cell(median(compute)),
+                 std::to_string(runs.repeats)});
     }
   }
   rt.tuning() = saved;
@@ -244,8 +232,8 @@ void run(Session& session, const Args& args) {
   for (const char* phase : kPhases) columns.push_back(std::string(phase) + "_ms");
   columns.insert(columns.end(), {"total_ms", "runs", "status"});
   Table pipeline(columns);
-  Table kernels({"shape", "n", "layout", "far_steps", "scan_items", "results", "gather_items",
-                 "scan_ms", "permute_ms", "compute_ms", "runs"});
+  Table kernels({"shape", "n", "layout", "far_steps", "scan_items", "scan_ms", "permute_ms",
+                 "compute_ms", "runs"});
   Table host_call({"shape", "n", "upload_ms", "validate_ms", "prepare_ms", "compute_ms",
                    "download_ms", "wall_ms", "runs"});
   Table transfers({"bytes", "staging", "up_ms", "up_GBps", "down_ms", "down_GBps", "default"});

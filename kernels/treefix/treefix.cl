@@ -66,17 +66,13 @@ inline value_t tour_term(global const int* tour_vertex, global const weight_t* w
   return rootfix ? INVERSE(TO_VALUE(weight[~entry])) : IDENTITY;
 }
 
-// scatter (rootfix, pre-order layout): the result of rank `entry` goes straight to its vertex,
-// result[vertex_of[entry]], instead of to result[entry] for a gather back afterwards.
 inline void tour_store(global const int* tour_vertex, const idx_t p, const value_t inclusive_value,
                        const value_t exclusive_value, const int rootfix, const int exclusive,
-                       const int scatter, global const int* vertex_of, global weight_t* result,
-                       global value_t* open_prefix, global value_t* close_prefix) {
+                       global weight_t* result, global value_t* open_prefix,
+                       global value_t* close_prefix) {
   const int entry = tour_vertex[p];
   if (rootfix) {
-    if (entry >= 0)
-      result[scatter ? vertex_of[entry] : entry] =
-          FROM_VALUE(exclusive ? exclusive_value : inclusive_value);
+    if (entry >= 0) result[entry] = FROM_VALUE(exclusive ? exclusive_value : inclusive_value);
   } else if (entry >= 0) {
     open_prefix[entry] = exclusive ? inclusive_value : exclusive_value;
   } else {
@@ -84,14 +80,13 @@ inline void tour_store(global const int* tour_vertex, const idx_t p, const value
   }
 }
 
-#define SCAN_PARAMS                                                                         \
-  , global const int *tour_vertex, global const weight_t *weight, const int rootfix,        \
-      const int exclusive, const int scatter, global const int *vertex_of,                  \
-      global weight_t *result, global value_t *open_prefix, global value_t *close_prefix
+#define SCAN_PARAMS                                                                  \
+  , global const int *tour_vertex, global const weight_t *weight, const int rootfix, \
+      const int exclusive, global weight_t *result, global value_t *open_prefix,     \
+      global value_t *close_prefix
 #define SCAN_LOAD(p) tour_term(tour_vertex, weight, rootfix, p)
-#define SCAN_STORE(p, inc, exc)                                                                 \
-  tour_store(tour_vertex, p, inc, exc, rootfix, exclusive, scatter, vertex_of, result, open_prefix, \
-             close_prefix)
+#define SCAN_STORE(p, inc, exc) \
+  tour_store(tour_vertex, p, inc, exc, rootfix, exclusive, result, open_prefix, close_prefix)
 #include "primitives/scan_pass.clh"
 
 // ranked: the prefixes are stored by pre-order rank, rank[v] says where.
@@ -107,22 +102,9 @@ kernel void treefix_leaf_finish(global const value_t* open_prefix,
 
 // to[i] = from[index[i]]: the weights into pre-order (index = pre_order), the results back to
 // vertex order (index = pre_rank). Reads of `from` are random, everything else is in order.
-// GATHER_ITEMS elements per work-item, a grid's width apart (so every step is coalesced): their
-// random loads are independent, so all of them are in flight at once.
-#ifndef GATHER_ITEMS
-#define GATHER_ITEMS 1
-#endif
 kernel void treefix_gather(global const weight_t* from, global const int* index, const idx_t n,
                            global weight_t* to) {
-  const idx_t first = get_global_id(0), stride = get_global_size(0);
-  int at[GATHER_ITEMS];
-  weight_t value[GATHER_ITEMS];
-  for (int k = 0; k < GATHER_ITEMS; ++k) {
-    const idx_t i = first + k * stride;
-    at[k] = i < n ? index[i] : -1;
-  }
-  for (int k = 0; k < GATHER_ITEMS; ++k)
-    if (at[k] >= 0) value[k] = from[at[k]];
-  for (int k = 0; k < GATHER_ITEMS; ++k)
-    if (at[k] >= 0) to[first + k * stride] = value[k];
+  const idx_t i = get_global_id(0);
+  if (i >= n) return;
+  to[i] = from[index[i]];
 }

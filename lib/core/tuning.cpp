@@ -91,9 +91,7 @@ std::string Tuning::summary() const {
          std::to_string(radix_sort_items) + ", connectivity samples " +
          std::to_string(connectivity_samples) + ", BFS small frontier " +
          std::to_string(bfs_small_frontier) + " vertices / " + std::to_string(bfs_small_arcs) +
-         " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off") + ", pre-order results " +
-         (preorder_scatter_results ? "scattered" : "gathered") + ", gather items " +
-         std::to_string(gather_items);
+         " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off");
 }
 
 }  // namespace treefix

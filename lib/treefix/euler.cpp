@@ -57,10 +57,7 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
       "treefix of " + std::to_string(n) + " vertices",
       work_bytes + 2 * n * sizeof(T) + tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
       std::max<std::size_t>(work_bytes, tour_length * 4));
-  const Tuning& tuning = runtime.tuning();
-  const std::size_t gather_items = std::max<std::size_t>(1, tuning.gather_items);
-  const std::string build = value.options + " " + tour.position_option() +
-                            " -DGATHER_ITEMS=" + std::to_string(gather_items);
+  const std::string build = value.options + " " + tour.position_option();
   ScanPlan plan =
       plan_scan(runtime, "treefix/treefix.cl", build, value.bytes, tour_length, value.lookback_as);
   Kernels euler(runtime, plan.sized, {options.profile, "read"});
@@ -68,18 +65,15 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
 
   if (fused) {
     // Preorder layout: weights permuted into pre-order, the scan over contiguous data, results
-    // scattered by the scan straight to their vertices or permuted back afterwards
-    // (Tuning::preorder_scatter_results; the leaffix finish gathers through the ranks itself).
+    // permuted back (the leaffix finish gathers through the ranks itself).
     const bool permuted = tour.preorder_layout();
-    const bool scatter = permuted && root && tuning.preorder_scatter_results;
-    const Grid gather_grid = euler.items((n + gather_items - 1) / gather_items);
     const cl::Buffer* scan_weights = &weights.buffer();
     cl::Buffer* scan_result = &result.buffer();
     if (permuted) {
       scan_weights = &runtime.scratch("treefix.weights_pre", n * sizeof(T));
-      euler.in("permute").run("treefix_gather", gather_grid, weights, tour.pre_order(),
+      euler.in("permute").run("treefix_gather", euler.items(n), weights, tour.pre_order(),
                               plan.index(n), *scan_weights);
-      if (root && !scatter) scan_result = &runtime.scratch("treefix.result_pre", n * sizeof(T));
+      if (root) scan_result = &runtime.scratch("treefix.result_pre", n * sizeof(T));
     }
     cl::Buffer* open_prefix = scan_result;  // unused by rootfix: any valid buffer
     cl::Buffer* close_prefix = scan_result;
@@ -90,15 +84,14 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
     run_scan(runtime, plan, tour_length,
              [&](KernelArgs& args) {
                args(tour.tour_vertex(), *scan_weights, static_cast<cl_int>(root), exclusive,
-                    static_cast<cl_int>(scatter), permuted ? tour.pre_order() : tour.tour_vertex(),
                     *scan_result, *open_prefix, *close_prefix);
              },
              {options.profile, "scan"});
     if (!root)
       euler.run("treefix_leaf_finish", euler.items(n), *open_prefix, *close_prefix, plan.index(n),
                 tour.pre_rank(), static_cast<cl_int>(permuted), result);
-    else if (permuted && !scatter)
-      euler.in("permute").run("treefix_gather", gather_grid, *scan_result, tour.pre_rank(),
+    else if (permuted)
+      euler.in("permute").run("treefix_gather", euler.items(n), *scan_result, tour.pre_rank(),
                               plan.index(n), result);
     return;
   }

@@ -27,8 +27,6 @@
 // | bfs_grid_barrier         | on         | off       | off        | TREEFIX_BFS_GRID_BARRIER |
 // | bfs_grid_frontier / _arcs | 65536 / 2^20 | same    | same       |                          |
 // | bfs_grid_groups_per_unit | 2          | 2         | 2          |                          |
-// | preorder_scatter_results | off        | off       | off        |                          |
-// | gather_items             | 1          | 1         | 1          |                          |
 #include <cstddef>
 #include <string>
 
@@ -98,14 +96,6 @@ struct Tuning {
   bool bfs_grid_barrier = false;
   std::size_t bfs_grid_frontier = 65536, bfs_grid_arcs = std::size_t{1} << 20;
   std::size_t bfs_grid_groups_per_unit = 2;
-  // The fused Euler-tour rootfix in the pre-order layout (treefix/euler_tour.hpp): the scan
-  // stores each result straight at its vertex through pre_order (a scatter) instead of by rank
-  // for a gather back afterwards, which saves a pass over n ranks and n values but makes the
-  // scan's stores random. `treefix-bench pipeline` (kernels table) times both.
-  bool preorder_scatter_results = false;
-  // Elements per work-item of the pre-order permutations (treefix_gather), a grid's width
-  // apart: more independent random loads in flight per work-item.
-  std::size_t gather_items = 1;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;
