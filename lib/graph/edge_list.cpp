@@ -20,6 +20,9 @@ struct ParsedEdges {
   std::vector<vertex_t> source, target;
   std::vector<std::size_t> line;  // of each edge, when asked for
   std::int64_t largest = -1;      // the largest id (-1: no edge)
+  // pairs written u < v and u > v (self loops neither): a list of only one kind has no arc
+  // together with its reverse
+  std::size_t ascending = 0, descending = 0;
 };
 
 // What is wrong with a token that is not a vertex id (kept out of the parsing loop: a call
@@ -56,14 +59,27 @@ ParsedEdges parse_edge_pairs(const TokenChunks& chunks, std::int64_t vertices, b
         if (want_lines && field == 0) parsed.line[edge] = line;
       },
       [](std::size_t) { return std::string("an edge line needs two vertex ids ('u v')"); });
-  // The largest id, per slice on all cores.
+  // The largest id and the directions, per slice on all cores.
   const Ranges slices(edges, host_threads(), std::size_t(1) << 16);
-  std::vector<std::int64_t> largest(slices.count, -1);
+  std::vector<ParsedEdges> slice(slices.count);
   parallel_for(slices.count, [&](std::size_t s) {
-    for (std::size_t e = slices.begin(s); e < slices.end(s); ++e)
-      largest[s] = std::max<std::int64_t>({largest[s], parsed.source[e], parsed.target[e]});
+    std::int64_t largest = -1;
+    std::size_t ascending = 0, descending = 0;
+    for (std::size_t e = slices.begin(s); e < slices.end(s); ++e) {
+      const vertex_t u = parsed.source[e], v = parsed.target[e];
+      largest = std::max<std::int64_t>(largest, std::max(u, v));
+      ascending += u < v;
+      descending += v < u;
+    }
+    slice[s].largest = largest;
+    slice[s].ascending = ascending;
+    slice[s].descending = descending;
   });
-  for (std::int64_t x : largest) parsed.largest = std::max(parsed.largest, x);
+  for (const ParsedEdges& part : slice) {
+    parsed.largest = std::max(parsed.largest, part.largest);
+    parsed.ascending += part.ascending;
+    parsed.descending += part.descending;
+  }
   return parsed;
 }
 
@@ -106,25 +122,35 @@ Csr read_edge_list(const std::string& path, const GraphReadOptions& options) {
   });
   const std::size_t n = static_cast<std::size_t>(parsed.largest + 1);
   const std::size_t edges = parsed.source.size();
-  require_graph_fits(options.limits, path, n, undirected ? 2 * std::uint64_t(edges) : edges,
-                     bytes_for(edges, 8));
-  return detail::timed(options.phases, "read: csr", [&] {
-    return csr_from_edges(n, parsed.source, parsed.target, undirected);
-  });
+  // Besides the CSR: the pairs while it is built; when reverse arcs are added to the CSR of the
+  // arcs, the pairs are freed and symmetrized() needs up to 16 more bytes per vertex instead.
+  require_graph_fits(
+      options.limits, path, n, undirected ? 2 * std::uint64_t(edges) : edges,
+      undirected ? std::max(bytes_for(edges, 8), bytes_for(n + 1, 16)) : bytes_for(edges, 8));
+  // A list given one way round (u < v on every line, or u > v) holds no arc with its reverse:
+  // every reverse is added while the CSR is built, as it always was.
+  if (undirected && (parsed.ascending == 0) != (parsed.descending == 0))
+    return detail::timed(options.phases, "read: csr",
+                         [&] { return csr_from_edges(n, parsed.source, parsed.target, true); });
+  // Otherwise the arcs as written first, as for a Matrix Market "general" file: most undirected
+  // lists hold both directions of every edge, and their CSR is that of the arcs, found symmetric
+  // by a hash pass, while adding every reverse and merging the copies would scatter and sort twice
+  // the arcs. For lists that do need reverses, rows are merged with the transpose's.
+  Csr g = detail::timed(options.phases, "read: csr",
+                        [&] { return csr_from_edges(n, parsed.source, parsed.target, false); });
+  if (!undirected) return g;
+  parsed = ParsedEdges();  // before the transpose is allocated
+  g.undirected =
+      detail::timed(options.phases, "read: symmetry check", [&] { return has_reverse_arcs(g); });
+  if (g.undirected) return g;
+  return detail::timed(options.phases, "read: reverse arcs", [&] { return symmetrized(g); });
 }
 
 EdgeList undirected_edges(const Csr& graph) {
   const std::size_t n = graph.vertices();
   // Symmetric first (every arc's reverse added, duplicates merged), then the arcs with u < v.
   Csr symmetric;
-  if (!graph.undirected) {
-    std::vector<vertex_t> source(graph.edges());
-    parallel_for(n, [&](std::size_t v) {
-      std::fill(source.begin() + graph.row_offset[v], source.begin() + graph.row_offset[v + 1],
-                static_cast<vertex_t>(v));
-    });
-    symmetric = csr_from_edges(n, source, graph.column, true);
-  }
+  if (!graph.undirected) symmetric = symmetrized(graph);
   const Csr& g = graph.undirected ? graph : symmetric;
   EdgeList list;
   list.vertices = n;
