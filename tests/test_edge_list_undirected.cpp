@@ -1,9 +1,10 @@
-// Edge lists read as undirected graphs take one of three paths: a list written one way round gets
-// every reverse added while its CSR is built; otherwise the CSR of the arcs as written is built
-// and kept when the symmetry check passes (both directions given), or merged with its transpose
-// (symmetrized) when it fails. Every path must give exactly the graph that adding every pair's
-// reverse gives (csr_from_edges(..., true) of the pairs, the reader's former build), on lists
-// with both directions, one, a mix, self loops, duplicates, isolated vertices, none at all.
+// Edge lists read as undirected graphs take one of three paths: a list giving each edge once (no
+// sampled pair has its reverse) gets every reverse added while its CSR is built; otherwise the
+// CSR of the arcs as written is built and kept when the symmetry check passes (both directions
+// given), or merged with its transpose (symmetrized) when it fails. Every path must give exactly
+// the graph that adding every pair's reverse gives (csr_from_edges(..., true) of the pairs, the
+// reader's former build), on lists with both directions, one, a mix, self loops, duplicates,
+// isolated vertices, none at all.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -11,8 +12,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "treefix/core/phase_times.hpp"
 #include "treefix/graph/edge_list.hpp"
@@ -119,10 +122,12 @@ bool ran(const PhaseTimes& phases, const std::string& phase) {
   return std::any_of(all.begin(), all.end(), [&](const auto& p) { return p.first == phase; });
 }
 
-// Reads the list as a file, undirected and directed, against the former build; and checks which
-// path ran: one way round (no symmetry check), both directions (the check only), or neither
-// (the check, then the reverse arcs).
-void check_read(const std::string& name, const Pairs& list) {
+enum class Path { reverses_while_building, symmetric, symmetrized };
+
+// Reads the list as a file, undirected and directed, against the former build, and tells which
+// path ran. Certain by the data: a list whose arcs are symmetric keeps its CSR after the check;
+// one where no pair has its reverse (each edge once) gets the reverses while building (no check).
+Path check_read(const std::string& name, const Pairs& list) {
   CAPTURE(name);
   const std::size_t n = list.vertices();
   const Csr former = csr_from_edges(n, list.source, list.target, true);
@@ -132,34 +137,45 @@ void check_read(const std::string& name, const Pairs& list) {
   GraphReadOptions options;
   options.phases = &phases;
   CHECK(same_graph(read_graph(path, options), former));
-  std::size_t ascending = 0, descending = 0;
-  for (std::size_t e = 0; e < list.source.size(); ++e) {
-    ascending += list.source[e] < list.target[e];
-    descending += list.source[e] > list.target[e];
-  }
-  const bool one_way = (ascending == 0) != (descending == 0);
-  const bool symmetric =
-      directed.row_offset == former.row_offset && directed.column == former.column;
-  CHECK(ran(phases, "read: csr"));
-  CHECK(ran(phases, "read: symmetry check") == !one_way);
-  CHECK(ran(phases, "read: reverse arcs") == (!one_way && !symmetric));
   GraphReadOptions as_directed;
   as_directed.edges_directed = true;
   CHECK(same_graph(read_graph(path, as_directed), directed));
+  CHECK(ran(phases, "read: csr"));
+  const Path taken = !ran(phases, "read: symmetry check") ? Path::reverses_while_building
+                     : ran(phases, "read: reverse arcs")  ? Path::symmetrized
+                                                          : Path::symmetric;
+  const bool symmetric =
+      directed.row_offset == former.row_offset && directed.column == former.column;
+  std::vector<std::uint64_t> arcs;  // (u << 32) | v, u != v, sorted
+  for (std::size_t e = 0; e < list.source.size(); ++e)
+    if (list.source[e] != list.target[e])
+      arcs.push_back(std::uint64_t(list.source[e]) << 32 | std::uint32_t(list.target[e]));
+  std::sort(arcs.begin(), arcs.end());
+  const bool reverse_seen = std::any_of(arcs.begin(), arcs.end(), [&](std::uint64_t arc) {
+    return std::binary_search(arcs.begin(), arcs.end(), (arc << 32) | (arc >> 32));
+  });
+  if (symmetric) CHECK(taken == Path::symmetric);
+  if (!symmetric) CHECK(taken != Path::symmetric);
+  if (!arcs.empty() && !reverse_seen) CHECK(taken == Path::reverses_while_building);
+  return taken;
 }
 
 }  // namespace
 
 TEST_CASE("undirected edge lists of every kind read as adding every reverse always did") {
   std::uint64_t seed = 1;
+  std::map<Path, int> taken;
   for (Written kind : kEveryKind)
     for (bool extras : {false, true})
       for (std::size_t n : {2, 3, 5, 97, 1000, 5003})
         for (std::size_t edges : {std::size_t(1), n / 2 + 1, 7 * n + 3}) {
           const std::string name = std::string(name_of(kind)) + (extras ? "+extras" : "") + "-" +
                                    std::to_string(n) + "-" + std::to_string(edges) + ".txt";
-          check_read(name, random_list(n, edges, kind, extras, ++seed));
+          ++taken[check_read(name, random_list(n, edges, kind, extras, ++seed))];
         }
+  CHECK(taken[Path::reverses_while_building] > 20);
+  CHECK(taken[Path::symmetric] > 20);
+  CHECK(taken[Path::symmetrized] > 20);
 }
 
 TEST_CASE("edge lists without edges, of self loops only, or of one edge read as before") {
@@ -197,11 +213,12 @@ TEST_CASE("large undirected edge lists: a few million arcs, both directions, one
       if (u < w || rng() % 4 == 0) mixed.add(u, w);
     }
   REQUIRE(every_arc.source.size() > 1500000);
-  check_read("kronecker-every-arc.txt", every_arc);
-  check_read("kronecker-each-once.txt", each_once);
-  check_read("kronecker-mixed.txt", mixed);
-  // and random lists of about three million lines
-  check_read("random-mixed-large.txt", random_list(400000, 1200000, Written::mixed, true, 77));
+  CHECK(check_read("kronecker-every-arc.txt", every_arc) == Path::symmetric);
+  CHECK(check_read("kronecker-each-once.txt", each_once) == Path::reverses_while_building);
+  CHECK(check_read("kronecker-mixed.txt", mixed) == Path::symmetrized);
+  // and random lists of about three million lines, hub edges repeated either way round
+  CHECK(check_read("random-mixed-large.txt",
+                   random_list(400000, 1200000, Written::mixed, true, 77)) == Path::symmetrized);
   check_read("random-once-large.txt",
              random_list(1 << 20, 3000000, Written::random_orientation, true, 78));
 }
