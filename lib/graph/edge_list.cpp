@@ -147,8 +147,9 @@ Csr read_edge_list(const std::string& path, const GraphReadOptions& options) {
   });
   const std::size_t n = static_cast<std::size_t>(parsed.largest + 1);
   const std::size_t edges = parsed.source.size();
-  // Besides the CSR: the pairs while it is built; when reverse arcs are added to the CSR of the
-  // arcs, the pairs are freed and symmetrized() needs up to 16 more bytes per vertex instead.
+  // The CSR build of every arc and its reverse, plus the larger of the pairs (8 bytes each, held
+  // while a CSR is built from them) and 16 bytes per vertex: symmetrized(), which runs once the
+  // pairs are freed, peaks within that (its input, the transpose, rows with room for both arcs).
   require_graph_fits(
       options.limits, path, n, undirected ? 2 * std::uint64_t(edges) : edges,
       undirected ? std::max(bytes_for(edges, 8), bytes_for(n + 1, 16)) : bytes_for(edges, 8));

@@ -36,7 +36,7 @@ Csr csr_from_edges(std::size_t n, const std::vector<vertex_t>& source,
 // The undirected graph of `directed` (a Csr in the form above): every arc and its reverse, once
 // each; `undirected` set. Equals csr_from_edges(n, sources, targets, true) of its arcs, built
 // from the CSR on all host cores: its transpose (each thread fills a range of rows, in order, so
-// they come sorted), then row v of both merged. Allocates, besides its input, at most 32 bytes
+// they come sorted), then row v of both merged. Allocates, besides its input, at most 24 bytes
 // per vertex and 16 per arc (the transpose, the rows with room for both, their sizes).
 Csr symmetrized(const Csr& directed);
 
