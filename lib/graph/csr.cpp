@@ -281,7 +281,7 @@ bool has_reverse_arcs(const Csr& g) {
   const std::uint64_t key[2] = {(std::uint64_t(entropy()) << 32) ^ entropy(),
                                 (std::uint64_t(entropy()) << 32) ^ entropy()};
   // A few arcs at random first, each looked up in its target's row: one without its reverse
-  // settles it in microseconds (an edge list given one way round, most directed graphs).
+  // settles it in microseconds (most directed graphs, edge lists giving some edges one way).
   if (!g.column.empty()) {
     std::mt19937_64 pick(key[0] ^ key[1]);
     for (int sample = 0; sample < 64; ++sample) {
