@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace treefix::cli {
@@ -29,6 +30,10 @@ std::vector<std::unique_ptr<Runtime>>& kept() {
   static auto* runtimes = new std::vector<std::unique_ptr<Runtime>>;
   return *runtimes;
 }
+std::vector<std::thread>& teardowns() {
+  static auto* threads = new std::vector<std::thread>;
+  return *threads;
+}
 
 }  // namespace
 
@@ -38,11 +43,18 @@ Runtime& keep_until_end(std::unique_ptr<Runtime> runtime) {
   return *kept().back();
 }
 
+void tear_down_beside(std::unique_ptr<Runtime> runtime) {
+  if (!runtime) return;
+  std::lock_guard<std::mutex> lock(kept_mutex);
+  teardowns().emplace_back([doomed = std::move(runtime)]() mutable { doomed.reset(); });
+}
+
 Runtime& kept_runtime(const std::string& device_spec) {
   return keep_until_end(std::make_unique<Runtime>(device_spec));
 }
 
 void end_process(int code) {
+  for (std::thread& teardown : teardowns()) teardown.join();
   if (kTearDown) {
     kept().clear();
     delete &kept();

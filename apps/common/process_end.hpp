@@ -21,6 +21,10 @@ namespace treefix::cli {
 Runtime& kept_runtime(const std::string& device_spec);
 // Keeps `runtime` until the process ends.
 Runtime& keep_until_end(std::unique_ptr<Runtime> runtime);
+// Tears `runtime` down now, on another thread, while the command goes on (writing its output):
+// most of an NVIDIA context's teardown is the driver's, done when the context is released, so it
+// overlaps the write instead of following it at exit. end_process waits for it to finish.
+void tear_down_beside(std::unique_ptr<Runtime> runtime);
 
 // Ends the process with exit code `code` (see above). Does not return.
 [[noreturn]] void end_process(int code);

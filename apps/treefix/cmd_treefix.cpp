@@ -73,8 +73,11 @@ void run_typed(const TreefixArgs& args, bool root) {
       warm_up(*runtime, value_type_of<T>(), options);
       return runtime;
     });
+  // The Runtime is torn down beside the writing, once the result is on the host.
+  std::unique_ptr<Runtime> runtime;
+  request.device_done = [&] { tear_down_beside(std::move(runtime)); };
   treefix_files<T>(
-      request, [&]() -> Runtime& { return keep_until_end(setup.get()); }, phases);
+      request, [&]() -> Runtime& { return *(runtime = setup.get()); }, phases);
   phases.measure("write", [&] { outputs.commit(); });
   if (args.stats) phases.print(std::cerr, root ? "treefix rootfix" : "treefix leaffix");
 }

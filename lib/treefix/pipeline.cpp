@@ -51,6 +51,7 @@ void treefix_files(const FileTreefix& request, const std::function<Runtime&()>& 
   } catch (const NotAForestError& e) {  // found by the validation, after the reading
     throw NotAForestError(request.tree + ": " + e.what());
   }
+  if (request.device_done) request.device_done();
   phases.measure("write", [&] { write_values_file(request.output, result); });
 }
 

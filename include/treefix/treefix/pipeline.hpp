@@ -19,6 +19,9 @@ struct FileTreefix {
   TreeFormat tree_format = TreeFormat::automatic;
   bool leaffix = false;
   TreefixOptions options;  // Algorithm::sequential runs on the host; options.phases is ignored
+  // Called once the device's part is over (the result is on the host), before the output is
+  // written: the CLI tears the OpenCL runtime down there, beside the writing.
+  std::function<void()> device_done;
 };
 
 // Reads, computes with T, writes. `device` is called once the files are read, for every
