@@ -167,6 +167,14 @@ TEST_CASE("euler treefix on a few million vertices") {
       CHECK(rootfix(rt, parent, w, options) == reference::rootfix(parent, w, Op::sum, false));
       CHECK(leaffix(rt, parent, w, options) == reference::leaffix(parent, w, Op::sum, false));
     }
+    // weights moved in: the result comes back in their storage
+    std::vector<std::int64_t> moved = w;
+    const std::int64_t* storage = moved.data();
+    const std::vector<std::int64_t> rooted = rootfix(rt, parent, std::move(moved));
+    CHECK(rooted == reference::rootfix(parent, w, Op::sum, false));
+    CHECK(rooted.data() == storage);
+    CHECK(leaffix(rt, parent, std::vector<std::int64_t>(w)) ==
+          reference::leaffix(parent, w, Op::sum, false));
   }
 }
 

@@ -1,7 +1,10 @@
 // FdOutBuffer (fd_stream.hpp): buffered writes to a descriptor, large pieces written straight.
 #include "core/fd_stream.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,8 +15,11 @@ FdOutBuffer::FdOutBuffer(int fd, std::size_t buffer_bytes) : fd_(fd), buffer_(bu
 }
 
 bool FdOutBuffer::write_all(const char* data, std::size_t size) {
+  // With start_writeback, pieces of at most kWritebackBytes, each handed to the disk at once.
+  constexpr std::size_t kWritebackBytes = std::size_t(8) << 20;
   while (size > 0 && error_ == 0) {
-    const ssize_t wrote = ::write(fd_, data, size);
+    const std::size_t piece = start_writeback_ ? std::min(size, kWritebackBytes) : size;
+    const ssize_t wrote = ::write(fd_, data, piece);
     if (wrote < 0) {
       if (errno != EINTR) error_ = errno;
       continue;
@@ -21,6 +27,14 @@ bool FdOutBuffer::write_all(const char* data, std::size_t size) {
     if (wrote == 0) error_ = EIO;  // a descriptor that takes nothing would loop forever
     data += wrote;
     size -= static_cast<std::size_t>(wrote);
+    offset_ += static_cast<std::size_t>(wrote);
+#ifdef __linux__
+    if (start_writeback_ && offset_ - written_back_ >= kWritebackBytes) {
+      ::sync_file_range(fd_, static_cast<off_t>(written_back_),
+                        static_cast<off_t>(offset_ - written_back_), SYNC_FILE_RANGE_WRITE);
+      written_back_ = offset_;
+    }
+#endif
   }
   return error_ == 0;
 }

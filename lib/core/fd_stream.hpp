@@ -12,6 +12,11 @@ class FdOutBuffer : public std::streambuf {
   explicit FdOutBuffer(int fd, std::size_t buffer_bytes = std::size_t(1) << 20);
   // The errno of the first failed write, 0 while every write succeeded.
   int error() const { return error_; }
+  // For a file that will be fsynced: ask the kernel to start writing each large piece to the
+  // disk as soon as it is written (sync_file_range), so that the disk works while the rest is
+  // copied in and the fsync waits only for the tail. A hint: its errors are the fsync's to
+  // report.
+  void start_writeback() { start_writeback_ = true; }
 
  protected:
   int_type overflow(int_type ch) override;
@@ -24,6 +29,9 @@ class FdOutBuffer : public std::streambuf {
 
   int fd_;
   int error_ = 0;
+  bool start_writeback_ = false;
+  std::size_t offset_ = 0;        // bytes written so far (the file was empty)
+  std::size_t written_back_ = 0;  // bytes handed to sync_file_range so far
   std::vector<char> buffer_;
 };
 

@@ -89,6 +89,7 @@ struct Descriptor {
 // it is renamed; devices, FIFOs and descriptors are not synced). Returns errno, or 0.
 int produce_into(int fd, const std::function<void(std::ostream&)>& produce, bool sync) {
   detail::FdOutBuffer buffer(fd);
+  if (sync) buffer.start_writeback();
   std::ostream out(&buffer);
   produce(out);
   out.flush();

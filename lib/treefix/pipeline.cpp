@@ -10,7 +10,7 @@ namespace {
 // Validation and the treefix itself: on the device, or the sequential pass in its own order.
 template <class T>
 std::vector<T> compute_files(const FileTreefix& request, const ParentArray& parent,
-                             const std::vector<T>& weights, const TreefixOptions& options,
+                             std::vector<T>& weights, const TreefixOptions& options,
                              const std::function<Runtime&()>& device, PhaseTimes& phases) {
   std::vector<T> result;
   if (options.algorithm == Algorithm::sequential) {
@@ -22,8 +22,9 @@ std::vector<T> compute_files(const FileTreefix& request, const ParentArray& pare
     });
   } else {
     Runtime& runtime = phases.measure("device setup", [&]() -> Runtime& { return device(); });
-    result = request.leaffix ? leaffix(runtime, parent, weights, options)
-                             : rootfix(runtime, parent, weights, options);
+    // The weights are read for this call alone: their memory takes the result.
+    result = request.leaffix ? leaffix(runtime, parent, std::move(weights), options)
+                             : rootfix(runtime, parent, std::move(weights), options);
   }
   return result;
 }

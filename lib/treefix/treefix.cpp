@@ -195,19 +195,21 @@ void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
 }
 
 namespace {
-// Host convenience: upload, validate and prepare, compute on the device, download.
+// Host convenience: upload, validate and prepare, compute on the device, download. `storage`:
+// the weights' own vector, moved in by the caller, which receives the result once they are up.
 template <class T>
 std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
-                            const std::vector<T>& weights, const TreefixOptions& options,
-                            detail::Fix fix) {
+                            const std::vector<T>& weights, std::vector<T>* storage,
+                            const TreefixOptions& options, detail::Fix fix) {
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
                      std::to_string(parent.size()) + " vertices");
-  // The result's host memory is mapped and zeroed (std::vector) by another thread while this one
-  // waits on the device: 15-50 ms of page faults at 2^24 that would otherwise follow the download.
+  // Without storage, the result's host memory is mapped and zeroed (std::vector) by another
+  // thread while this one waits on the device: 15-50 ms of page faults at 2^24 that would
+  // otherwise follow the download.
   const std::size_t n = parent.size();
   std::future<std::vector<T>> out;
-  if (n >= (std::size_t(1) << 20))
+  if (!storage && n >= (std::size_t(1) << 20))
     out = std::async(std::launch::async, [n] { return prefaulted_vector<T>(n); });
   DeviceTreeOptions prepare;
   prepare.layout = options.layout;
@@ -222,6 +224,10 @@ std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
   DeviceArray<T> r(runtime, parent.size(), "treefix result");
   treefix(runtime, tree, w, r, options, fix);
   return timed(runtime, options.phases, "download", [&] {
+    if (storage) {  // the weights are on the device: their memory takes the result
+      detail::read_buffer(runtime, r.buffer(), storage->data(), n * sizeof(T), options.profile);
+      return std::move(*storage);
+    }
     if (!out.valid()) return r.download(runtime, options.profile);
     std::vector<T> result = out.get();
     detail::read_buffer(runtime, r.buffer(), result.data(), n * sizeof(T), options.profile);
@@ -233,13 +239,25 @@ std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
 template <class T>
 std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options) {
-  return host_treefix(runtime, parent, weights, options, detail::Fix::root);
+  return host_treefix<T>(runtime, parent, weights, nullptr, options, detail::Fix::root);
+}
+
+template <class T>
+std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
+                       const TreefixOptions& options) {
+  return host_treefix<T>(runtime, parent, weights, &weights, options, detail::Fix::root);
 }
 
 template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options) {
-  return host_treefix(runtime, parent, weights, options, detail::Fix::leaf);
+  return host_treefix<T>(runtime, parent, weights, nullptr, options, detail::Fix::leaf);
+}
+
+template <class T>
+std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
+                       const TreefixOptions& options) {
+  return host_treefix<T>(runtime, parent, weights, &weights, options, detail::Fix::leaf);
 }
 
 void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
@@ -269,6 +287,10 @@ void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
   template std::vector<T> rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
                                      const TreefixOptions&);                              \
   template std::vector<T> leaffix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
+                                     const TreefixOptions&);                              \
+  template std::vector<T> rootfix<T>(Runtime&, const ParentArray&, std::vector<T>&&,      \
+                                     const TreefixOptions&);                              \
+  template std::vector<T> leaffix<T>(Runtime&, const ParentArray&, std::vector<T>&&,      \
                                      const TreefixOptions&);
 TREEFIX_INSTANTIATE(std::int32_t)
 TREEFIX_INSTANTIATE(std::int64_t)

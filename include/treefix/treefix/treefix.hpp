@@ -120,6 +120,14 @@ std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::v
 template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options = {});
+// The same with the weights moved in: the result comes back in their storage, so the call takes
+// no new host memory (treefix_files' path: its weights are read for the one call).
+template <class T>
+std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
+                       const TreefixOptions& options = {});
+template <class T>
+std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
+                       const TreefixOptions& options = {});
 
 // Builds (or loads from the disk cache) every program that rootfix and leaffix with these options
 // and value type need, by running both on a tiny tree, so that the first call on real data pays
