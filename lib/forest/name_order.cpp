@@ -10,18 +10,47 @@ namespace treefix::detail {
 
 namespace {
 
+// A name with 8 of its bytes, from the first where names differ, packed big-endian (zeros past its
+// end): most comparisons are settled by one integer comparison, without touching the bytes.
+// Zeros sort first and a name that ends sorts before its extensions, so a smaller prefix means a
+// smaller name; equal prefixes fall back to the whole names.
 struct Key {
+  std::uint64_t prefix;
   std::string_view name;
   std::uint32_t index;
 };
 
 bool operator<(const Key& a, const Key& b) {
+  if (a.prefix != b.prefix) return a.prefix < b.prefix;
   const int c = a.name.compare(b.name);
   return c < 0 || (c == 0 && a.index < b.index);
 }
 
+Key key_of(std::string_view name, std::size_t common, std::uint32_t index) {
+  std::uint64_t prefix = 0;
+  for (std::size_t i = common; i < common + 8; ++i)
+    prefix = prefix << 8 | (i < name.size() ? static_cast<unsigned char>(name[i]) : 0u);
+  return {prefix, name, index};
+}
+
+// The length of the prefix that all names share.
+std::size_t common_prefix(const std::vector<std::string_view>& names, std::size_t begin,
+                          std::size_t end) {
+  if (names.empty()) return 0;
+  const std::string_view first = names[0];
+  std::size_t common = first.size();
+  for (std::size_t i = begin; i < end && common > 0; ++i) {
+    const std::string_view name = names[i];
+    const std::size_t limit = std::min(common, name.size());
+    std::size_t k = 0;
+    while (k < limit && name[k] == first[k]) ++k;
+    common = k;
+  }
+  return common;
+}
+
 // Below this many keys a thread, one sort beats the passes of a sample sort.
-constexpr std::size_t min_keys_per_thread = 1024;
+constexpr std::size_t min_keys_per_thread = 256;
 // Sample keys per bucket: buckets stay within a few tens of percent of n / buckets.
 constexpr std::size_t samples_per_bucket = 32;
 
@@ -35,7 +64,9 @@ std::vector<std::uint32_t> sorted_order(const std::vector<std::string_view>& nam
   std::vector<std::uint32_t> order(n);
   const unsigned threads = team.size();
   if (threads == 1 || n < min_keys_per_thread * threads) {
-    for (std::size_t i = 0; i < n; ++i) keys[i] = {names[i], static_cast<std::uint32_t>(i)};
+    const std::size_t common = common_prefix(names, 0, n);
+    for (std::size_t i = 0; i < n; ++i)
+      keys[i] = key_of(names[i], common, static_cast<std::uint32_t>(i));
     std::sort(keys.begin(), keys.end());
     for (std::size_t j = 0; j < n; ++j) order[j] = keys[j].index;
     return order;
@@ -43,13 +74,17 @@ std::vector<std::uint32_t> sorted_order(const std::vector<std::string_view>& nam
   // Buckets: twice the threads, so that uneven buckets still balance.
   const std::size_t buckets = 2 * std::size_t(threads);
   const Ranges slices(n, threads);
+  std::vector<std::size_t> common_of(threads);
+  team.run(
+      [&](unsigned t) { common_of[t] = common_prefix(names, slices.begin(t), slices.end(t)); });
+  const std::size_t common = *std::min_element(common_of.begin(), common_of.end());
   std::vector<Key> splitters;
   {
     const std::size_t count = std::min(n, buckets * samples_per_bucket);
     std::vector<Key> sample(count);
     for (std::size_t s = 0; s < count; ++s) {
       const std::size_t i = s * n / count;
-      sample[s] = {names[i], static_cast<std::uint32_t>(i)};
+      sample[s] = key_of(names[i], common, static_cast<std::uint32_t>(i));
     }
     std::sort(sample.begin(), sample.end());
     for (std::size_t b = 1; b < buckets; ++b) splitters.push_back(sample[b * count / buckets]);
@@ -61,7 +96,7 @@ std::vector<std::uint32_t> sorted_order(const std::vector<std::string_view>& nam
   team.run([&](unsigned t) {
     std::vector<std::size_t> count(buckets, 0);
     for (std::size_t i = slices.begin(t); i < slices.end(t); ++i) {
-      keys[i] = {names[i], static_cast<std::uint32_t>(i)};
+      keys[i] = key_of(names[i], common, static_cast<std::uint32_t>(i));
       const auto b = static_cast<std::uint32_t>(
           std::upper_bound(splitters.begin(), splitters.end(), keys[i]) - splitters.begin());
       bucket_of[i] = b;

@@ -124,7 +124,7 @@ struct FileReader {
 };
 
 void parse_chunk(const Source& source, std::size_t first_index, const NameChunk& names,
-                 FileReader& reader, RuleMLPiece& piece, SemanticForest& forest) {
+                 FileReader& reader, RuleMLPiece& piece, ParsedChunk& out) {
   Clock::time_point start = Clock::now();
   for (std::size_t i = 0; i < names.size(); ++i) {
     try {
@@ -139,7 +139,10 @@ void parse_chunk(const Source& source, std::size_t first_index, const NameChunk&
       const Clock::time_point read = Clock::now();
       reader.walker.read(std::string_view(reader.bytes.data(), length), path, reader.flat);
       const Clock::time_point parsed = Clock::now();
-      if (piece.failures.empty()) detail::append_flat_tree(reader.flat, piece.labels, forest);
+      if (piece.failures.empty()) {
+        detail::lay_out_flat_tree(reader.flat, piece.labels, out.nodes);
+        out.tree_start.push_back(out.nodes.size());
+      }
       const Clock::time_point appended = Clock::now();
       piece.read_ms += ms_between(start, read);
       piece.xml_ms += ms_between(read, parsed);
@@ -240,7 +243,7 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
     ParsedChunk* parsed;
     while (queue.take(k, names, parsed)) {
       parsed->piece = thread;
-      parse_chunk(source, k * chunk_files, *names, reader, piece, parsed->forest);
+      parse_chunk(source, k * chunk_files, *names, reader, piece, *parsed);
     }
   });
   const Clock::time_point parsed = Clock::now();
@@ -251,12 +254,15 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
   std::size_t count = 0;
   for (const NameChunk& chunk : queue.chunks()) count += chunk.size();
   std::vector<std::string_view> names(count);
-  std::vector<detail::TreeAt> where(count);
+  std::vector<detail::FileTree> trees(count);
   team.for_each(queue.chunks().size(), [&](std::size_t k) {
     const NameChunk& chunk = queue.chunks()[k];
+    const ParsedChunk& parsed = queue.parsed()[k];
     for (std::size_t i = 0; i < chunk.size(); ++i) {
+      const std::size_t first = parsed.tree_start[i], end = parsed.tree_start[i + 1];
       names[k * chunk_files + i] = chunk.name(i);
-      where[k * chunk_files + i] = {static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(i)};
+      trees[k * chunk_files + i] = {parsed.nodes.data() + first,
+                                    static_cast<std::uint32_t>(end - first), parsed.piece};
     }
   });
   std::vector<std::uint32_t> order;
@@ -267,8 +273,7 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
     std::iota(order.begin(), order.end(), 0u);
   }
   const Clock::time_point sorted = Clock::now();
-  NamedSemanticForest out =
-      detail::gather_pieces(pieces, queue.parsed(), where, order, names, interner, team);
+  NamedSemanticForest out = detail::gather_pieces(pieces, trees, order, names, interner, team);
   if (times) {
     *times = RuleMLReadTimes{};
     times->list_ms = list_ms;
