@@ -441,6 +441,32 @@ TEST_CASE("bad RuleML is refused with the file, line and element") {
   CHECK_THROWS_AS(build_semantic_forest({infinite}, interner), InputError);
 }
 
+TEST_CASE("Interner: dense ids in first-seen order, absent names, growth, stable names, copies") {
+  Interner a;
+  CHECK(a.find("x") == -1);
+  CHECK(a.size() == 0);
+  CHECK(a.id("b") == 0);
+  CHECK(a.id("a") == 1);
+  CHECK(a.id("") == 2);  // the empty name is a name like any other
+  CHECK(a.id("b") == 0);
+  CHECK(a.find("") == 2);
+  const std::string& first = a.name(0);
+  // Through many doublings of the table: every id found again, absent names stay absent.
+  for (int i = 0; i < 100003; ++i) REQUIRE(a.id("n" + std::to_string(i)) == i + 3);
+  for (int i = 0; i < 100003; i += 7) CHECK(a.find("n" + std::to_string(i)) == i + 3);
+  CHECK(a.find("m5") == -1);
+  CHECK(a.find("n100003") == -1);
+  CHECK(a.size() == 100006);
+  CHECK(first == "b");  // a name's reference outlives later ids
+  Interner copy = a;
+  CHECK(copy.id("new") == 100006);
+  CHECK(a.find("new") == -1);
+  CHECK(copy.find("n99999") == a.find("n99999"));
+  const Interner moved = std::move(copy);
+  CHECK(moved.find("new") == 100006);
+  CHECK(moved.name(1) == "a");
+}
+
 TEST_CASE("ranking: highest first, ties by index; millionths as printed") {
   CHECK(to_millionths(std::vector<double>{1.0, 0.0, 0.5, 0.1234566, 0.9999996}) ==
         std::vector<std::uint32_t>{1000000, 0, 500000, 123457, 1000000});

@@ -19,9 +19,13 @@ namespace {
 
 bool is_blank(const char* text) { return text[std::strspn(text, " \t\r\n")] == '\0'; }
 
-bool named(pugi::xml_node element, const char* name) {
-  return std::strcmp(element.name(), name) == 0;
+// Element and attribute names are a few bytes: compared here, inline, rather than by a call.
+bool same_name(const char* name, const char* expected) {
+  while (*expected && *name == *expected) ++name, ++expected;
+  return *name == *expected;
 }
+
+bool named(pugi::xml_node element, const char* name) { return same_name(element.name(), name); }
 
 }  // namespace
 
@@ -163,7 +167,11 @@ void RuleMLWalker::read_term(std::size_t index, FlatTree& out) {
        r = element_from(e, r.next_sibling())) {
     if (!named(r, "_r"))
       fail(r, "unexpected element (a <cterm> holds one <_opc> and then <_r> arcs)");
-    const pugi::xml_attribute n = r.attribute("n"), w = r.attribute("w");
+    pugi::xml_attribute n, w;  // the first of each name, as xml_node::attribute finds them
+    for (pugi::xml_attribute a = r.first_attribute(); a; a = a.next_attribute()) {
+      if (!n && same_name(a.name(), "n")) n = a;
+      if (!w && same_name(a.name(), "w")) w = a;
+    }
     if (!n || !*n.value()) fail(r, "missing arc label (attribute n)");
     if (!w) fail(r, "missing weight (attribute w)");
     double weight = 0;
