@@ -29,6 +29,7 @@
 #include "forest/name_order.hpp"
 #include "forest/ruleml_pieces.hpp"
 #include "forest/ruleml_walk.hpp"
+#include "forest/unfilled_array.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/ruleml.hpp"
 
@@ -241,9 +242,13 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
     std::size_t k;
     const NameChunk* names;
     ParsedChunk* parsed;
+    std::size_t last_nodes = 0;  // the thread's previous chunk: its size is a good guess
     while (queue.take(k, names, parsed)) {
       parsed->piece = thread;
+      parsed->nodes.reserve(last_nodes + last_nodes / 4);
+      parsed->tree_start.reserve(names->size() + 1);
       parse_chunk(source, k * chunk_files, *names, reader, piece, *parsed);
+      last_nodes = parsed->nodes.size();
     }
   });
   const Clock::time_point parsed = Clock::now();
@@ -253,27 +258,29 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
   // Each file's name and tree, in listing order; then the order of the names.
   std::size_t count = 0;
   for (const NameChunk& chunk : queue.chunks()) count += chunk.size();
-  std::vector<std::string_view> names(count);
-  std::vector<detail::FileTree> trees(count);
+  detail::UnfilledArray<detail::NameRef> names(count);
+  detail::UnfilledArray<detail::FileTree> trees(count);
   team.for_each(queue.chunks().size(), [&](std::size_t k) {
     const NameChunk& chunk = queue.chunks()[k];
     const ParsedChunk& parsed = queue.parsed()[k];
     for (std::size_t i = 0; i < chunk.size(); ++i) {
+      const std::string_view name = chunk.name(i);
       const std::size_t first = parsed.tree_start[i], end = parsed.tree_start[i + 1];
-      names[k * chunk_files + i] = chunk.name(i);
+      names[k * chunk_files + i] = {name.data(), static_cast<std::uint32_t>(name.size())};
       trees[k * chunk_files + i] = {parsed.nodes.data() + first,
                                     static_cast<std::uint32_t>(end - first), parsed.piece};
     }
   });
   std::vector<std::uint32_t> order;
   if (by_name) {
-    order = detail::sorted_order(names, team);
+    order = detail::sorted_order(names.begin(), count, team);
   } else {
     order.resize(count);
     std::iota(order.begin(), order.end(), 0u);
   }
   const Clock::time_point sorted = Clock::now();
-  NamedSemanticForest out = detail::gather_pieces(pieces, trees, order, names, interner, team);
+  NamedSemanticForest out =
+      detail::gather_pieces(pieces, trees.begin(), names.begin(), order, interner, team);
   if (times) {
     *times = RuleMLReadTimes{};
     times->list_ms = list_ms;

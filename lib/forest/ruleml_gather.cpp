@@ -7,6 +7,7 @@
 
 #include "forest/name_order.hpp"
 #include "forest/ruleml_pieces.hpp"
+#include "forest/unfilled_array.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/parallel.hpp"
@@ -27,11 +28,14 @@ std::vector<std::vector<std::int32_t>> intern_labels(const std::vector<RuleMLPie
       if (interner.find(name) < 0) fresh_of[p].push_back(name);
     }
   });
-  std::vector<std::string_view> fresh;
-  for (const auto& f : fresh_of) fresh.insert(fresh.end(), f.begin(), f.end());
-  const std::vector<std::uint32_t> order = sorted_order(fresh, team);
+  std::vector<NameRef> fresh;
+  for (const auto& names : fresh_of)
+    for (std::string_view name : names)
+      fresh.push_back({name.data(), static_cast<std::uint32_t>(name.size())});
+  const std::vector<std::uint32_t> order = sorted_order(fresh.data(), fresh.size(), team);
   for (std::size_t j = 0; j < order.size(); ++j)
-    if (j == 0 || fresh[order[j]] != fresh[order[j - 1]]) interner.id(fresh[order[j]]);
+    if (j == 0 || fresh[order[j]].view() != fresh[order[j - 1]].view())
+      interner.id(fresh[order[j]].view());
   std::vector<std::vector<std::int32_t>> global_id(pieces.size());
   team.for_each(pieces.size(), [&](std::size_t p) {
     const Interner& labels = pieces[p].labels;
@@ -55,18 +59,17 @@ void prefetch_nodes(const FileTree& tree) {
 
 }  // namespace
 
-NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces,
-                                  const std::vector<FileTree>& trees,
-                                  const std::vector<std::uint32_t>& order,
-                                  const std::vector<std::string_view>& names, Interner& interner,
-                                  ThreadTeam& team) {
+NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces, const FileTree* trees,
+                                  const NameRef* names, const std::vector<std::uint32_t>& order,
+                                  Interner& interner, ThreadTeam& team) {
   const std::vector<std::vector<std::int32_t>> global_id = intern_labels(pieces, interner, team);
   const std::size_t count = order.size();
 
   // node_offset[j]: the first node of output tree j; slices summed, then their sums scanned.
   const unsigned threads = team.size();
   const Ranges slices(count, threads);
-  std::vector<std::size_t> node_offset(count + 1, 0), slice_start(threads + 1, 0);
+  UnfilledArray<std::size_t> node_offset(count + 1);
+  std::vector<std::size_t> slice_start(threads + 1, 0);
   team.run([&](unsigned t) {
     if (t >= slices.count) return;
     std::size_t sum = 0;
@@ -132,7 +135,7 @@ NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces,
         f.arc[to] = node[v].arc < 0 ? -1 : id[node[v].arc];
         f.weight[to] = node[v].weight;
       }
-      out.names[j] = names[order[j]];
+      out.names[j] = names[order[j]].view();
     }
   });
   return out;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "forest/flat_tree.hpp"
+#include "forest/name_order.hpp"
 #include "forest/thread_team.hpp"
 #include "treefix/forest/ruleml.hpp"
 
@@ -37,14 +38,12 @@ struct FileTree {
   std::uint32_t piece;
 };
 
-// The forest whose tree j is trees[order[j]], named names[order[j]]. Labels not yet in
-// `interner` get ids in lexicographic order (so ids depend neither on the threads nor on the
-// order files were listed in). Outputs are allocated on several threads at once (prefaulted)
-// and filled by all. CapacityError beyond 2^31-1 nodes.
-NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces,
-                                  const std::vector<FileTree>& trees,
-                                  const std::vector<std::uint32_t>& order,
-                                  const std::vector<std::string_view>& names, Interner& interner,
-                                  ThreadTeam& team);
+// The forest whose tree j is trees[order[j]], named names[order[j]]. Labels not yet in `interner`
+// get ids in lexicographic order (so ids depend neither on the threads nor on the order files
+// were listed in). Outputs are allocated on several threads at once (prefaulted) and filled by
+// all. CapacityError beyond 2^31-1 nodes.
+NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces, const FileTree* trees,
+                                  const NameRef* names, const std::vector<std::uint32_t>& order,
+                                  Interner& interner, ThreadTeam& team);
 
 }  // namespace treefix::detail
