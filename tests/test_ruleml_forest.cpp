@@ -63,25 +63,16 @@ void check_same_forest(const SemanticForest& got, const Interner& labels,
 // above 0x7f (they sort after ASCII: bytes compare unsigned), long names sharing more than the
 // eight bytes the sort packs into an integer, numbers without leading zeros.
 std::string awkward_name(std::size_t i) {
-  const std::string n = std::to_string(i);
-  switch (i % 8) {
-    case 0:
-      return "t" + n + ".xml";
-    case 1:
-      return "T" + n + ".xml";
-    case 2:
-      return "t" + n + " .xml";
-    case 3:
-      return "t_" + n + ".xml";
-    case 4:
-      return "t" + n + ".xml.xml";
-    case 5:
-      return "\xc3\xa9t" + n + ".xml";
-    case 6:
-      return "a-long-prefix-shared-by-many-names-" + n + ".xml";
-    default:
-      return "a-long-prefix-shared-by-many-names-" + n + "-.xml";
-  }
+  static const char* const prefix_suffix[8][2] = {{"t", ".xml"},
+                                                  {"T", ".xml"},
+                                                  {"t", " .xml"},
+                                                  {"t_", ".xml"},
+                                                  {"t", ".xml.xml"},
+                                                  {"\xc3\xa9t", ".xml"},
+                                                  {"a-long-prefix-shared-by-many-names-", ".xml"},
+                                                  {"a-long-prefix-shared-by-many-names-", "-.xml"}};
+  const auto& [prefix, suffix] = prefix_suffix[i % 8];
+  return prefix + std::to_string(i) + suffix;
 }
 
 }  // namespace
