@@ -110,18 +110,41 @@ class ChunkQueue {
   bool finished_ = false;
 };
 
-// Where the files are: names relative to a directory's descriptor, or paths ("" directory).
+// Where the files are: names relative to a directory, or paths ("" directory).
 struct Source {
   std::string directory;
-  int directory_fd = AT_FDCWD;  // -1: the directory could not be opened; files by their paths
   bool listed_regular = false;  // a listing found each name to be a regular file
 };
 
-// What a thread reuses from file to file.
-struct FileReader {
+// What a thread reuses from file to file, its own descriptor of the directory included: in a
+// process of several threads, every openat takes a reference on the directory's open file, and
+// threads sharing one descriptor would contend for that one counter. Where the directory cannot
+// be opened, each file is opened by its path (and the first fails with the reason).
+class FileReader {
+ public:
+  explicit FileReader(const Source& source)
+      : directory_fd_(source.directory.empty()
+                          ? -1
+                          : ::open(source.directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {}
+  ~FileReader() {
+    if (directory_fd_ >= 0) ::close(directory_fd_);
+  }
+  FileReader(const FileReader&) = delete;
+  FileReader& operator=(const FileReader&) = delete;
+
+  // File `name` of the source into bytes[0, returned length); `path` names it in messages.
+  std::size_t read(const Source& source, const char* name, const std::string& path) {
+    const bool by_path = directory_fd_ < 0;
+    return detail::read_file_at(by_path ? AT_FDCWD : directory_fd_, by_path ? path.c_str() : name,
+                                path, bytes, source.listed_regular);
+  }
+
   detail::RuleMLWalker walker;
   detail::FlatTree flat;
   std::string bytes, path;
+
+ private:
+  int directory_fd_;
 };
 
 void parse_chunk(const Source& source, std::size_t first_index, const NameChunk& names,
@@ -133,10 +156,7 @@ void parse_chunk(const Source& source, std::size_t first_index, const NameChunk&
       path.assign(source.directory);
       if (!path.empty()) path += '/';
       path += names.name(i);
-      const bool by_path = source.directory_fd < 0;
-      const std::size_t length = detail::read_file_at(by_path ? AT_FDCWD : source.directory_fd,
-                                                      by_path ? path.c_str() : names.c_str(i), path,
-                                                      reader.bytes, source.listed_regular);
+      const std::size_t length = reader.read(source, names.c_str(i), path);
       const Clock::time_point read = Clock::now();
       reader.walker.read(std::string_view(reader.bytes.data(), length), path, reader.flat);
       const Clock::time_point parsed = Clock::now();
@@ -237,7 +257,7 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
       queue.finish();
       list_ms = ms_between(start, Clock::now());
     }
-    FileReader reader;
+    FileReader reader(source);
     RuleMLPiece& piece = pieces[thread];
     std::size_t k;
     const NameChunk* names;
@@ -300,17 +320,7 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
 
 NamedSemanticForest read_ruleml_forest(const RuleMLFiles& files, Interner& interner,
                                        unsigned threads, RuleMLReadTimes* times) {
-  // Opened once, the directory spares every file a lookup of its path; where it cannot be opened,
-  // each file is opened by its path (and the first fails with the reason).
-  Source source{files.directory, AT_FDCWD, false};
-  if (!files.directory.empty())
-    source.directory_fd = ::open(files.directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  struct Closer {
-    int fd;
-    ~Closer() {
-      if (fd >= 0) ::close(fd);
-    }
-  } closer{source.directory_fd};
+  const Source source{files.directory, false};
   return read_forest(
       source, false, threads, times,
       [&](ChunkQueue& queue) {
@@ -333,7 +343,7 @@ NamedSemanticForest read_ruleml_forest(const std::string& dir_or_file, Interner&
     return read_ruleml_forest(RuleMLFiles{"", {dir_or_file}}, interner, threads, times);
   OpenDirectory directory(dir_or_file);
   return read_forest(
-      Source{dir_or_file, directory.fd(), true}, true, threads, times,
+      Source{dir_or_file, true}, true, threads, times,
       [&](ChunkQueue& queue) { directory.list_into(dir_or_file, queue); }, interner);
 }
 
