@@ -2,6 +2,7 @@
 #include "forest/thread_team.hpp"
 
 #include <atomic>
+#include <chrono>
 
 #include "treefix/core/parallel.hpp"
 
@@ -36,9 +37,27 @@ void ThreadTeam::record(std::exception_ptr failure) {
   if (!failure_) failure_ = std::move(failure);
 }
 
+namespace {
+
+// Waits up to spin_time for done() by polling, then returns whether it came. A phase of the
+// reader lasts a fraction of a millisecond and the next one follows at once: a thread asleep on
+// a condition variable would add a wake-up (tens of microseconds on a virtual machine) to each.
+template <class Done>
+bool spin_until(Done done) {
+  constexpr auto spin_time = std::chrono::microseconds(50);
+  const auto until = std::chrono::steady_clock::now() + spin_time;
+  for (unsigned polls = 1;; ++polls) {
+    if (done()) return true;
+    if (polls % 64 == 0 && std::chrono::steady_clock::now() > until) return false;
+  }
+}
+
+}  // namespace
+
 void ThreadTeam::work(unsigned thread) {
   std::size_t seen = 0;
   for (;;) {
+    spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
     const std::function<void(unsigned)>* job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
@@ -52,8 +71,10 @@ void ThreadTeam::work(unsigned thread) {
     } catch (...) {
       record(std::current_exception());
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (--running_ == 0) finished_.notify_one();
+    if (running_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      std::lock_guard<std::mutex> lock(mutex_);  // the caller tests running_ under it
+      finished_.notify_one();
+    }
   }
 }
 
@@ -61,8 +82,8 @@ void ThreadTeam::run(const std::function<void(unsigned)>& job) {
   if (!workers_.empty()) {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = &job;
-    running_ = static_cast<unsigned>(workers_.size());
-    ++generation_;
+    running_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   start_.notify_all();
   try {
@@ -70,8 +91,11 @@ void ThreadTeam::run(const std::function<void(unsigned)>& job) {
   } catch (...) {
     record(std::current_exception());
   }
-  std::unique_lock<std::mutex> lock(mutex_);
-  finished_.wait(lock, [&] { return running_ == 0; });
+  if (!spin_until([&] { return running_.load(std::memory_order_acquire) == 0; })) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, [&] { return running_.load(std::memory_order_acquire) == 0; });
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
   if (failure_) {
     std::exception_ptr failure = std::move(failure_);
     failure_ = nullptr;

@@ -6,6 +6,7 @@
 // asked for one thread must run every phase on that one thread (the one-thread baseline of
 // `treefix-bench forest-pipeline` is this same code), and the workers that parsed are already
 // running when the later phases start.
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
@@ -42,8 +43,8 @@ class ThreadTeam {
   std::mutex mutex_;
   std::condition_variable start_, finished_;
   const std::function<void(unsigned)>* job_ = nullptr;
-  std::size_t generation_ = 0;  // jobs started
-  unsigned running_ = 0;        // workers still in the current job
+  std::atomic<std::size_t> generation_{0};  // jobs started
+  std::atomic<unsigned> running_{0};        // workers still in the current job
   bool stopping_ = false;
   std::exception_ptr failure_;
 };
