@@ -127,6 +127,19 @@ TEST_CASE("points io: bodies from text, plain rows and .npy (n, 7)") {
     CHECK(back.position.coord == bodies.position.coord);
     CHECK(back.velocity.coord == bodies.velocity.coord);
   }
+  // write_bodies in each format reads back as the same bodies
+  Scratch written_rows("written.xyz"), written_npy("written.npy");
+  write_output(written_rows.path,
+               [&](std::ostream& out) { write_bodies(out, bodies, PointFormat::xyz); });
+  write_output(written_npy.path,
+               [&](std::ostream& out) { write_bodies(out, bodies, PointFormat::npy); });
+  for (const Scratch* f : {&written_rows, &written_npy}) {
+    CAPTURE(f->path);
+    const Bodies back = read_bodies(f->path);
+    CHECK(back.mass == bodies.mass);
+    CHECK(back.position.coord == bodies.position.coord);
+    CHECK(back.velocity.coord == bodies.velocity.coord);
+  }
   // A point file is not a body file.
   check_contains(error_of([] { read_bodies(test::test_data_path("dragon_scan_2k.xyz")); }),
                  "expected 7 columns (mass x y z vx vy vz), the first row has 3");

@@ -10,7 +10,8 @@
 //   kernels    the fused Euler rootfix's device time (profiling events: permutations + scan) per
 //              tour layout (vertex ids, pre-order) and scan tile (items per work-item);
 //   host-call  rootfix(runtime, parent, weights) on a tree it has not seen: wall time and phases;
-//   transfers  host -> device and back, pageable against pinned staging, GB/s.
+//   transfers  host -> device and back, pageable against pinned staging, into a reused and a
+//              fresh buffer, GB/s.
 // Weights are -1, 0, 1, so every algorithm's float result is exact and checked against the
 // sequential one (.npy rows).
 #include <cmath>
@@ -195,29 +196,35 @@ void host_call_rows(Runtime& rt, const Args& args, const std::string& shape, std
 }
 
 // The transfers table: pageable against pinned, both directions.
+// The transfers table: pageable against pinned staging, into a buffer used before ("reused") or
+// allocated just before the upload, as a command's are ("fresh": its allocation is in up_ms).
 void transfer_rows(Runtime& rt, const Args& args, Table& table) {
   const Runs runs = args.common.runs();
   for (std::size_t bytes : {std::size_t(64) << 20, std::size_t(256) << 20}) {
     std::vector<char> host(bytes, 1);
-    cl::Buffer device = rt.allocate(bytes, "transfer test");
-    for (auto staging : {detail::Staging::direct, detail::Staging::pinned}) {
-      std::vector<double> up, down;
-      for (std::size_t i = 0; i < runs.total(); ++i) {
-        const double u = host_ms(
-            [&] { detail::write_buffer(rt, device, host.data(), bytes, nullptr, 0, staging); });
-        const double d = host_ms(
-            [&] { detail::read_buffer(rt, device, host.data(), bytes, nullptr, 0, staging); });
-        if (!runs.timed(i)) continue;
-        up.push_back(u);
-        down.push_back(d);
+    cl::Buffer reused = rt.allocate(bytes, "transfer test");
+    for (bool fresh : {false, true})
+      for (auto staging : {detail::Staging::direct, detail::Staging::pinned}) {
+        std::vector<double> up, down;
+        for (std::size_t i = 0; i < runs.total(); ++i) {
+          cl::Buffer device = reused;
+          const double u = host_ms([&] {
+            if (fresh) device = rt.allocate(bytes, "transfer test");
+            detail::write_buffer(rt, device, host.data(), bytes, nullptr, 0, staging);
+          });
+          const double d = host_ms(
+              [&] { detail::read_buffer(rt, device, host.data(), bytes, nullptr, 0, staging); });
+          if (!runs.timed(i)) continue;
+          up.push_back(u);
+          down.push_back(d);
+        }
+        const char* name = staging == detail::Staging::pinned ? "pinned" : "pageable";
+        const double mb = static_cast<double>(bytes) / 1e6;
+        table.add(
+            {std::to_string(bytes), name, fresh ? "fresh" : "reused", cell(median(up)),
+             general(mb / median(up), 4), cell(median(down)), general(mb / median(down), 4),
+             rt.tuning().pinned_transfers == (staging == detail::Staging::pinned) ? "yes" : "no"});
       }
-      const char* name = staging == detail::Staging::pinned ? "pinned" : "pageable";
-      const double mb = static_cast<double>(bytes) / 1e6;
-      table.add(
-          {std::to_string(bytes), name, cell(median(up)), general(mb / median(up), 4),
-           cell(median(down)), general(mb / median(down), 4),
-           rt.tuning().pinned_transfers == (staging == detail::Staging::pinned) ? "yes" : "no"});
-    }
   }
 }
 
@@ -236,7 +243,8 @@ void run(Session& session, const Args& args) {
                  "compute_ms", "runs"});
   Table host_call({"shape", "n", "upload_ms", "validate_ms", "prepare_ms", "compute_ms",
                    "download_ms", "wall_ms", "runs"});
-  Table transfers({"bytes", "staging", "up_ms", "up_GBps", "down_ms", "down_GBps", "default"});
+  Table transfers(
+      {"bytes", "staging", "buffer", "up_ms", "up_GBps", "down_ms", "down_GBps", "default"});
   auto wanted = [&](const char* t) { return listed(args.tables, t); };
   if (wanted("pipeline")) pipeline.stream_csv(args.common.csv, info);
   if (wanted("kernels")) kernels.stream_csv(suffixed(args.common.csv, "kernels"), info);

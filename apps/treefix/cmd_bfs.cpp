@@ -38,7 +38,8 @@ void run_bfs(const BfsCommand& c, PhaseTimes& phases) {
   OutputFiles outputs({c.output});
   if (!c.parents.empty()) outputs.add(c.parents);
   // The device first: the reader refuses a graph it cannot hold before allocating it.
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(c.device); });
+  Runtime& runtime =
+      phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(c.device); });
   Csr graph = c.graph.read(&runtime, &phases);
   const vertex_t source = vertex_option("--source", c.source, graph.vertices(), c.graph.path);
   Profile profile;

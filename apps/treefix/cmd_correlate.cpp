@@ -24,7 +24,8 @@ void run_correlate(const CorrelateArgs& args) {
   Profile profile;
   PhaseTimes phases;
   PointSet points = phases.measure("read", [&] { return args.spatial.points(args.points); });
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.spatial.device); });
+  Runtime& runtime = phases.measure(
+      "device setup", [&]() -> Runtime& { return kept_runtime(args.spatial.device); });
   DevicePoints device =
       phases.measure("upload", [&] { return DevicePoints::upload(runtime, points, &profile); });
   DeviceArray<std::uint32_t> counts(runtime, points.n, "correlation counts");

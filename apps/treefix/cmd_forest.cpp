@@ -29,7 +29,7 @@ void write_orders(const ForestOrderOptions& o, const Forest& forest) {
   } else {
     if (traversal == Traversal::inorder && !o.binary)
       throw InputError("in-order traversal is defined for binary forests only (use --binary)");
-    Runtime runtime(o.device);
+    Runtime& runtime = kept_runtime(o.device);
     auto device = DeviceForest::upload(runtime, forest);
     order = traversal_order(runtime, device, traversal);
   }

@@ -86,7 +86,8 @@ void run_knn(const KnnArgs& args) {
     throw InputError(args.queries + ": queries have " + std::to_string(queries.dim) +
                      " coordinates, the points of " + args.points + " have " +
                      std::to_string(points.dim));
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.spatial.device); });
+  Runtime& runtime = phases.measure(
+      "device setup", [&]() -> Runtime& { return kept_runtime(args.spatial.device); });
   Neighbours result;
   if (args.index == "kd") {
     result = kd_neighbours(runtime, points, queries, args.k, args.spatial, profile, phases);

@@ -70,24 +70,30 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
   o.theta = args.theta;
   o.eps = args.eps;
   Bodies bodies = phases.measure("read", [&] { return args.spatial.bodies(args.bodies); });
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.spatial.device); });
+  Runtime& runtime = phases.measure(
+      "device setup", [&]() -> Runtime& { return kept_runtime(args.spatial.device); });
   DeviceBodies device =
       phases.measure("upload", [&] { return DeviceBodies::upload(runtime, bodies, &profile); });
   if (args.accelerations) {
     write_accelerations(runtime, args, bodies, device, o, profile, phases);
   } else {
+    // Every file in the format its name says, as read_bodies reads it back (.npy, .xyz, else
+    // text; a snapshot FILE.stepN is text).
+    const std::string& output = args.spatial.output;
+    auto write = [](const std::string& path, const Bodies& state) {
+      const bool standard = path.empty() || path == "-";
+      const PointFormat format = standard ? PointFormat::text : point_format_of(path);
+      write_output(path, [&](std::ostream& out) { write_bodies(out, state, format); });
+    };
     StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
-                        write_output(args.spatial.output + ".step" + std::to_string(step),
-                                     [&](std::ostream& out) { write_bodies(out, state); });
+                        write(output + ".step" + std::to_string(step), state);
                       }};
     phases.measure("steps", [&] {
       leapfrog(runtime, device, steps, o);
       runtime.queue().finish();
     });
     bodies = phases.measure("download", [&] { return device.download(runtime, &profile); });
-    phases.measure("write", [&] {
-      write_output(args.spatial.output, [&](std::ostream& out) { write_bodies(out, bodies); });
-    });
+    phases.measure("write", [&] { write(output, bodies); });
   }
   phases.measure("write", [&] { outputs.commit(); });
   args.spatial.print_stats(std::cerr, "treefix nbody", phases, profile);
@@ -114,7 +120,8 @@ void setup_nbody(CLI::App& app) {
   c->add_flag("--accelerations", args->accelerations,
               "write 'ax ay az' per body for the input state instead of stepping");
   args->spatial.add_to(c, "bodies (the state is kept in the octree's leaf order)",
-                       "the final state as a body file, or the accelerations");
+                       "the final state as a body file in the format its name says (.xyz: rows "
+                       "only, .npy: an (n, 7) array, else text), or the accelerations");
 }
 
 TREEFIX_COMMAND("nbody", setup_nbody);

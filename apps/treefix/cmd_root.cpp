@@ -44,7 +44,8 @@ void run_root(const RootArgs& args, PhaseTimes& phases) {
   OutputFiles outputs({args.rooted.path});
   // The device first: the reader refuses a forest it cannot hold before allocating it, and
   // before reading at all when --vertices says how large it is.
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.rooted.device); });
+  Runtime& runtime = phases.measure("device setup",
+                                    [&]() -> Runtime& { return kept_runtime(args.rooted.device); });
   GraphLimits limits;
   limits.device = &runtime;
   std::vector<std::size_t> lines;  // of each edge, for messages (edge lists only)

@@ -23,7 +23,8 @@ void run_rst(const RstArgs& args, PhaseTimes& phases) {
   options.method = args.method;
   options.list_rank.method = args.rooted.list_rank;
   // The device first: the reader refuses a graph it cannot hold before allocating it.
-  Runtime runtime = phases.measure("device setup", [&] { return Runtime(args.rooted.device); });
+  Runtime& runtime = phases.measure("device setup",
+                                    [&]() -> Runtime& { return kept_runtime(args.rooted.device); });
   Csr graph = args.graph.read(&runtime, &phases);
   if (args.root >= 0)
     options.root = vertex_option("--root", args.root, graph.vertices(), args.graph.path);

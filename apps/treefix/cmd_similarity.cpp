@@ -50,7 +50,8 @@ void run_similarity(const SimilarityOptions& o, PhaseTimes& phases) {
           similarity_cpu(reference.forest, candidates.forest, o.parameters, o.threads));
     });
   } else {
-    Runtime runtime = phases.measure("device setup", [&] { return Runtime(o.device); });
+    Runtime& runtime =
+        phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(o.device); });
     millionths = phases.measure("compute", [&] {
       return to_millionths(
           similarity_device(runtime, reference.forest, candidates.forest, o.parameters));

@@ -73,9 +73,8 @@ void run_typed(const TreefixArgs& args, bool root) {
       warm_up(*runtime, value_type_of<T>(), options);
       return runtime;
     });
-  std::unique_ptr<Runtime> runtime;
   treefix_files<T>(
-      request, [&]() -> Runtime& { return *(runtime = setup.get()); }, phases);
+      request, [&]() -> Runtime& { return keep_until_end(setup.get()); }, phases);
   phases.measure("write", [&] { outputs.commit(); });
   if (args.stats) phases.print(std::cerr, root ? "treefix rootfix" : "treefix leaffix");
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli_options.hpp"
+#include "process_end.hpp"
 #include "subcommands.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/core/runtime.hpp"

@@ -76,7 +76,7 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
   const std::size_t huge_capacity = std::min(n, graph.arcs() / huge_degree) + 1;
   result.huge = DeviceArray<vertex_t>(runtime, huge_capacity, "BFS huge-row list");
   // queue length, huge-list length, arcs of the vertices discovered (kernels/graph/bfs.cl)
-  DeviceArray<std::int32_t> counters(runtime, 3, "BFS counters");
+  auto counters = DeviceArray<std::int32_t>::workspace(runtime, "bfs.counters", 3);
   result.huge_degree = huge_degree;
   result.level_offset.push_back(0);
   result.huge_offset.push_back(0);
@@ -101,7 +101,9 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     ++result.kernel_launches;
 
     // The search's state (kernels/graph/bfs_state.clh, S_*), double-buffered between launches,
-    // and the level offsets, written on the device and read once at the end.
+    // and the level offsets, written on the device and read once at the end. Like every array of
+    // the search but its results, they live in the Runtime's workspace: a repeated search
+    // allocates only what it returns.
     SmallLevels small = small_levels(runtime, graph, profile);
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
     const Tuning& tuning = runtime.tuning();
@@ -112,12 +114,12 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     initial[kEnd] = static_cast<std::int32_t>(sources);
     initial[kBottomUp] = first_bottom_up;
     DeviceArray<std::int32_t> state[2] = {
-        DeviceArray<std::int32_t>(runtime, kStateFields, "BFS state"),
-        DeviceArray<std::int32_t>(runtime, kStateFields, "BFS state")};
+        DeviceArray<std::int32_t>::workspace(runtime, "bfs.state0", kStateFields),
+        DeviceArray<std::int32_t>::workspace(runtime, "bfs.state1", kStateFields)};
     state[0].write(runtime, initial, profile);
-    DeviceArray<std::int32_t> level_end(runtime, n + 2, "BFS level offsets");
-    DeviceArray<std::int32_t> huge_end(runtime, n + 2, "BFS level offsets");
-    DeviceArray<std::int32_t> finished(runtime, 1, "BFS groups finished");
+    auto level_end = DeviceArray<std::int32_t>::workspace(runtime, "bfs.level_end", n + 2);
+    auto huge_end = DeviceArray<std::int32_t>::workspace(runtime, "bfs.huge_end", n + 2);
+    auto finished = DeviceArray<std::int32_t>::workspace(runtime, "bfs.finished", 1);
     fill(runtime, finished.buffer(), cl_int(0), 1, {profile, "bfs"});
     fill(runtime, level_end.buffer(), cl_int(0), 1, {profile, "bfs"});
     fill(runtime, huge_end.buffer(), cl_int(0), 1, {profile, "bfs"});
@@ -156,12 +158,12 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     cl_uint grid_arcs = 0;
     if (with_grid) {
       medium = grid_levels(runtime, graph, profile);
-      sync = DeviceArray<std::int32_t>(runtime, 12, "BFS grid barrier");
+      sync = DeviceArray<std::int32_t>::workspace(runtime, "bfs.grid_barrier", 12);
       fill(runtime, sync.buffer(), cl_int(0), 12, {profile, "bfs"});
       // EDGE_T per queue slot: n 32-bit offsets fit in n / 2 + 1 int64
-      side_first = DeviceArray<std::int64_t>(runtime, graph.wide_offsets() ? n : n / 2 + 1,
-                                             "BFS queue rows");
-      side_length = DeviceArray<std::uint32_t>(runtime, n, "BFS queue rows");
+      side_first = DeviceArray<std::int64_t>::workspace(runtime, "bfs.queue_row_first",
+                                                        graph.wide_offsets() ? n : n / 2 + 1);
+      side_length = DeviceArray<std::uint32_t>::workspace(runtime, "bfs.queue_row_length", n);
       grid_frontier =
           static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_grid_frontier, INT32_MAX));
       grid_arcs = static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_grid_arcs, UINT32_MAX));

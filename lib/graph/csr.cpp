@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
@@ -40,6 +41,25 @@ std::vector<std::size_t> balanced_rows(const std::vector<std::int64_t>& row_offs
   return first;
 }
 
+// Keeps the first kept[v] entries of every row v (kept: n + 1 entries, the last one 0; it becomes
+// the row offsets) and moves the rows together when any entry went. `pieces`: balanced_rows of
+// the rows.
+void keep_row_fronts(Csr& g, std::vector<std::int64_t> kept,
+                     const std::vector<std::size_t>& pieces) {
+  const std::size_t n = g.vertices();
+  const std::int64_t total = exclusive_sum(kept.data(), n + 1);
+  if (total == g.row_offset[n]) return;  // nothing merged or dropped: rows stay where they are
+  std::vector<vertex_t> column(static_cast<std::size_t>(total));
+  parallel_for(pieces.size() - 1, [&](std::size_t p) {
+    for (std::size_t v = pieces[p]; v < pieces[p + 1]; ++v)
+      std::copy(g.column.begin() + g.row_offset[v],
+                g.column.begin() + g.row_offset[v] + (kept[v + 1] - kept[v]),
+                column.begin() + kept[v]);
+  });
+  g.column = std::move(column);
+  g.row_offset = std::move(kept);
+}
+
 // Sorts each row, merges duplicates and (when asked) drops self loops, then compacts the rows.
 void sort_and_compact_rows(Csr& g, bool drop_loops) {
   const std::size_t n = g.vertices();
@@ -56,17 +76,7 @@ void sort_and_compact_rows(Csr& g, bool drop_loops) {
       kept[v] = end - begin;
     }
   });
-  const std::int64_t total = exclusive_sum(kept.data(), n + 1);
-  if (total == g.row_offset[n]) return;  // nothing merged or dropped: rows stay where they are
-  std::vector<vertex_t> column(static_cast<std::size_t>(total));
-  parallel_for(pieces.size() - 1, [&](std::size_t p) {
-    for (std::size_t v = pieces[p]; v < pieces[p + 1]; ++v)
-      std::copy(g.column.begin() + g.row_offset[v],
-                g.column.begin() + g.row_offset[v] + (kept[v + 1] - kept[v]),
-                column.begin() + kept[v]);
-  });
-  g.column = std::move(column);
-  g.row_offset = std::move(kept);
+  keep_row_fronts(g, std::move(kept), pieces);
 }
 
 }  // namespace
@@ -77,8 +87,8 @@ std::uint64_t csr_build_bytes(std::size_t n, std::uint64_t arcs) {
   return 16 * (static_cast<std::uint64_t>(n) + 1) + 8 * arcs;
 }
 
-Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target,
-                   std::size_t count, bool undirected) {
+Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target, std::size_t count,
+                   bool undirected) {
   if (n > static_cast<std::size_t>(INT32_MAX))
     throw InputError("a graph of " + std::to_string(n) + " vertices exceeds 2^31-1 vertices");
   const Ranges slices(count, 4 * std::size_t(host_threads()), std::size_t(1) << 16);
@@ -132,8 +142,8 @@ Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target
     for_my_arcs(static_cast<vertex_t>(rows[r]), static_cast<std::uint32_t>(rows[r + 1] - rows[r]),
                 [&](vertex_t from, vertex_t to) { column[cursor[from]++] = to; });
   });
-  cursor = {};
-  sort_and_compact_rows(g, false);  // the scatter's order within a row is arbitrary: sort
+  cursor = std::vector<std::int64_t>();  // freed (`= {}` would keep the memory)
+  sort_and_compact_rows(g, false);       // the scatter's order within a row is arbitrary: sort
   return g;
 }
 
@@ -143,6 +153,66 @@ Csr csr_from_edges(std::size_t n, const std::vector<vertex_t>& source,
     throw InputError("csr_from_edges: " + std::to_string(source.size()) + " sources for " +
                      std::to_string(target.size()) + " targets");
   return csr_from_edges(n, source.data(), target.data(), source.size(), undirected);
+}
+
+Csr symmetrized(const Csr& g) {
+  const std::size_t n = g.vertices();
+  Csr s;
+  s.undirected = true;
+  s.row_offset.assign(n + 1, 0);
+  if (n == 0) return s;
+  // The transpose: row u lists the sources of the arcs into u. As in csr_from_edges, each thread
+  // owns a range of rows and walks every arc (no atomics); it walks them in row order, so the
+  // sources reach each of its rows in increasing order and the rows come out sorted.
+  auto for_my_arcs = [&](std::size_t lo, std::size_t hi, auto&& visit) {
+    const vertex_t first = static_cast<vertex_t>(lo);
+    const std::uint32_t width = static_cast<std::uint32_t>(hi - lo);
+    for (std::size_t v = 0; v < n; ++v)
+      for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
+        if (static_cast<std::uint32_t>(g.column[e] - first) < width)
+          visit(g.column[e], static_cast<vertex_t>(v));
+  };
+  std::vector<std::int64_t> in_offset(n + 1, 0);
+  const Ranges owned(n, host_threads(), std::size_t(1) << 12);
+  parallel_for(owned.count, [&](std::size_t r) {
+    for_my_arcs(owned.begin(r), owned.end(r), [&](vertex_t to, vertex_t) { ++in_offset[to]; });
+  });
+  exclusive_sum(in_offset.data(), n + 1);
+  // in_offset[u] is row u's cursor during the scatter (no copy of n cursors): it ends at row
+  // u + 1's start, and one shift brings the offsets back.
+  std::vector<vertex_t> in_column(g.column.size());
+  const std::vector<std::size_t> rows = balanced_rows(in_offset, host_threads());
+  parallel_for(rows.size() - 1, [&](std::size_t r) {
+    for_my_arcs(rows[r], rows[r + 1],
+                [&](vertex_t to, vertex_t from) { in_column[in_offset[to]++] = from; });
+  });
+  std::copy_backward(in_offset.begin(), in_offset.end() - 1, in_offset.end());
+  in_offset[0] = 0;
+  // Row v of the result is the union of row v of g and of the transpose, both sorted and free of
+  // duplicates, merged into room for both; an arc that met its reverse leaves its row short, and
+  // such rows are compacted after. (Sizing the rows by a merge first costs as much as the merge:
+  // a branch per element, taken at random when the ids of the two rows interleave.)
+  const Ranges slices(n + 1, 4 * std::size_t(host_threads()), std::size_t(1) << 16);
+  parallel_for(slices.count, [&](std::size_t r) {
+    for (std::size_t v = slices.begin(r); v < slices.end(r); ++v)
+      s.row_offset[v] = g.row_offset[v] + in_offset[v];
+  });
+  s.column.resize(static_cast<std::size_t>(s.row_offset[n]));
+  const std::vector<std::size_t> pieces = balanced_rows(s.row_offset);
+  std::vector<std::int64_t> kept(n + 1, 0);
+  parallel_for(pieces.size() - 1, [&](std::size_t p) {
+    for (std::size_t v = pieces[p]; v < pieces[p + 1]; ++v) {
+      vertex_t* row = s.column.data() + s.row_offset[v];
+      kept[v] = std::set_union(
+                    g.column.data() + g.row_offset[v], g.column.data() + g.row_offset[v + 1],
+                    in_column.data() + in_offset[v], in_column.data() + in_offset[v + 1], row) -
+                row;
+    }
+  });
+  in_column = std::vector<vertex_t>();  // freed before the compacted copy
+  in_offset = std::vector<std::int64_t>();
+  keep_row_fronts(s, std::move(kept), pieces);
+  return s;
 }
 
 void normalize_rows(Csr& graph) { sort_and_compact_rows(graph, true); }
@@ -210,6 +280,21 @@ bool has_reverse_arcs(const Csr& g) {
   std::random_device entropy;
   const std::uint64_t key[2] = {(std::uint64_t(entropy()) << 32) ^ entropy(),
                                 (std::uint64_t(entropy()) << 32) ^ entropy()};
+  // A few arcs at random first, each looked up in its target's row: one without its reverse
+  // settles it in microseconds (most directed graphs, edge lists giving some edges one way).
+  if (!g.column.empty()) {
+    std::mt19937_64 pick(key[0] ^ key[1]);
+    for (int sample = 0; sample < 64; ++sample) {
+      const std::size_t e = pick() % g.column.size();
+      const auto from =
+          std::upper_bound(g.row_offset.begin(), g.row_offset.end(), static_cast<std::int64_t>(e)) -
+          g.row_offset.begin() - 1;
+      const vertex_t to = g.column[e];
+      if (!std::binary_search(g.column.begin() + g.row_offset[to],
+                              g.column.begin() + g.row_offset[to + 1], static_cast<vertex_t>(from)))
+        return false;
+    }
+  }
   auto mix = [](std::uint64_t x) {  // splitmix64's finaliser: a bijection that scrambles bits
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;

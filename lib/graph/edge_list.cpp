@@ -20,7 +20,19 @@ struct ParsedEdges {
   std::vector<vertex_t> source, target;
   std::vector<std::size_t> line;  // of each edge, when asked for
   std::int64_t largest = -1;      // the largest id (-1: no edge)
+  // Pairs (u, v), u != v, sampled evenly through the list, and how many of them have their
+  // reverse (v, u) somewhere in it.
+  std::size_t sampled = 0, reversed = 0;
 };
+
+constexpr std::size_t kSampledPairs = 64;  // a bit each in one word
+
+std::uint64_t pair_key(vertex_t u, vertex_t v) {
+  return (std::uint64_t(std::uint32_t(u)) << 32) | std::uint32_t(v);
+}
+unsigned filter_bit(std::uint64_t key) {  // one of 4096 (Fibonacci hashing)
+  return static_cast<unsigned>((key * 0x9e3779b97f4a7c15ull) >> 52);
+}
 
 // What is wrong with a token that is not a vertex id (kept out of the parsing loop: a call
 // there only on failure).
@@ -56,14 +68,43 @@ ParsedEdges parse_edge_pairs(const TokenChunks& chunks, std::int64_t vertices, b
         if (want_lines && field == 0) parsed.line[edge] = line;
       },
       [](std::size_t) { return std::string("an edge line needs two vertex ids ('u v')"); });
-  // The largest id, per slice on all cores.
+  // The sample: the reverses to look for, and a filter of 4096 bits that turns most pairs away
+  // with one load, so that the pass below costs little more than the largest id alone.
+  std::vector<std::uint64_t> wanted;
+  std::uint64_t filter[64] = {};
+  for (std::size_t k = 0; k < kSampledPairs && edges; ++k) {
+    const std::size_t e = k * edges / kSampledPairs;
+    if (parsed.source[e] == parsed.target[e]) continue;
+    wanted.push_back(pair_key(parsed.target[e], parsed.source[e]));
+    const unsigned bit = filter_bit(wanted.back());
+    filter[bit / 64] |= std::uint64_t(1) << (bit % 64);
+  }
+  // The largest id and the sampled reverses found, per slice on all cores.
   const Ranges slices(edges, host_threads(), std::size_t(1) << 16);
   std::vector<std::int64_t> largest(slices.count, -1);
+  std::vector<std::uint64_t> found(slices.count, 0);  // bit k: wanted[k] seen
   parallel_for(slices.count, [&](std::size_t s) {
-    for (std::size_t e = slices.begin(s); e < slices.end(s); ++e)
-      largest[s] = std::max<std::int64_t>({largest[s], parsed.source[e], parsed.target[e]});
+    vertex_t slice_largest = -1;
+    std::uint64_t slice_found = 0;
+    for (std::size_t e = slices.begin(s); e < slices.end(s); ++e) {
+      const vertex_t u = parsed.source[e], v = parsed.target[e];
+      slice_largest = std::max({slice_largest, u, v});
+      const std::uint64_t key = pair_key(u, v);
+      const unsigned bit = filter_bit(key);
+      if ((filter[bit / 64] >> (bit % 64)) & 1)
+        for (std::size_t k = 0; k < wanted.size(); ++k)
+          if (wanted[k] == key) slice_found |= std::uint64_t(1) << k;
+    }
+    largest[s] = slice_largest;
+    found[s] = slice_found;
   });
-  for (std::int64_t x : largest) parsed.largest = std::max(parsed.largest, x);
+  std::uint64_t seen = 0;
+  for (std::size_t s = 0; s < slices.count; ++s) {
+    parsed.largest = std::max(parsed.largest, largest[s]);
+    seen |= found[s];
+  }
+  parsed.sampled = wanted.size();
+  for (; seen; seen &= seen - 1) ++parsed.reversed;
   return parsed;
 }
 
@@ -106,25 +147,37 @@ Csr read_edge_list(const std::string& path, const GraphReadOptions& options) {
   });
   const std::size_t n = static_cast<std::size_t>(parsed.largest + 1);
   const std::size_t edges = parsed.source.size();
-  require_graph_fits(options.limits, path, n, undirected ? 2 * std::uint64_t(edges) : edges,
-                     bytes_for(edges, 8));
-  return detail::timed(options.phases, "read: csr", [&] {
-    return csr_from_edges(n, parsed.source, parsed.target, undirected);
-  });
+  // The CSR build of every arc and its reverse, plus the larger of the pairs (8 bytes each, held
+  // while a CSR is built from them) and 16 bytes per vertex: symmetrized(), which runs once the
+  // pairs are freed, peaks within that (its input, the transpose, rows with room for both arcs).
+  require_graph_fits(
+      options.limits, path, n, undirected ? 2 * std::uint64_t(edges) : edges,
+      undirected ? std::max(bytes_for(edges, 8), bytes_for(n + 1, 16)) : bytes_for(edges, 8));
+  // No sampled pair has its reverse in the list: it gives each edge once (as u < v, u > v or
+  // either), so the CSR of its arcs is not symmetric, and adding every reverse while building
+  // costs less than building that CSR and merging in its transpose.
+  if (undirected && parsed.sampled > 0 && parsed.reversed == 0)
+    return detail::timed(options.phases, "read: csr",
+                         [&] { return csr_from_edges(n, parsed.source, parsed.target, true); });
+  // Otherwise the arcs as written first, as for a Matrix Market "general" file: most undirected
+  // lists hold both directions of every edge, and their CSR is that of the arcs, found symmetric
+  // by a hash pass, while adding every reverse and merging the copies would scatter and sort twice
+  // the arcs. For lists that do need reverses, rows are merged with the transpose's.
+  Csr g = detail::timed(options.phases, "read: csr",
+                        [&] { return csr_from_edges(n, parsed.source, parsed.target, false); });
+  if (!undirected) return g;
+  parsed = ParsedEdges();  // before the transpose is allocated
+  g.undirected =
+      detail::timed(options.phases, "read: symmetry check", [&] { return has_reverse_arcs(g); });
+  if (g.undirected) return g;
+  return detail::timed(options.phases, "read: reverse arcs", [&] { return symmetrized(g); });
 }
 
 EdgeList undirected_edges(const Csr& graph) {
   const std::size_t n = graph.vertices();
   // Symmetric first (every arc's reverse added, duplicates merged), then the arcs with u < v.
   Csr symmetric;
-  if (!graph.undirected) {
-    std::vector<vertex_t> source(graph.edges());
-    parallel_for(n, [&](std::size_t v) {
-      std::fill(source.begin() + graph.row_offset[v], source.begin() + graph.row_offset[v + 1],
-                static_cast<vertex_t>(v));
-    });
-    symmetric = csr_from_edges(n, source, graph.column, true);
-  }
+  if (!graph.undirected) symmetric = symmetrized(graph);
   const Csr& g = graph.undirected ? graph : symmetric;
   EdgeList list;
   list.vertices = n;

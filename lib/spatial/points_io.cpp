@@ -83,9 +83,21 @@ void write_points_npy(std::ostream& out, const PointSet& points) {
   write_npy(out, rows.data(), {points.n, std::size_t(points.dim)});
 }
 
-void write_bodies(std::ostream& out, const Bodies& bodies) {
-  out << bodies.size() << " 7\n";
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
+void write_bodies(std::ostream& out, const Bodies& bodies, PointFormat format) {
+  const std::size_t n = bodies.size();
+  if (format == PointFormat::npy) {
+    std::vector<float> rows(n * 7);
+    for (std::size_t i = 0; i < n; ++i) {
+      float* row = &rows[i * 7];
+      row[0] = bodies.mass[i];
+      for (int k = 0; k < 3; ++k) row[1 + k] = bodies.position.at(i, k);
+      for (int k = 0; k < 3; ++k) row[4 + k] = bodies.velocity.at(i, k);
+    }
+    write_npy(out, rows.data(), {n, std::size_t(7)});
+    return;
+  }
+  if (format != PointFormat::xyz) out << n << " 7\n";
+  for (std::size_t i = 0; i < n; ++i) {
     write_float(out, bodies.mass[i]);
     for (int k = 0; k < 3; ++k) out << ' ', write_float(out, bodies.position.at(i, k));
     for (int k = 0; k < 3; ++k) out << ' ', write_float(out, bodies.velocity.at(i, k));

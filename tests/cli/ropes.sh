@@ -47,6 +47,15 @@ awk 'NR==2 { if ($2 <= 0 || $5 <= 0) exit 1 } NR==3 { if ($2 >= 1 || $5 >= 0) ex
 "$treefix" nbody --bodies two.txt --steps 0 --output out.txt
 cmp -s <(sed -n 2,3p out.txt) <(printf '1 0 0 0 0 0 0\n1 1 0 0 0 0 0\n') || fail "nbody steps 0 changed: $(cat out.txt)"
 
+# the output in the format its name says, read back as bodies unchanged (.xyz: rows only; .npy)
+for ext in xyz npy; do
+  "$treefix" nbody --bodies two.txt --steps 0 --output "out.$ext"
+  "$treefix" nbody --bodies "out.$ext" --steps 0 --output back.txt
+  cmp -s back.txt out.txt || fail "nbody .$ext output does not read back: $(cat back.txt)"
+done
+[ "$(wc -l < out.xyz)" = "2" ] || fail "nbody .xyz output has a header: $(cat out.xyz)"
+rm -f out.xyz out.npy back.txt
+
 # snapshots every 2 steps, each written whole; the last one equals the output
 "$treefix" nbody --bodies two.txt --steps 5 --output-every 2 --output out.txt --stats 2> stats.txt
 [ -s out.txt.step2 ] && [ -s out.txt.step4 ] || fail "nbody snapshots missing: $(ls)"

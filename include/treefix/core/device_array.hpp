@@ -50,6 +50,16 @@ class DeviceArray {
   DeviceArray(Runtime& runtime, std::size_t n, const std::string& what = "array")
       : buffer_(runtime.allocate(n * sizeof(T), what)), size_(n) {}
 
+  // n values in the Runtime's workspace `slot` (Runtime::scratch): kept between calls, so that a
+  // repeated call allocates nothing. Uninitialised, like a new array; one user of a slot at a
+  // time.
+  static DeviceArray workspace(Runtime& runtime, const std::string& slot, std::size_t n) {
+    DeviceArray array;
+    array.buffer_ = runtime.scratch(slot, n * sizeof(T));
+    array.size_ = n;
+    return array;
+  }
+
   static DeviceArray upload(Runtime& runtime, const std::vector<T>& values,
                             Profile* profile = nullptr, const std::string& what = "array") {
     DeviceArray array(runtime, values.size(), what);

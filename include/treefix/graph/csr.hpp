@@ -28,10 +28,17 @@ struct Csr {
 // their rows, each row sorted and the rows compacted; each thread counts and scatters the arcs of
 // its own range of rows, so no atomics are needed. Throws InputError for an endpoint outside
 // 0..n-1.
-Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target,
-                   std::size_t count, bool undirected);
+Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target, std::size_t count,
+                   bool undirected);
 Csr csr_from_edges(std::size_t n, const std::vector<vertex_t>& source,
                    const std::vector<vertex_t>& target, bool undirected);
+
+// The undirected graph of `directed` (a Csr in the form above): every arc and its reverse, once
+// each; `undirected` set. Equals csr_from_edges(n, sources, targets, true) of its arcs, built
+// from the CSR on all host cores: its transpose (each thread fills a range of rows, in order, so
+// they come sorted), then row v of both merged. Allocates, besides its input, at most 24 bytes
+// per vertex and 16 per arc (the transpose, the rows with room for both, their sizes).
+Csr symmetrized(const Csr& directed);
 
 // Host bytes that csr_from_edges allocates at its peak, besides its input, for `arcs` arcs
 // (count, or 2 count when undirected): what readers check before they start.
@@ -48,9 +55,10 @@ void normalize_rows(Csr& graph);
 // to the library's form (normalize_rows) when they are not already. On all host cores.
 void check_and_normalize(Csr& graph, const std::string& what);
 
-// Whether every arc has its reverse (rows without duplicates, as csr_from_edges leaves them): one
-// streaming pass on all host cores comparing keyed hash sums of the arcs and of their reverses,
-// with a fresh random key per call (a non-symmetric graph passes with probability ~2^-128).
+// Whether every arc has its reverse (rows without duplicates, as csr_from_edges leaves them): 64
+// arcs at random looked up first (a missing reverse answers at once), then one streaming pass on
+// all host cores comparing keyed hash sums of the arcs and of their reverses, with a fresh random
+// key per call (a non-symmetric graph passes with probability ~2^-128).
 bool has_reverse_arcs(const Csr& graph);
 
 // The graph of a forest: an arc from every vertex to each of its children (rows in increasing

@@ -34,6 +34,8 @@ Bodies read_bodies(const std::string& path, PointFormat format = PointFormat::au
 void write_points(std::ostream& out, const PointSet& points);  // the text format
 // A float32 .npy array of shape (n, d).
 void write_points_npy(std::ostream& out, const PointSet& points);
-void write_bodies(std::ostream& out, const Bodies& bodies);  // the text format
+// Bodies in `format` (automatic: text), so that read_bodies reads them back: text with its "n 7"
+// line, xyz rows only, or a float32 (n, 7) .npy array.
+void write_bodies(std::ostream& out, const Bodies& bodies, PointFormat format = PointFormat::text);
 
 }  // namespace treefix

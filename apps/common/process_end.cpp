@@ -1,0 +1,57 @@
+// The end of a `treefix` process (process_end.hpp).
+#include "process_end.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <vector>
+
+namespace treefix::cli {
+namespace {
+
+// TREEFIX_TEAR_DOWN_AT_EXIT: a build that ends the usual way, to measure what the teardown costs.
+#if defined(__SANITIZE_ADDRESS__) || defined(TREEFIX_TEAR_DOWN_AT_EXIT)
+constexpr bool kTearDown = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kTearDown = true;
+#else
+constexpr bool kTearDown = false;
+#endif
+#else
+constexpr bool kTearDown = false;
+#endif
+
+std::mutex kept_mutex;
+// Never destroyed by static destruction: end_process decides what is torn down.
+std::vector<std::unique_ptr<Runtime>>& kept() {
+  static auto* runtimes = new std::vector<std::unique_ptr<Runtime>>;
+  return *runtimes;
+}
+
+}  // namespace
+
+Runtime& keep_until_end(std::unique_ptr<Runtime> runtime) {
+  std::lock_guard<std::mutex> lock(kept_mutex);
+  kept().push_back(std::move(runtime));
+  return *kept().back();
+}
+
+Runtime& kept_runtime(const std::string& device_spec) {
+  return keep_until_end(std::make_unique<Runtime>(device_spec));
+}
+
+void end_process(int code) {
+  if (kTearDown) {
+    kept().clear();
+    delete &kept();
+    std::exit(code);
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
+}  // namespace treefix::cli
