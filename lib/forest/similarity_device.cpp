@@ -24,7 +24,8 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   // Every buffer is a workspace the Runtime keeps between calls (ranking forest after forest
   // creates none), and every array goes up in one write_buffers: the small ones without a wait
   // each, the large ones staged with one array's copy overlapping the previous one's DMA. The host
-  // arrays below live until it returns.
+  // arrays below live until it returns; the buffers it writes are the Runtime's own (scratch),
+  // which stay where they are.
   std::vector<detail::HostToDevice> uploads;
   auto up = [&](const char* slot, const auto& values) -> const cl::Buffer& {
     const std::size_t bytes = values.size() * sizeof(values[0]);
@@ -59,10 +60,10 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
   const cl::Buffer& arc = up("similarity.arc", trees.arc);
   const cl::Buffer& weight = up("similarity.weight", trees.weight);
   detail::write_buffers(rt, uploads, profile);
-  const cl::Buffer& match = rt.scratch("similarity.match", n * sizeof(std::int32_t));
-  const cl::Buffer& sim = rt.scratch("similarity.per_node", n * sizeof(float));
-  const cl::Buffer& simp = rt.scratch("similarity.simplicity", n * sizeof(float));
-  const cl::Buffer& result = rt.scratch("similarity.result", count * sizeof(float));
+  const auto match = DeviceArray<std::int32_t>::workspace(rt, "similarity.match", n);
+  const auto sim = DeviceArray<float>::workspace(rt, "similarity.per_node", n);
+  const auto simp = DeviceArray<float>::workspace(rt, "similarity.simplicity", n);
+  const auto result = DeviceArray<float>::workspace(rt, "similarity.result", count);
   std::ostringstream options;
   options.precision(9);  // D as a float literal ("0.500000000f"; showpoint: never "0f")
   options << std::showpoint << "-DTHESIS=" << (p.definition == SimilarityDefinition::thesis ? 1 : 0)
@@ -76,9 +77,7 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
                    ref_unpaired_loss, ref_tail_gain, ref_tail_loss, ref_children, match, sim, simp,
                    result);
   });
-  std::vector<float> values = prefaulted_vector<float>(count);
-  detail::read_buffer(rt, result, values.data(), count * sizeof(float), profile);
-  return values;
+  return result.download(rt, profile);
 }
 
 }  // namespace treefix
