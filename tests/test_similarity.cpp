@@ -441,67 +441,30 @@ TEST_CASE("bad RuleML is refused with the file, line and element") {
   CHECK_THROWS_AS(build_semantic_forest({infinite}, interner), InputError);
 }
 
-TEST_CASE("RuleML files straight into a forest equal the nested path, on 1 and 3 threads") {
-  namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / "treefix_test_ruleml_forest";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  // Random trees, single nodes, deep paths, wide nodes (sorted duplicate check).
-  auto trees = random_semantic_trees(301, 77);
-  trees.push_back(SemanticTree{"lonely"});
-  SemanticTree path{"p"};
-  SemanticTree* node = &path;
-  for (int d = 0; d < 3000; ++d) node = &node->add_child("next", 1.0, SemanticTree{"p"});
-  trees.insert(trees.begin() + 17, std::move(path));
-  SemanticTree wide{"w"};
-  for (int i = 0; i < 40; ++i) wide.add_child("arc" + std::to_string(i), 0.025, SemanticTree{"x"});
-  trees.push_back(std::move(wide));
-  for (std::size_t i = 0; i < trees.size(); ++i) {
-    char name[32];
-    std::snprintf(name, sizeof name, "t_%04zu.xml", i);
-    std::ofstream out(dir / name);
-    write_ruleml(out, trees[i]);
-  }
-  { std::ofstream(dir / "notes.txt") << "not a tree"; }  // not *.xml: left out
-  fs::create_directories(dir / "sub.xml");               // a directory: left out
-  Interner nested_labels;
-  const auto expected = build_semantic_forest(read_ruleml_trees(dir.string()).trees, nested_labels);
-  for (unsigned threads : {1u, 3u}) {
-    Interner labels;
-    RuleMLReadTimes times;
-    auto got = read_ruleml_forest(dir.string(), labels, threads, &times);
-    CAPTURE(threads);
-    REQUIRE(got.names.size() == trees.size());
-    CHECK(got.names.front() == "t_0000.xml");
-    CHECK(got.forest.shape.head == expected.shape.head);
-    CHECK(got.forest.shape.node_count == expected.shape.node_count);
-    CHECK(got.forest.shape.first_child == expected.shape.first_child);
-    CHECK(got.forest.shape.next_sibling == expected.shape.next_sibling);
-    CHECK(got.forest.shape.parent == expected.shape.parent);
-    CHECK(got.forest.weight == expected.weight);
-    // Ids differ (lexicographic here, first-seen there); the labels they stand for do not.
-    auto names = [](const std::vector<std::int32_t>& ids, const Interner& interner) {
-      std::vector<std::string> out;
-      for (auto id : ids) out.push_back(id < 0 ? "" : interner.name(id));
-      return out;
-    };
-    CHECK(names(got.forest.label, labels) == names(expected.label, nested_labels));
-    CHECK(names(got.forest.arc, labels) == names(expected.arc, nested_labels));
-    CHECK(labels.size() == nested_labels.size());
-    for (std::size_t id = 1; id < labels.size(); ++id)  // lexicographic, whatever the threads
-      CHECK(labels.name(static_cast<std::int32_t>(id - 1)) <
-            labels.name(static_cast<std::int32_t>(id)));
-    CHECK(times.parse_ms >= 0.0);
-  }
-  // Two bad files: the first in name order is reported, whatever the threads.
-  { std::ofstream(dir / "t_0100.xml") << "<cterm><_opc><ctor>A</ctor></_opc>"; }
-  { std::ofstream(dir / "t_0200.xml") << "<ind></ind>"; }
-  for (unsigned threads : {1u, 3u}) {
-    Interner labels;
-    CHECK_THROWS_WITH_AS(read_ruleml_forest(dir.string(), labels, threads),
-                         doctest::Contains("t_0100.xml:1: malformed XML"), InputError);
-  }
-  fs::remove_all(dir);
+TEST_CASE("Interner: dense ids in first-seen order, absent names, growth, stable names, copies") {
+  Interner a;
+  CHECK(a.find("x") == -1);
+  CHECK(a.size() == 0);
+  CHECK(a.id("b") == 0);
+  CHECK(a.id("a") == 1);
+  CHECK(a.id("") == 2);  // the empty name is a name like any other
+  CHECK(a.id("b") == 0);
+  CHECK(a.find("") == 2);
+  const std::string& first = a.name(0);
+  // Through many doublings of the table: every id found again, absent names stay absent.
+  for (int i = 0; i < 100003; ++i) REQUIRE(a.id("n" + std::to_string(i)) == i + 3);
+  for (int i = 0; i < 100003; i += 7) CHECK(a.find("n" + std::to_string(i)) == i + 3);
+  CHECK(a.find("m5") == -1);
+  CHECK(a.find("n100003") == -1);
+  CHECK(a.size() == 100006);
+  CHECK(first == "b");  // a name's reference outlives later ids
+  Interner copy = a;
+  CHECK(copy.id("new") == 100006);
+  CHECK(a.find("new") == -1);
+  CHECK(copy.find("n99999") == a.find("n99999"));
+  const Interner moved = std::move(copy);
+  CHECK(moved.find("new") == 100006);
+  CHECK(moved.name(1) == "a");
 }
 
 TEST_CASE("ranking: highest first, ties by index; millionths as printed") {

@@ -8,6 +8,8 @@
 // the listing took, overlapped), sorts the names, gathers the per-chunk arrays (construct),
 // computes the similarities (device: upload, kernel, download from OpenCL profiling events, and
 // the wall time of the whole step) and ranks them (sort: millionths, a two-pass radix sort).
+// Every phase of a path runs on that path's threads: cpu1 does all of them on one thread, the
+// reader's sort and gather included (read_ruleml_forest's `threads`).
 // Wall clocks, medians over --repeats after --warmup runs (the first run builds the kernel and
 // warms the page cache: the files were just written, so every timed run reads them from memory).
 // The Runtime is created once, outside the timings, as a server would.

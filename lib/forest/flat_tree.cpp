@@ -82,39 +82,50 @@ void check_flat_tree(const FlatTree& tree, const DescribeNode& describe) {
   });
 }
 
+void lay_out_flat_tree(const FlatTree& tree, Interner& interner, std::vector<LinearNode>& nodes) {
+  const std::size_t base = nodes.size();
+  nodes.resize(base + tree.size());
+  LinearNode* const node = nodes.data() + base;
+  node[0].label = interner.id(tree.label[0]);
+  for_each_sibling_group(tree, [&](std::size_t p, std::size_t begin, std::size_t end) {
+    double sum = 0;
+    for (std::size_t c = begin; c < end; ++c) sum += tree.weight[c];
+    node[p].first_child = static_cast<vertex_t>(begin);
+    for (std::size_t c = begin; c < end; ++c) {
+      LinearNode& v = node[c];
+      v.parent = static_cast<vertex_t>(p);
+      if (c + 1 < end) v.next_sibling = static_cast<vertex_t>(c + 1);
+      v.label = interner.id(tree.label[c]);
+      v.arc = interner.id(tree.arc[c]);
+      // Renormalised so the similarity's premise (siblings sum to 1) holds exactly as far as
+      // float allows; a group of zero weights cannot pass the check, so sum > 0.
+      v.weight = static_cast<float>(tree.weight[c] / sum);
+    }
+  });
+}
+
 void append_flat_tree(const FlatTree& tree, Interner& interner, SemanticForest& forest) {
   LinearForest& s = forest.shape;
   const std::size_t base = s.parent.size(), n = tree.size();
   if (base + n > static_cast<std::size_t>(INT32_MAX))
     throw CapacityError("semantic forest: more than 2^31-1 nodes");
-  const auto global = [&](std::size_t local) { return static_cast<vertex_t>(base + local); };
+  std::vector<LinearNode> nodes;
+  nodes.reserve(n);
+  lay_out_flat_tree(tree, interner, nodes);
+  const auto global = [base](vertex_t local) {
+    return local < 0 ? local : static_cast<vertex_t>(base + local);
+  };
   s.head.push_back(global(0));
   s.node_count.push_back(static_cast<vertex_t>(n));
-  s.first_child.resize(base + n, -1);
-  s.next_sibling.resize(base + n, -1);
-  s.parent.resize(base + n, -1);
-  s.original.resize(base + n);
-  forest.label.resize(base + n);
-  forest.arc.resize(base + n, -1);
-  forest.weight.resize(base + n, 0.0f);
-  forest.label[base] = interner.id(tree.label[0]);
-  s.original[base] = global(0);
-  for_each_sibling_group(tree, [&](std::size_t p, std::size_t begin, std::size_t end) {
-    double sum = 0;
-    for (std::size_t c = begin; c < end; ++c) sum += tree.weight[c];
-    s.first_child[global(p)] = global(begin);
-    for (std::size_t c = begin; c < end; ++c) {
-      const vertex_t v = global(c);
-      s.parent[v] = global(p);
-      s.original[v] = v;
-      if (c + 1 < end) s.next_sibling[v] = global(c + 1);
-      forest.label[v] = interner.id(tree.label[c]);
-      forest.arc[v] = interner.id(tree.arc[c]);
-      // Renormalised so the similarity's premise (siblings sum to 1) holds exactly as far as
-      // float allows; a group of zero weights cannot pass the check, so sum > 0.
-      forest.weight[v] = static_cast<float>(tree.weight[c] / sum);
-    }
-  });
+  for (const LinearNode& v : nodes) {
+    s.first_child.push_back(global(v.first_child));
+    s.next_sibling.push_back(global(v.next_sibling));
+    s.parent.push_back(global(v.parent));
+    s.original.push_back(static_cast<vertex_t>(s.original.size()));
+    forest.label.push_back(v.label);
+    forest.arc.push_back(v.arc);
+    forest.weight.push_back(v.weight);
+  }
 }
 
 SemanticTree nested_of_flat(const FlatTree& tree) {

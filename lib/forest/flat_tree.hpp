@@ -5,6 +5,7 @@
 // trees) goes through the same checks (check_flat_tree) and the same layout (append_flat_tree),
 // and the nested form is built from it (nested_of_flat), so the rules live in one place.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -35,8 +36,20 @@ using DescribeNode = std::function<std::string(std::size_t node, bool arc)>;
 // weights of a node's arcs do not sum to 1 within weight_tolerance.
 void check_flat_tree(const FlatTree& tree, const DescribeNode& describe);
 
-// Appends the tree (checked) to `forest`: labels interned into `interner`, sibling weights
-// renormalised to sum to 1, links global. Allocation is amortised growth of the arrays only.
+// One node of a tree in the linear layout, its links local to its tree (the root is 0; -1: none).
+// A tree's nodes side by side: the parallel RuleML reader keeps each file's tree in this form
+// until it is gathered, one contiguous run per tree.
+struct LinearNode {
+  vertex_t first_child = -1, next_sibling = -1, parent = -1;
+  std::int32_t label = 0, arc = -1;  // ids in the interner; no arc into the root
+  float weight = 0;                  // renormalised: a node's arcs sum to 1
+};
+
+// Appends the tree's nodes (checked) to `nodes`: labels interned into `interner` (the root's
+// label, then each node's label and arc in order), sibling weights renormalised to sum to 1.
+void lay_out_flat_tree(const FlatTree& tree, Interner& interner, std::vector<LinearNode>& nodes);
+
+// The same appended to `forest`, links global. Allocation is amortised growth of the arrays only.
 void append_flat_tree(const FlatTree& tree, Interner& interner, SemanticForest& forest);
 
 // The nested form, weights as given.

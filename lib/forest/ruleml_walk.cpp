@@ -19,48 +19,66 @@ namespace {
 
 bool is_blank(const char* text) { return text[std::strspn(text, " \t\r\n")] == '\0'; }
 
-bool named(pugi::xml_node element, const char* name) {
-  return std::strcmp(element.name(), name) == 0;
+// Element and attribute names are a few bytes: compared here, inline, rather than by a call.
+bool same_name(const char* name, const char* expected) {
+  while (*expected && *name == *expected) ++name, ++expected;
+  return *name == *expected;
 }
+
+bool named(pugi::xml_node element, const char* name) { return same_name(element.name(), name); }
 
 }  // namespace
 
-void read_file_bytes(const std::string& path, std::string& bytes) {
-  // open/fstat/read/close: a RuleML file is about a kilobyte, where a stream or a mapping costs
-  // more than the bytes.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+std::size_t read_file_at(int directory_fd, const char* name, const std::string& path,
+                         std::string& bytes, bool listed_regular) {
+  // openat/read/close: a RuleML file is about a kilobyte, where a stream or a mapping costs more
+  // than the bytes; relative to the directory's descriptor the kernel looks up one name, not the
+  // whole path, for each of 10^5 files.
+  const int fd = ::openat(directory_fd, name, O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    ::close(fd);
-    throw InputError(path + ": cannot open: not a regular file");
-  }
-  // A RuleML file is small; a large one is checked first: its bytes and pugixml's DOM (about
-  // 2.5 times the text) must fit what the host has available.
-  if (info.st_size > (16 << 20)) {
-    try {
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  // fstat only where nobody has checked the type (a file named by the user), and when the bytes
+  // outgrow 16 MiB: a large file must be regular, and its bytes and pugixml's DOM (about 2.5
+  // times the text) must fit what the host has available.
+  const auto check = [&] {
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode))
+      throw InputError(path + ": cannot open: not a regular file");
+    if (info.st_size > (16 << 20))
       require_host_memory(bytes_for(static_cast<std::uint64_t>(info.st_size), 7) / 2,
                           path + " (" + std::to_string(info.st_size) + " bytes of RuleML)");
-    } catch (...) {
-      ::close(fd);
-      throw;
-    }
-  }
-  bytes.resize(static_cast<std::size_t>(info.st_size));
+    return static_cast<std::size_t>(info.st_size);
+  };
+  constexpr std::size_t checked_from = std::size_t(16) << 20;
+  bool checked = !listed_regular;
+  // One more byte than the file holds, so that the first read takes it all and the second finds
+  // the end.
+  const std::size_t wanted = (checked ? check() : 0) + 1;
+  if (bytes.size() < wanted) bytes.resize(std::max<std::size_t>(wanted, 64 << 10));
   std::size_t done = 0;
-  while (done < bytes.size()) {
+  for (;;) {
+    if (done == bytes.size()) {
+      if (!checked && bytes.size() >= checked_from) {
+        check();
+        checked = true;
+      }
+      bytes.resize(2 * bytes.size());
+    }
     const ssize_t got = ::read(fd, bytes.data() + done, bytes.size() - done);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      const int error = got < 0 ? errno : 0;
-      ::close(fd);
-      throw InputError(
-          path + ": read error" +
-          (error ? std::string(": ") + std::strerror(error) : std::string(": the file shrank")));
+    if (got == 0) return done;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path + ": read error: " + std::strerror(errno));
     }
     done += static_cast<std::size_t>(got);
   }
-  ::close(fd);
+}
+
+void read_file_bytes(const std::string& path, std::string& bytes) {
+  bytes.resize(read_file_at(AT_FDCWD, path.c_str(), path, bytes, false));
 }
 
 void RuleMLWalker::read(std::string_view text, const std::string& name, FlatTree& out) {
@@ -68,11 +86,13 @@ void RuleMLWalker::read(std::string_view text, const std::string& name, FlatTree
   name_ = &name;
   out.clear();
   term_.clear();
-  // Copying mode (load_buffer, not in place) keeps `text` as it was, so that offsets map to the
-  // lines a user sees. No comments, declarations or processing instructions in the DOM.
+  // In place on the walker's own copy: `text` stays as it was, so that offsets (the same in both)
+  // map to the lines a user sees, and no buffer is allocated per document. No comments,
+  // declarations or processing instructions in the DOM.
+  parsed_.assign(text.data(), text.size());
   const unsigned options = pugi::parse_cdata | pugi::parse_escapes | pugi::parse_eol;
   const pugi::xml_parse_result parsed =
-      document_.load_buffer(text.data(), text.size(), options, pugi::encoding_utf8);
+      document_.load_buffer_inplace(parsed_.data(), parsed_.size(), options, pugi::encoding_utf8);
   if (parsed.status == pugi::status_no_document_element)
     throw InputError(name + ": no XML element (expected <cterm>)");
   if (!parsed) {
@@ -147,7 +167,11 @@ void RuleMLWalker::read_term(std::size_t index, FlatTree& out) {
        r = element_from(e, r.next_sibling())) {
     if (!named(r, "_r"))
       fail(r, "unexpected element (a <cterm> holds one <_opc> and then <_r> arcs)");
-    const pugi::xml_attribute n = r.attribute("n"), w = r.attribute("w");
+    pugi::xml_attribute n, w;  // the first of each name, as xml_node::attribute finds them
+    for (pugi::xml_attribute a = r.first_attribute(); a; a = a.next_attribute()) {
+      if (!n && same_name(a.name(), "n")) n = a;
+      if (!w && same_name(a.name(), "w")) w = a;
+    }
     if (!n || !*n.value()) fail(r, "missing arc label (attribute n)");
     if (!w) fail(r, "missing weight (attribute w)");
     double weight = 0;

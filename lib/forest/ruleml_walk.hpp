@@ -14,12 +14,20 @@
 
 namespace treefix::detail {
 
-// The bytes of a file into `bytes` (reusing its capacity); InputError "path: cannot open: ...".
+// The bytes of file `name` (relative to the directory open as `directory_fd`; AT_FDCWD: a path)
+// into bytes[0, returned length), read until the end. `bytes` keeps its size between calls, so
+// that a thread reads file after file into one buffer. `path` names the file in messages
+// (InputError "path: cannot open: ..."). listed_regular: a directory listing said the file is
+// regular, so it is not checked with fstat unless it grows past 16 MiB.
+std::size_t read_file_at(int directory_fd, const char* name, const std::string& path,
+                         std::string& bytes, bool listed_regular);
+// The whole file as `bytes` (checked: a regular file).
 void read_file_bytes(const std::string& path, std::string& bytes);
 
 class RuleMLWalker {
  public:
-  // Parses `text` (kept unmodified: it gives the line numbers of messages) and walks it into
+  // Parses a copy of `text` in place (`text` itself gives the line numbers of messages: parsing
+  // in place writes into what it parses) and walks it into
   // `out`, whose labels view the walker's document until the next call. Then checks the tree
   // (check_flat_tree). InputError "name:line: element <...>: what is wrong".
   void read(std::string_view text, const std::string& name, FlatTree& out);
@@ -35,6 +43,7 @@ class RuleMLWalker {
   void read_term(std::size_t index, FlatTree& out);
 
   pugi::xml_document document_;
+  std::string parsed_;                // the copy parsed in place; its capacity is kept
   std::vector<pugi::xml_node> term_;  // the <cterm> or <ind> element of each node
   std::string_view text_;
   const std::string* name_ = nullptr;

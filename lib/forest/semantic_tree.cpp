@@ -1,6 +1,7 @@
 // Semantic trees on the host: copying, destroying and comparing without recursion; the interner.
 #include "treefix/forest/semantic_tree.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace treefix {
@@ -76,27 +77,50 @@ std::size_t node_count(const SemanticTree& tree) {
   return count;
 }
 
-Interner& Interner::operator=(const Interner& other) {
-  if (this == &other) return *this;
-  names_ = other.names_;
-  ids_.clear();
-  for (std::size_t i = 0; i < names_.size(); ++i)
-    ids_.emplace(names_[i], static_cast<std::int32_t>(i));
-  return *this;
+namespace {
+
+// FNV-1a: labels are a few bytes, where a byte loop beats a general-purpose hash call.
+std::uint32_t hash_of(std::string_view name) {
+  std::uint32_t hash = 2166136261u;
+  for (const char c : name) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  return hash;
+}
+
+}  // namespace
+
+std::size_t Interner::slot_of(std::string_view name, std::uint32_t hash) const {
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t s = hash & mask;; s = (s + 1) & mask) {
+    const Slot& slot = slots_[s];
+    if (slot.id < 0 || (slot.hash == hash && names_[slot.id] == name)) return s;
+  }
+}
+
+void Interner::grow() {
+  std::vector<Slot> old(std::max<std::size_t>(16, 2 * slots_.size()), Slot{0, -1});
+  slots_.swap(old);
+  const std::size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.id < 0) continue;
+    std::size_t s = slot.hash & mask;
+    while (slots_[s].id >= 0) s = (s + 1) & mask;
+    slots_[s] = slot;
+  }
 }
 
 std::int32_t Interner::id(std::string_view name) {
-  auto it = ids_.find(name);
-  if (it != ids_.end()) return it->second;
-  const auto id = static_cast<std::int32_t>(names_.size());
+  if (2 * (names_.size() + 1) > slots_.size()) grow();
+  const std::uint32_t hash = hash_of(name);
+  Slot& slot = slots_[slot_of(name, hash)];
+  if (slot.id >= 0) return slot.id;
+  slot = {hash, static_cast<std::int32_t>(names_.size())};
   names_.emplace_back(name);
-  ids_.emplace(names_.back(), id);
-  return id;
+  return slot.id;
 }
 
 std::int32_t Interner::find(std::string_view name) const {
-  auto it = ids_.find(name);
-  return it == ids_.end() ? -1 : it->second;
+  if (slots_.empty()) return -1;
+  return slots_[slot_of(name, hash_of(name))].id;
 }
 
 }  // namespace treefix

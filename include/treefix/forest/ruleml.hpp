@@ -47,12 +47,14 @@ struct NamedSemanticTrees {
 NamedSemanticTrees read_ruleml_trees(const std::string& dir_or_file);
 
 // The files straight into the linear layout, trees in name order (a directory) or in the given
-// order (RuleMLFiles). Files are parsed by `threads` threads at once (0 = host_threads(), 1 = the
-// calling thread only), one pugixml document and walker per thread, each tree's arrays written
-// while its DOM is walked; a directory is listed while the first files are already being parsed.
-// Labels not yet in `interner` get ids in lexicographic order, so ids do not depend on the
-// threads or on the order a directory lists in. The bad file first in name order is reported,
-// as a sequential reader would.
+// order (RuleMLFiles). Every phase runs on `threads` threads (0 = host_threads(), 1 = the calling
+// thread only, throughout): files are opened relative to their directory and parsed by all of
+// them at once, one pugixml document and walker per thread, each tree's nodes written while its
+// DOM is walked; a directory is listed while the first files are already being parsed; then the
+// names are sorted and the trees gathered into the forest's arrays by all of them too. Labels not
+// yet in `interner` get ids in lexicographic order, so ids do not depend on the threads or on the
+// order a directory lists in. The bad file first in name order is reported, as a sequential
+// reader would.
 struct RuleMLReadTimes {
   double list_ms = 0;   // listing the directory (overlapped with parse_ms, part of it)
   double parse_ms = 0;  // wall time until every file is read, parsed and walked into arrays

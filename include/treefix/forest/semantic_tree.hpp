@@ -7,7 +7,6 @@
 #include <deque>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "treefix/forest/forest.hpp"
@@ -46,23 +45,25 @@ inline bool operator!=(const SemanticTree& a, const SemanticTree& b) { return !(
 std::size_t node_count(const SemanticTree& tree);
 
 // String <-> id, ids dense from 0 in first-seen order. Looking up a string_view allocates
-// nothing (readers intern straight from the parsed document).
+// nothing (readers intern straight from the parsed document): an open-addressing table of ids,
+// probed by each name's hash, with no node per entry to chase.
 class Interner {
  public:
-  Interner() = default;
-  Interner(const Interner& other) { *this = other; }
-  Interner& operator=(const Interner& other);  // rebuilds the keys: they view this copy's names
-  Interner(Interner&&) = default;              // a deque's elements stay where they are
-  Interner& operator=(Interner&&) = default;
-
   std::int32_t id(std::string_view name);
   std::int32_t find(std::string_view name) const;  // -1 when absent
   const std::string& name(std::int32_t id) const { return names_.at(id); }
   std::size_t size() const { return names_.size(); }
 
  private:
-  std::unordered_map<std::string_view, std::int32_t> ids_;  // keys view the strings in names_
-  std::deque<std::string> names_;                           // never relocates its elements
+  struct Slot {
+    std::uint32_t hash;  // of the name: most mismatches end here
+    std::int32_t id;     // -1: free
+  };
+  std::size_t slot_of(std::string_view name, std::uint32_t hash) const;  // its slot or a free one
+  void grow();
+
+  std::deque<std::string> names_;  // never relocates: name() references stay valid
+  std::vector<Slot> slots_;        // a power of two, at most half full
 };
 
 // Semantic trees as a linear forest plus payload arrays (structure of arrays, indexed by node).
