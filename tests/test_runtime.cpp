@@ -58,31 +58,6 @@ TEST_CASE("arrays round-trip through the device, including empty ones") {
   }
 }
 
-TEST_CASE("several uploads in one go: small ones and staged ones, across chunks and slots") {
-  auto& rt = test::runtime();
-  // Sizes around the staging thresholds (1 MiB, 8 MiB chunks): direct, one chunk, two chunks.
-  const std::vector<std::size_t> sizes = {0, 1, 1000, (1 << 18) + 3, (1 << 21) + 5, 77, (1 << 19)};
-  for (bool pinned : {false, true}) {
-    CAPTURE(pinned);
-    test::ScopedTuning tuning;
-    tuning->pinned_transfers = pinned;
-    std::vector<std::vector<std::int32_t>> values;
-    std::vector<DeviceArray<std::int32_t>> arrays;
-    std::vector<detail::HostToDevice> uploads;
-    for (std::size_t k = 0; k < sizes.size(); ++k) {
-      values.push_back(test::random_values<std::int32_t>(sizes[k], 100 + k, -1000000, 1000000));
-      arrays.emplace_back(rt, sizes[k]);
-    }
-    for (std::size_t k = 0; k < sizes.size(); ++k)
-      uploads.push_back({&arrays[k].buffer(), values[k].data(), sizes[k] * sizeof(std::int32_t)});
-    Profile profile;
-    detail::write_buffers(rt, uploads, &profile);
-    for (std::size_t k = 0; k < sizes.size(); ++k) CHECK(arrays[k].download(rt) == values[k]);
-    // One DMA per direct array and per staged chunk (the empty array costs none).
-    CHECK(profile.launches("upload") == (pinned ? 3 + 1 + 2 + 1 : 6));
-  }
-}
-
 TEST_CASE("requests larger than the device are refused with the numbers") {
   auto& rt = test::runtime();
   auto huge = rt.description().global_mem_bytes * 2;

@@ -79,65 +79,24 @@ struct Transfer {
 
 }  // namespace
 
-namespace {
-
-// Uploads through the two staging slots, chunk after chunk (of one array or of several): chunk k
-// is copied into slot k % 2 while the DMA of chunk k - 1 runs; a slot is reused only after its
-// previous DMA finished.
-class StagedUploads {
- public:
-  explicit StagedUploads(Runtime& runtime) : runtime_(runtime) {}
-  void add(const Transfer& upload, const void* host, std::size_t bytes) {
-    const std::size_t chunk = std::min(bytes, kChunkBytes);
-    for (std::size_t done = 0; done < bytes; done += chunk, ++chunks_) {
-      const std::size_t slot = chunks_ % 2, size = std::min(chunk, bytes - done);
-      void* stage = runtime_.pinned_staging(slot, chunk);
-      if (in_flight_[slot]()) in_flight_[slot].wait();
-      parallel_copy(stage, static_cast<const char*>(host) + done, size);
-      upload.enqueue(false, done, size, stage, in_flight_[slot]);
-    }
-  }
-  void wait() {
-    for (auto& event : in_flight_)
-      if (event()) event.wait();
-  }
-
- private:
-  Runtime& runtime_;
-  cl::Event in_flight_[2];
-  std::size_t chunks_ = 0;
-};
-
-}  // namespace
-
 void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, std::size_t bytes,
                   Profile* profile, std::size_t offset, Staging staging) {
   const Transfer upload{runtime, buffer, offset, profile, true};
   // enqueueWriteBuffer takes a void* but only reads through it.
   upload.run(const_cast<void*>(host), bytes, staging, [&] {
-    StagedUploads staged(runtime);
-    staged.add(upload, host, bytes);
-    staged.wait();
-  });
-}
-
-void write_buffers(Runtime& runtime, const std::vector<HostToDevice>& uploads, Profile* profile) {
-  translate_device_errors("upload", [&] {
-    StagedUploads staged(runtime);
-    std::vector<cl::Event> direct;
-    direct.reserve(uploads.size());
-    for (const HostToDevice& u : uploads) {
-      if (u.bytes == 0) continue;
-      const Transfer upload{runtime, *u.buffer, 0, profile, true};
-      if (chosen(runtime, u.bytes) == Staging::pinned) {
-        staged.add(upload, u.host, u.bytes);
-      } else {
-        direct.emplace_back();
-        upload.enqueue(false, 0, u.bytes, const_cast<void*>(u.host), direct.back());
-      }
+    // Chunk k is copied into staging slot k % 2 while the DMA of chunk k - 1 runs; a slot is
+    // reused only after its previous DMA finished.
+    cl::Event in_flight[2];
+    const std::size_t chunk = std::min(bytes, kChunkBytes);
+    for (std::size_t done = 0, k = 0; done < bytes; done += chunk, ++k) {
+      const std::size_t slot = k % 2, size = std::min(chunk, bytes - done);
+      void* stage = runtime.pinned_staging(slot, chunk);
+      if (in_flight[slot]()) in_flight[slot].wait();
+      parallel_copy(stage, static_cast<const char*>(host) + done, size);
+      upload.enqueue(false, done, size, stage, in_flight[slot]);
     }
-    staged.wait();
-    if (!direct.empty()) cl::WaitForEvents(direct);
+    for (auto& event : in_flight)
+      if (event()) event.wait();
   });
 }
 

@@ -19,51 +19,37 @@ std::vector<float> similarity_device(Runtime& rt, const SemanticForest& referenc
                       (count + 1) * sizeof(std::int32_t) + count * sizeof(float),
                   n * sizeof(float));
   if (count == 0) return {};
-  const auto& rs = reference.shape;
-  const auto& s = trees.shape;
-  // Every buffer is a workspace the Runtime keeps between calls (ranking forest after forest
-  // creates none), and every array goes up in one write_buffers: the small ones without a wait
-  // each, the large ones staged with one array's copy overlapping the previous one's DMA. The host
-  // arrays below live until it returns; the buffers it writes are the Runtime's own (scratch),
-  // which stay where they are.
-  std::vector<detail::HostToDevice> uploads;
-  auto up = [&](const char* slot, const auto& values) -> const cl::Buffer& {
-    const std::size_t bytes = values.size() * sizeof(values[0]);
-    const cl::Buffer& buffer = rt.scratch(slot, bytes);
-    uploads.push_back({&buffer, values.data(), bytes});
-    return buffer;
-  };
   auto as_float = [](const std::vector<double>& values) {
     return std::vector<float>(values.begin(), values.end());
   };
-  const std::vector<float> against_leaf = as_float(r.against_leaf),
-                           unpaired_gain = as_float(r.unpaired_gain),
-                           unpaired_loss = as_float(r.unpaired_loss),
-                           tail_gain = as_float(r.tail_gain), tail_loss = as_float(r.tail_loss);
+  const auto& rs = reference.shape;
+  const auto& s = trees.shape;
+  auto up = [&](const auto& values, const char* what) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    return DeviceArray<T>::upload(rt, values, profile, what);
+  };
+  auto ref_first = up(rs.first_child, "reference first children");
+  auto ref_next = up(rs.next_sibling, "reference next siblings");
+  auto ref_label = up(reference.label, "reference labels");
+  auto ref_arc = up(reference.arc, "reference arcs");
+  auto ref_weight = up(reference.weight, "reference weights");
+  auto ref_against_leaf = up(as_float(r.against_leaf), "reference against a leaf");
+  auto ref_unpaired_gain = up(as_float(r.unpaired_gain), "reference unpaired gains");
+  auto ref_unpaired_loss = up(as_float(r.unpaired_loss), "reference unpaired losses");
+  auto ref_tail_gain = up(as_float(r.tail_gain), "reference tail gains");
+  auto ref_tail_loss = up(as_float(r.tail_loss), "reference tail losses");
+  auto ref_children = up(r.children, "reference child counts");
   std::vector<vertex_t> bounds(s.head);  // trees + 1 entries: tree t is bounds[t] .. bounds[t+1]
   bounds.push_back(static_cast<vertex_t>(n));
-  const cl::Buffer& ref_first = up("similarity.reference_first_child", rs.first_child);
-  const cl::Buffer& ref_next = up("similarity.reference_next_sibling", rs.next_sibling);
-  const cl::Buffer& ref_label = up("similarity.reference_label", reference.label);
-  const cl::Buffer& ref_arc = up("similarity.reference_arc", reference.arc);
-  const cl::Buffer& ref_weight = up("similarity.reference_weight", reference.weight);
-  const cl::Buffer& ref_against_leaf = up("similarity.reference_against_leaf", against_leaf);
-  const cl::Buffer& ref_unpaired_gain = up("similarity.reference_unpaired_gain", unpaired_gain);
-  const cl::Buffer& ref_unpaired_loss = up("similarity.reference_unpaired_loss", unpaired_loss);
-  const cl::Buffer& ref_tail_gain = up("similarity.reference_tail_gain", tail_gain);
-  const cl::Buffer& ref_tail_loss = up("similarity.reference_tail_loss", tail_loss);
-  const cl::Buffer& ref_children = up("similarity.reference_children", r.children);
-  const cl::Buffer& head = up("similarity.bounds", bounds);
-  const cl::Buffer& first = up("similarity.first_child", s.first_child);
-  const cl::Buffer& next = up("similarity.next_sibling", s.next_sibling);
-  const cl::Buffer& label = up("similarity.label", trees.label);
-  const cl::Buffer& arc = up("similarity.arc", trees.arc);
-  const cl::Buffer& weight = up("similarity.weight", trees.weight);
-  detail::write_buffers(rt, uploads, profile);
-  const auto match = DeviceArray<std::int32_t>::workspace(rt, "similarity.match", n);
-  const auto sim = DeviceArray<float>::workspace(rt, "similarity.per_node", n);
-  const auto simp = DeviceArray<float>::workspace(rt, "similarity.simplicity", n);
-  const auto result = DeviceArray<float>::workspace(rt, "similarity.result", count);
+  auto head = up(bounds, "tree bounds");
+  auto first = up(s.first_child, "first children");
+  auto next = up(s.next_sibling, "next siblings");
+  auto label = up(trees.label, "labels");
+  auto arc = up(trees.arc, "arcs");
+  auto weight = up(trees.weight, "weights");
+  DeviceArray<std::int32_t> match(rt, n, "similarity match");
+  DeviceArray<float> sim(rt, n, "similarity per node"), simp(rt, n, "simplicity per node");
+  DeviceArray<float> result(rt, count, "similarity");
   std::ostringstream options;
   options.precision(9);  // D as a float literal ("0.500000000f"; showpoint: never "0f")
   options << std::showpoint << "-DTHESIS=" << (p.definition == SimilarityDefinition::thesis ? 1 : 0)

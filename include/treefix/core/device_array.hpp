@@ -22,15 +22,6 @@ void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, 
                   Profile* profile, std::size_t offset = 0);
 void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::size_t bytes,
                  Profile* profile, std::size_t offset = 0);
-// Several uploads in one go, each to a whole buffer from byte 0: small ones enqueued without a
-// wait each, large ones staged as above with the host copy of one chunk overlapping the DMA of
-// the previous, across arrays too. Returns when every copy is done (the host arrays may change).
-struct HostToDevice {
-  const cl::Buffer* buffer;
-  const void* host;
-  std::size_t bytes;
-};
-void write_buffers(Runtime& runtime, const std::vector<HostToDevice>& uploads, Profile* profile);
 // The same with the staging chosen by the caller (the benchmark compares both).
 enum class Staging { direct, pinned };
 // Sets up what the first large transfer of a fresh Runtime would otherwise pay for inside the
