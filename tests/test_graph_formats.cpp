@@ -57,7 +57,6 @@ std::vector<vertex_t> row(const Csr& g, vertex_t v) {
   return {g.column.begin() + g.row_offset[v], g.column.begin() + g.row_offset[v + 1]};
 }
 
-
 std::string read_error(const std::string& path, const GraphReadOptions& options = {}) {
   return error_of([&] { read_graph(path, options); });
 }
@@ -70,8 +69,8 @@ bool same_graph(const Csr& a, const Csr& b) {
 
 TEST_CASE("the parallel CSR build equals a set-based reference: duplicates, loops, hubs") {
   std::mt19937_64 rng(11);
-  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(97),
-                        std::size_t(5000)}) {
+  for (std::size_t n :
+       {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(97), std::size_t(5000)}) {
     for (bool undirected : {false, true}) {
       std::vector<vertex_t> source, target;
       const std::size_t m = n ? 6 * n + 13 : 0;
@@ -227,8 +226,9 @@ TEST_CASE("the raw CSR binary refuses a damaged file by its size and its checks"
     copy.replace(at, count, static_cast<const char*>(bytes), count);
     return scratch_file("bad.csr", copy);
   };
-  CHECK(read_error(scratch_file("short.csr", good.substr(0, good.size() - 4))).find("(truncated)") !=
-        std::string::npos);
+  CHECK(
+      read_error(scratch_file("short.csr", good.substr(0, good.size() - 4))).find("(truncated)") !=
+      std::string::npos);
   CHECK(read_error(scratch_file("long.csr", good + "x")).find("holds") != std::string::npos);
   CHECK(read_error(scratch_file("text.csr", "0 1\n")).find("not a treefix CSR binary") !=
         std::string::npos);
@@ -261,31 +261,34 @@ TEST_CASE("parser errors name their line, also at the chunk boundaries of a larg
   TokenChunks chunks(file, 0, "#%");
   REQUIRE(chunks.chunks() >= 2);
   const std::size_t boundary = chunks.first_line(1);  // the first line of the second chunk
-  auto line_start = [&](std::size_t line) {         // byte offset of a 1-based line
+  auto line_start = [&](std::size_t line) {           // byte offset of a 1-based line
     std::size_t at = 0;
     for (std::size_t l = 1; l < line; ++l) at = text.find('\n', at) + 1;
     return at;
   };
   auto planted = [&](std::vector<std::pair<std::size_t, std::string>> edits) {
     std::string copy = text;
-    for (auto& [line, replacement] : edits) copy.replace(line_start(line), replacement.size(), replacement);
+    for (auto& [line, replacement] : edits)
+      copy.replace(line_start(line), replacement.size(), replacement);
     return scratch_file("bad.txt", copy);
   };
   // a bad token opening the second chunk, closing the first, and the earlier of two
-  CHECK(read_error(planted({{boundary, "12x"}})).find("bad.txt:" + std::to_string(boundary) +
-                                                      ": expected a vertex id, found '12x") !=
+  CHECK(read_error(planted({{boundary, "12x"}}))
+            .find("bad.txt:" + std::to_string(boundary) + ": expected a vertex id, found '12x") !=
         std::string::npos);
-  CHECK(read_error(planted({{boundary - 1, "-7"}})).find(
-            "bad.txt:" + std::to_string(boundary - 1) + ": vertex id -7") != std::string::npos);
+  CHECK(read_error(planted({{boundary - 1, "-7"}}))
+            .find("bad.txt:" + std::to_string(boundary - 1) + ": vertex id -7") !=
+        std::string::npos);
   CHECK(read_error(planted({{boundary + 1, "x"}, {boundary - 1, "y"}}))
             .find("bad.txt:" + std::to_string(boundary - 1) + ":") != std::string::npos);
   // the last line of a chunk with one id only: not paired with the next chunk's first token
   std::string half = text;
   const std::size_t start = line_start(boundary - 1), space = half.find(' ', start);
-  half.replace(space, half.find('\n', start) - space, std::string(half.find('\n', start) - space, ' '));
+  half.replace(space, half.find('\n', start) - space,
+               std::string(half.find('\n', start) - space, ' '));
   CHECK(read_error(scratch_file("half.txt", half))
-            .find("half.txt:" + std::to_string(boundary - 1) + ": an edge line needs two vertex ids") !=
-        std::string::npos);
+            .find("half.txt:" + std::to_string(boundary - 1) +
+                  ": an edge line needs two vertex ids") != std::string::npos);
   // the same text as Matrix Market entries (1-based, after the size line), an error opening the
   // second chunk of the entries
   const std::string banner = "%%MatrixMarket matrix coordinate pattern general\n1000000 1000000 " +
@@ -297,9 +300,8 @@ TEST_CASE("parser errors name their line, also at the chunk boundaries of a larg
   mtx.replace(banner.size() + line_start(mtx_boundary - 2), 6, "000000");
   const std::string mtx_error = read_error(scratch_file("bad.mtx", mtx));
   CAPTURE(mtx_error);
-  CHECK(mtx_error
-            .find("bad.mtx:" + std::to_string(mtx_boundary) + ": row index 0 outside 1..1000000") !=
-        std::string::npos);
+  CHECK(mtx_error.find("bad.mtx:" + std::to_string(mtx_boundary) +
+                       ": row index 0 outside 1..1000000") != std::string::npos);
 }
 
 TEST_CASE("METIS lines are vertices across chunks; files need all n lines") {
@@ -322,7 +324,8 @@ TEST_CASE("METIS lines are vertices across chunks; files need all n lines") {
   // trailing empty lines are fine; a missing vertex line is not (METIS: premature end of file)
   CHECK(read_graph(scratch_file("t.graph", "3 1\n2\n1\n\n\n\n")).vertices() == 3);
   CHECK(read_error(scratch_file("short.graph", "3 1\n2\n1\n"))
-            .find("short.graph:4: the file ends after 2 of the 3 vertex lines") != std::string::npos);
+            .find("short.graph:4: the file ends after 2 of the 3 vertex lines") !=
+        std::string::npos);
   CHECK(read_error(scratch_file("c.graph", "2 1\n2 % no\n1\n")).find("c.graph:2: a comment") !=
         std::string::npos);
 }
@@ -332,7 +335,8 @@ TEST_CASE("claims of 2*10^9 vertices are refused at once, with the numbers") {
   small.limits.host_bytes = std::uint64_t(1) << 30;  // 1 GiB, whatever the host has
   const auto start = std::chrono::steady_clock::now();
   const std::string banner = "%%MatrixMarket matrix coordinate pattern general\n";
-  const std::string mtx = read_error(scratch_file("h.mtx", banner + "2000000000 2000000000 1\n1 2\n"), small);
+  const std::string mtx =
+      read_error(scratch_file("h.mtx", banner + "2000000000 2000000000 1\n1 2\n"), small);
   CHECK(mtx.find("a graph of 2000000000 vertices and 1 arcs needs") != std::string::npos);
   CHECK(mtx.find("the limit is 1024.0 MiB") != std::string::npos);
   CHECK(read_error(scratch_file("id.txt", "0 1\n5 2000000000\n"), small)
@@ -349,10 +353,12 @@ TEST_CASE("claims of 2*10^9 vertices are refused at once, with the numbers") {
   const std::string forest = scratch_file("f.txt", "0 1\n");
   GraphLimits limits;
   limits.host_bytes = std::uint64_t(1) << 30;
-  CHECK(error_of([&] { read_edge_list_strict(forest, 2000000000, nullptr, limits); })
-            .find("a forest of 2000000000 vertices") != std::string::npos);
-  CHECK(error_of([&] { read_edge_list_strict(forest, 3000000000LL, nullptr, limits); })
-            .find("exceed the 2^31-1") != std::string::npos);
+  CHECK(error_of([&] {
+          read_edge_list_strict(forest, 2000000000, nullptr, limits);
+        }).find("a forest of 2000000000 vertices") != std::string::npos);
+  CHECK(error_of([&] {
+          read_edge_list_strict(forest, 3000000000LL, nullptr, limits);
+        }).find("exceed the 2^31-1") != std::string::npos);
   // a header that promises no entries at all
   CHECK(read_error(scratch_file("e0.mtx", banner + "2000000000 2000000000 0\n"), small)
             .find("a graph of 2000000000 vertices and 0 arcs needs") != std::string::npos);
@@ -400,8 +406,12 @@ TEST_CASE("generators refuse sizes the host cannot hold before generating") {
   CHECK(error_of([] { generate::kronecker(30, 16, 1); })
             .find("kronecker graph of scale 30 and edge factor 16: a graph of 1073741824 vertices "
                   "and 34359738368 arcs needs ") == 0);
-  CHECK(error_of([] {
-          generate::grid2d(46000, 46000);
+  // The largest grid 32-bit ids allow needs about 50 GB: a big host holds it, so the limit is
+  // given (16 GiB) rather than left to the host's memory.
+  GraphLimits sixteen_gib;
+  sixteen_gib.host_bytes = std::uint64_t(16) << 30;
+  CHECK(error_of([&] {
+          generate::grid2d(46000, 46000, sixteen_gib);
         }).find("grid of 46000 x 46000: a graph of 2116000000 vertices") == 0);
   CHECK(error_of([] { generate::kronecker(31, 16, 1); }).find("exceeds 30") != std::string::npos);
   CHECK(generate::kronecker(4, 2, 1).vertices() == 16);  // small ones still work

@@ -10,12 +10,12 @@
 
 namespace treefix::generate {
 
-Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
+Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed, const GraphLimits& limits) {
   if (scale > 30) throw InputError("kronecker scale " + std::to_string(scale) + " exceeds 30");
   const std::size_t n = std::size_t{1} << scale;
   const std::size_t m = n * edge_factor;  // at most 2^30 * 2^32: no overflow
   // The labels and both endpoint arrays, then the CSR build over 2m arcs: refused before any.
-  require_graph_fits(GraphLimits{},
+  require_graph_fits(limits,
                      "kronecker graph of scale " + std::to_string(scale) + " and edge factor " +
                          std::to_string(edge_factor),
                      n, bytes_for(m, 2), add_bytes(bytes_for(n, 4), bytes_for(m, 8)));
@@ -43,13 +43,12 @@ Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed) {
   return csr_from_edges(n, source, target, true);
 }
 
-Csr grid2d(std::size_t rows, std::size_t cols) {
+Csr grid2d(std::size_t rows, std::size_t cols, const GraphLimits& limits) {
   const std::size_t n = rows * cols;
   if (rows && n / rows != cols) throw InputError("grid size overflows");
   if (n > static_cast<std::size_t>(INT32_MAX))
     throw InputError("a grid of " + std::to_string(n) + " vertices exceeds 2^31-1 vertices");
-  require_graph_fits(GraphLimits{},
-                     "grid of " + std::to_string(rows) + " x " + std::to_string(cols), n,
+  require_graph_fits(limits, "grid of " + std::to_string(rows) + " x " + std::to_string(cols), n,
                      bytes_for(n, 4));
   Csr g;
   g.row_offset.resize(n + 1);

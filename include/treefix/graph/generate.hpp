@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/graph_limits.hpp"
 #include "treefix/treefix/tree.hpp"
 
 namespace treefix::generate {
@@ -14,9 +15,12 @@ namespace treefix::generate {
 // generated edges with quadrant probabilities a = 0.57, b = c = 0.19, d = 0.05, vertex labels
 // randomly permuted (so the high-degree vertices are not the low ids). Duplicates and self loops
 // are removed, hence slightly fewer edges; a few vertices stay isolated, as in Graph500.
-Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed);
+// Both generators check the graph against `limits` (default: the host's available memory) before
+// generating, like the readers.
+Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed,
+              const GraphLimits& limits = {});
 // rows x cols grid, each vertex joined to its 4 neighbours: road-like, diameter rows + cols - 2.
-Csr grid2d(std::size_t rows, std::size_t cols);
+Csr grid2d(std::size_t rows, std::size_t cols, const GraphLimits& limits = {});
 // A BFS spanning tree of the graph from `source` (host BFS; parents are the first discoverer in
 // row order). Vertices not reachable from the source become roots of their own one-vertex trees,
 // as in the parent output of `treefix bfs`.
