@@ -195,7 +195,6 @@ void host_call_rows(Runtime& rt, const Args& args, const std::string& shape, std
              cell(median(times["wall"])), std::to_string(runs.repeats)});
 }
 
-// The transfers table: pageable against pinned, both directions.
 // The transfers table: pageable against pinned staging, into a buffer used before ("reused") or
 // allocated just before the upload, as a command's are ("fresh": its allocation is in up_ms).
 void transfer_rows(Runtime& rt, const Args& args, Table& table) {

@@ -37,12 +37,6 @@ std::vector<std::thread>& teardowns() {
 
 }  // namespace
 
-Runtime& keep_until_end(std::unique_ptr<Runtime> runtime) {
-  std::lock_guard<std::mutex> lock(kept_mutex);
-  kept().push_back(std::move(runtime));
-  return *kept().back();
-}
-
 void tear_down_beside(std::unique_ptr<Runtime> runtime) {
   if (!runtime) return;
   std::lock_guard<std::mutex> lock(kept_mutex);
@@ -50,7 +44,10 @@ void tear_down_beside(std::unique_ptr<Runtime> runtime) {
 }
 
 Runtime& kept_runtime(const std::string& device_spec) {
-  return keep_until_end(std::make_unique<Runtime>(device_spec));
+  auto runtime = std::make_unique<Runtime>(device_spec);  // outside the lock: it takes a while
+  std::lock_guard<std::mutex> lock(kept_mutex);
+  kept().push_back(std::move(runtime));
+  return *kept().back();
 }
 
 void end_process(int code) {

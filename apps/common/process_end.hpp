@@ -21,8 +21,6 @@ namespace treefix::cli {
 
 // A Runtime on `device_spec` that lives until the process ends.
 Runtime& kept_runtime(const std::string& device_spec);
-// Keeps `runtime` until the process ends.
-Runtime& keep_until_end(std::unique_ptr<Runtime> runtime);
 // Tears `runtime` down now, on another thread, while the command goes on (writing its output):
 // most of an NVIDIA context's teardown is the driver's, done when the context is released, so it
 // overlaps the write instead of following it at exit. end_process waits for it to finish.
