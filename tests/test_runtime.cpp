@@ -3,6 +3,7 @@
 #include "fixture.hpp"
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/profile.hpp"
 
 using namespace treefix;
 
@@ -55,6 +56,40 @@ TEST_CASE("arrays round-trip through the device, including empty ones") {
     auto values = test::random_values<std::int64_t>(n, n, -1000000, 1000000);
     auto array = DeviceArray<std::int64_t>::upload(rt, values);
     CHECK(array.download(rt) == values);
+  }
+}
+
+TEST_CASE("transfers through page-locked staging: one chunk, two slots, many chunks, offsets") {
+  auto& rt = test::runtime();
+  // Around the thresholds: direct below 1 MiB, 8 MiB chunks double-buffered in two slots.
+  const std::vector<std::size_t> sizes = {0, 77, (1 << 18) + 3, (1 << 21) + 5, (5 << 20) + 11};
+  for (bool pinned : {false, true}) {
+    CAPTURE(pinned);
+    test::ScopedTuning tuning;
+    tuning->pinned_transfers = pinned;
+    for (std::size_t n : sizes) {
+      CAPTURE(n);
+      auto values = test::random_values<std::int32_t>(n, 7 + n, -1000000, 1000000);
+      Profile profile;
+      auto array = DeviceArray<std::int32_t>::upload(rt, values, &profile);
+      CHECK(array.download(rt, &profile) == values);
+      // one DMA each way per 8 MiB chunk when staged (2^21 + 5 ints: two chunks), else one
+      const std::size_t bytes = n * sizeof(std::int32_t);
+      const std::size_t dmas = n == 0 ? 0
+                               : pinned && bytes >= (std::size_t(1) << 20)
+                                   ? (bytes + (std::size_t(8) << 20) - 1) / (std::size_t(8) << 20)
+                                   : 1;
+      CHECK(profile.launches("upload") == dmas);
+      CHECK(profile.launches("download") == dmas);
+    }
+    // a part of a buffer, from an offset, staged or not
+    const std::size_t n = (3 << 20) + 1;
+    auto values = test::random_values<std::int32_t>(n, 3, -5, 5);
+    DeviceArray<std::int32_t> array(rt, n + 100);
+    detail::write_buffer(rt, array.buffer(), values.data(), n * 4, nullptr, 100 * 4);
+    std::vector<std::int32_t> back(n);
+    detail::read_buffer(rt, array.buffer(), back.data(), n * 4, nullptr, 100 * 4);
+    CHECK(back == values);
   }
 }
 

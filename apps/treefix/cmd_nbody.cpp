@@ -80,20 +80,20 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
     // Every file in the format its name says, as read_bodies reads it back (.npy, .xyz, else
     // text; a snapshot FILE.stepN is text).
     const std::string& output = args.spatial.output;
-    auto write = [](const std::string& path, const Bodies& state) {
+    auto write_state = [](const std::string& path, const Bodies& state) {
       const bool standard = path.empty() || path == "-";
       const PointFormat format = standard ? PointFormat::text : point_format_of(path);
       write_output(path, [&](std::ostream& out) { write_bodies(out, state, format); });
     };
     StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
-                        write(output + ".step" + std::to_string(step), state);
+                        write_state(output + ".step" + std::to_string(step), state);
                       }};
     phases.measure("steps", [&] {
       leapfrog(runtime, device, steps, o);
       runtime.queue().finish();
     });
     bodies = phases.measure("download", [&] { return device.download(runtime, &profile); });
-    phases.measure("write", [&] { write(output, bodies); });
+    phases.measure("write", [&] { write_state(output, bodies); });
   }
   phases.measure("write", [&] { outputs.commit(); });
   args.spatial.print_stats(std::cerr, "treefix nbody", phases, profile);
