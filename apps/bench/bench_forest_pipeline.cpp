@@ -1,15 +1,20 @@
-// treefix-bench forest-pipeline: RuleML files on disk to sorted similarities, end to end, three
-// ways on the same files: the device path (files parsed on all host threads, forest uploaded,
-// similarity kernel, results sorted), and the same on the CPU with one thread and with all
-// threads. What the `treefix similarity` command does, less printing.
+// treefix-bench forest-pipeline: RuleML files on disk to sorted similarities, end to end, four
+// ways on the same files: the device path (files read on all host threads, their bytes sent up
+// once and parsed into the forest on the device, similarity kernel, results sorted); the device
+// path as it was before (files parsed with pugixml on all host threads, the forest uploaded); and
+// the same on the CPU with one thread and with all threads. What the `treefix similarity`
+// command does, less printing.
 //
-// Each run lists the directory while reading and parsing the files (pugixml, one document per
-// thread) and writing the linear forest while walking each DOM (parse; list_ms is the part of it
-// the listing took, overlapped), sorts the names, gathers the per-chunk arrays (construct),
-// computes the similarities (device: upload, kernel, download from OpenCL profiling events, and
-// the wall time of the whole step) and ranks them (sort: millionths, a two-pass radix sort).
-// Every phase of a path runs on that path's threads: cpu1 does all of them on one thread, the
-// reader's sort and gather included (read_ruleml_forest's `threads`).
+// Host parse (gpu-host-parse, cpu1, cpuN): each run lists the directory while reading and parsing
+// the files (pugixml, one document per thread) and writing the linear forest while walking each
+// DOM (parse; list_ms is the part of it the listing took, overlapped), sorts the names, gathers
+// the per-chunk arrays (construct). Device parse (gpu): parse_ms is the reading of the files'
+// bytes (the listing overlapped), names_ms the names' sort, then bytes_upload_ms and
+// device_parse_ms (the scan, links, labels and weights kernels, with their check) in place of
+// construct. Then the similarities (device: upload, kernel, download from OpenCL profiling
+// events, and the wall time of the whole step) and the ranking (sort: millionths, a two-pass
+// radix sort). Every phase of a path runs on that path's threads: cpu1 does all of them on one
+// thread, the reader's sort and gather included (read_ruleml_forest's `threads`).
 // Wall clocks, medians over --repeats after --warmup runs (the first run builds the kernel and
 // warms the page cache: the files were just written, so every timed run reads them from memory).
 // The Runtime is created once, outside the timings, as a server would.
@@ -24,6 +29,7 @@
 #include "bench.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/forest/device_forest.hpp"
 #include "treefix/forest/generate.hpp"
 #include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/similarity.hpp"
@@ -45,8 +51,9 @@ struct PipelineOptions {
 };
 
 struct PipelineRun {
-  double list = 0, parse = 0, names = 0, construct = 0, upload = 0, device = 0, download = 0,
-         similarity = 0, sort = 0, total = 0;
+  double list = 0, parse = 0, names = 0, construct = 0, bytes_upload = 0, device_parse = 0,
+         upload = 0, device = 0, download = 0, similarity = 0, sort = 0, total = 0;
+  bool parsed_on_device = false;
   RuleMLReadTimes read;
   std::size_t nodes = 0;
   std::vector<std::uint32_t> millionths;
@@ -55,8 +62,9 @@ struct PipelineRun {
 
 using Clock = std::chrono::steady_clock;
 
-// One pass from files to ranking. runtime: null for the CPU paths.
-PipelineRun run_pipeline(Runtime* runtime, const std::string& reference_file,
+// One pass from files to ranking. runtime: null for the CPU paths; device_parse: the forest
+// read on the device.
+PipelineRun run_pipeline(Runtime* runtime, bool device_parse, const std::string& reference_file,
                          const std::string& directory, unsigned threads,
                          const SimilarityParameters& p) {
   PipelineRun r;
@@ -64,22 +72,44 @@ PipelineRun run_pipeline(Runtime* runtime, const std::string& reference_file,
   Interner interner;
   Clock::time_point t = Clock::now();
   const NamedSemanticForest reference = read_ruleml_forest(reference_file, interner, 1);
-  const NamedSemanticForest trees = read_ruleml_forest(directory, interner, threads, &r.read);
-  r.list = r.read.list_ms;
-  r.parse = ms_since(t) - r.read.sort_ms - r.read.merge_ms;
-  r.names = r.read.sort_ms;
-  r.construct = r.read.merge_ms;
-  r.nodes = trees.forest.size();
-  t = Clock::now();
-  if (runtime) {
+  if (device_parse) {
+    DeviceForestTimes times;
+    const DeviceSemanticForest trees =
+        read_ruleml_forest_on_device(*runtime, directory, threads, &times);
+    r.list = times.list_ms;
+    r.parse = times.read_ms;
+    r.names = times.names_ms;
+    r.bytes_upload = times.upload_ms;
+    r.device_parse = times.parse_ms;
+    r.construct = times.host_reader_ms;  // 0 unless the device gave up
+    r.read.read_thread_ms = times.read_thread_ms;
+    r.nodes = trees.nodes;
+    r.parsed_on_device = trees.parsed_on_device;
+    t = Clock::now();
     Profile profile;
     r.millionths =
-        to_millionths(similarity_device(*runtime, reference.forest, trees.forest, p, &profile));
+        to_millionths(similarity_device(*runtime, reference.forest, interner, trees, p, &profile));
     r.upload = profile.milliseconds("upload");
     r.device = profile.milliseconds("similarity");
     r.download = profile.milliseconds("download");
   } else {
-    r.millionths = to_millionths(similarity_cpu(reference.forest, trees.forest, p, threads));
+    const NamedSemanticForest trees = read_ruleml_forest(directory, interner, threads, &r.read);
+    r.list = r.read.list_ms;
+    r.parse = ms_since(t) - r.read.sort_ms - r.read.merge_ms;
+    r.names = r.read.sort_ms;
+    r.construct = r.read.merge_ms;
+    r.nodes = trees.forest.size();
+    t = Clock::now();
+    if (runtime) {
+      Profile profile;
+      r.millionths =
+          to_millionths(similarity_device(*runtime, reference.forest, trees.forest, p, &profile));
+      r.upload = profile.milliseconds("upload");
+      r.device = profile.milliseconds("similarity");
+      r.download = profile.milliseconds("download");
+    } else {
+      r.millionths = to_millionths(similarity_cpu(reference.forest, trees.forest, p, threads));
+    }
   }
   r.similarity = ms_since(t);
   t = Clock::now();
@@ -120,8 +150,8 @@ void run_pipeline_suite(Session& session, const PipelineOptions& o) {
   std::cout << "# forest-pipeline: RuleML files to sorted similarities (" << o.definition
             << "); medians of " << runs.repeats << " after " << runs.warmup
             << " warm-up; host threads " << threads << "; files under " << base.string() << "\n";
-  Table table({"pipeline", "threads", "trees", "nodes", "list_ms", "parse_ms", "names_ms",
-               "construct_ms", "upload_ms", "device_ms", "download_ms", "similarity_ms", "sort_ms",
+  Table table({"pipeline", "threads", "trees", "nodes", "parsed_on_device", "list_ms", "parse_ms",
+               "names_ms", "construct_ms", "bytes_upload_ms", "device_parse_ms", "upload_ms", "device_ms", "download_ms", "similarity_ms", "sort_ms",
                "total_ms", "read_thread_ms", "xml_thread_ms", "walk_thread_ms", "speedup_vs_cpu1"});
   Table targets({"trees", "comparison", "speedup", "target", "met"});
   for (std::size_t count : o.tree_counts) {
@@ -132,24 +162,29 @@ void run_pipeline_suite(Session& session, const PipelineOptions& o) {
     struct Path {
       const char* name;
       Runtime* runtime;
+      bool device_parse;
       unsigned threads;
       std::vector<PipelineRun> timed;
     };
-    std::vector<Path> paths = {{"gpu", &session.runtime, threads, {}},
-                               {"cpu1", nullptr, 1, {}},
-                               {"cpuN", nullptr, threads, {}}};
+    std::vector<Path> paths = {{"gpu", &session.runtime, true, threads, {}},
+                               {"cpu1", nullptr, false, 1, {}},
+                               {"cpuN", nullptr, false, threads, {}},
+                               {"gpu-host-parse", &session.runtime, false, threads, {}}};
     std::uint32_t largest_difference = 0;
     for (std::size_t run = 0; run < runs.total(); ++run) {
       for (Path& path : paths) {
-        PipelineRun r = run_pipeline(path.runtime, reference_file, directory, path.threads, p);
+        PipelineRun r = run_pipeline(path.runtime, path.device_parse, reference_file, directory,
+                                     path.threads, p);
         if (runs.timed(run)) path.timed.push_back(std::move(r));
       }
       if (!runs.timed(run)) continue;
       // The CPU paths agree exactly; the device (float) within a millionth.
       const PipelineRun &gpu = paths[0].timed.back(), &cpu1 = paths[1].timed.back(),
-                        &cpu_n = paths[2].timed.back();
+                        &cpu_n = paths[2].timed.back(), &gpu_host = paths[3].timed.back();
       if (cpu1.order != cpu_n.order || cpu1.millionths != cpu_n.millionths)
         throw Error("forest-pipeline: 1 and " + std::to_string(threads) + " threads disagree");
+      if (gpu.millionths != gpu_host.millionths)
+        throw Error("forest-pipeline: the forests read on the device and on the host disagree");
       for (std::size_t i = 0; i < count; ++i)
         largest_difference =
             std::max(largest_difference, std::max(gpu.millionths[i], cpu1.millionths[i]) -
@@ -172,9 +207,12 @@ void run_pipeline_suite(Session& session, const PipelineOptions& o) {
     for (const Path& path : paths) {
       const auto& rs = path.timed;
       table.add({path.name, std::to_string(path.threads), std::to_string(count),
-                 std::to_string(rs.front().nodes), cell(med(rs, &PipelineRun::list), 3),
-                 cell(med(rs, &PipelineRun::parse), 3), cell(med(rs, &PipelineRun::names), 3),
-                 cell(med(rs, &PipelineRun::construct), 3), cell(med(rs, &PipelineRun::upload), 4),
+                 std::to_string(rs.front().nodes), rs.front().parsed_on_device ? "yes" : "no",
+                 cell(med(rs, &PipelineRun::list), 3), cell(med(rs, &PipelineRun::parse), 3),
+                 cell(med(rs, &PipelineRun::names), 3), cell(med(rs, &PipelineRun::construct), 3),
+                 cell(med(rs, &PipelineRun::bytes_upload), 3),
+                 cell(med(rs, &PipelineRun::device_parse), 3),
+                 cell(med(rs, &PipelineRun::upload), 4),
                  cell(med(rs, &PipelineRun::device), 4), cell(med(rs, &PipelineRun::download), 4),
                  cell(med(rs, &PipelineRun::similarity), 3), cell(med(rs, &PipelineRun::sort), 3),
                  cell(med(rs, &PipelineRun::total), 3),

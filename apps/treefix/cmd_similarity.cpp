@@ -12,6 +12,7 @@
 #include "treefix/core/error.hpp"
 #include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
+#include "treefix/forest/device_forest.hpp"
 #include "treefix/forest/generate.hpp"
 #include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/similarity.hpp"
@@ -35,27 +36,39 @@ void run_similarity(const SimilarityOptions& o, PhaseTimes& phases) {
                      "file)");
   OutputFiles outputs({o.output});
   Interner interner;
-  RuleMLReadTimes times;
   const NamedSemanticForest reference =
       phases.measure("read", [&] { return read_ruleml_forest(o.reference, interner, 1); });
-  const NamedSemanticForest candidates = read_ruleml_forest(o.trees, interner, 0, &times);
-  if (candidates.names.empty()) throw InputError(o.trees + ": no *.xml files in the directory");
-  phases.add("parse", times.parse_ms);  // the directory listing overlaps it
-  phases.add("sort names", times.sort_ms);
-  phases.add("construct", times.merge_ms);
   std::vector<std::uint32_t> millionths;
+  std::vector<std::string> names;
   if (o.cpu) {
+    RuleMLReadTimes times;
+    NamedSemanticForest candidates = read_ruleml_forest(o.trees, interner, 0, &times);
+    if (candidates.names.empty()) throw InputError(o.trees + ": no *.xml files in the directory");
+    phases.add("parse", times.parse_ms);  // the directory listing overlaps it
+    phases.add("sort names", times.sort_ms);
+    phases.add("construct", times.merge_ms);
     millionths = phases.measure("compute", [&] {
       return to_millionths(
           similarity_cpu(reference.forest, candidates.forest, o.parameters, o.threads));
     });
+    names = std::move(candidates.names);
   } else {
     Runtime& runtime =
         phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(o.device); });
+    // The files' bytes read here, parsed into the forest on the device.
+    DeviceForestTimes times;
+    DeviceSemanticForest candidates = read_ruleml_forest_on_device(runtime, o.trees, 0, &times);
+    if (candidates.names.empty()) throw InputError(o.trees + ": no *.xml files in the directory");
+    phases.add("read files", times.read_ms);  // the directory listing overlaps it
+    phases.add("sort names", times.names_ms);
+    phases.add("upload", times.upload_ms);
+    phases.add("parse on the device", times.parse_ms);
+    if (!candidates.parsed_on_device) phases.add("host reader", times.host_reader_ms);
     millionths = phases.measure("compute", [&] {
       return to_millionths(
-          similarity_device(runtime, reference.forest, candidates.forest, o.parameters));
+          similarity_device(runtime, reference.forest, interner, candidates, o.parameters));
     });
+    names = std::move(candidates.names);
   }
   auto ranked = phases.measure("sort", [&] { return rank_by_millionths(millionths); });
   if (o.top && o.top < ranked.size()) ranked.resize(o.top);
@@ -66,7 +79,7 @@ void run_similarity(const SimilarityOptions& o, PhaseTimes& phases) {
         // The printed value is the rank key itself, so order and text always agree.
         std::snprintf(value, sizeof value, "%" PRIu32 ".%06" PRIu32 " ", millionths[i] / 1000000,
                       millionths[i] % 1000000);
-        out << value << candidates.names[i] << "\n";
+        out << value << names[i] << "\n";
       }
     });
     outputs.commit();

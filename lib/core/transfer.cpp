@@ -1,6 +1,7 @@
 // Host <-> device copies, direct or through double-buffered page-locked staging
 // (treefix/core/device_array.hpp).
 #include <algorithm>
+#include <cstring>
 
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/parallel.hpp"
@@ -112,6 +113,48 @@ void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::si
       const std::size_t at = k * chunk, size = std::min(chunk, bytes - at);
       parallel_memcpy(static_cast<char*>(host) + at, stage[k % 2], size);
     }
+  });
+}
+
+void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
+                         const std::vector<HostPiece>& pieces, Profile* profile) {
+  std::vector<std::size_t> start(pieces.size() + 1, 0);  // piece i lands at start[i]
+  for (std::size_t i = 0; i < pieces.size(); ++i) start[i + 1] = start[i] + pieces[i].bytes;
+  const std::size_t bytes = start.back();
+  const Transfer upload{runtime, buffer, 0, profile, true};
+  if (chosen(runtime, bytes) == Staging::direct) {
+    translate_device_errors("upload", [&] {
+      cl::Event done;
+      for (std::size_t i = 0; i < pieces.size(); ++i)
+        if (pieces[i].bytes)
+          upload.enqueue(true, start[i], pieces[i].bytes, const_cast<void*>(pieces[i].data), done);
+    });
+    return;
+  }
+  upload.run(nullptr, bytes, Staging::pinned, [&] {
+    // As write_buffer: chunk k is filled in slot k % 2 while chunk k - 1's DMA runs.
+    cl::Event in_flight[2];
+    const std::size_t chunk = std::min(bytes, kChunkBytes);
+    for (std::size_t done = 0, k = 0; done < bytes; done += chunk, ++k) {
+      const std::size_t slot = k % 2, size = std::min(chunk, bytes - done);
+      char* const stage = static_cast<char*>(runtime.pinned_staging(slot, chunk));
+      if (in_flight[slot]()) in_flight[slot].wait();
+      // The pieces that overlap [done, done + size), each copied by whichever core is free.
+      const std::size_t first =
+          std::upper_bound(start.begin(), start.end(), done) - start.begin() - 1;
+      const std::size_t last =
+          std::lower_bound(start.begin(), start.end(), done + size) - start.begin();
+      parallel_for(last - first, [&](std::size_t j) {
+        const std::size_t i = first + j;
+        const std::size_t from = std::max(start[i], done), to = std::min(start[i + 1], done + size);
+        if (from < to)
+          std::memcpy(stage + (from - done), static_cast<const char*>(pieces[i].data) + (from - start[i]),
+                      to - from);
+      });
+      upload.enqueue(false, done, size, stage, in_flight[slot]);
+    }
+    for (auto& event : in_flight)
+      if (event()) event.wait();
   });
 }
 

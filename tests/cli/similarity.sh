@@ -39,9 +39,16 @@ if "$treefix" similarity --definition recursive --reference "$data/car_a.xml" --
   echo "unknown definition accepted"; exit 1
 fi
 grep -q "weighted" "$scratch/err.txt" || { echo "no list of definitions:"; cat "$scratch/err.txt"; exit 1; }
+# The device path reads the files on the host and parses them on the device (these files are all
+# in the form it takes: no "host reader" phase); --cpu parses them with pugixml.
 "$treefix" similarity --stats --reference "$data/car_a.xml" --trees "$data" > /dev/null 2> "$scratch/stats.txt"
-for phase in parse construct compute sort write total; do
+for phase in "read files" "sort names" upload "parse on the device" compute sort write total; do
   grep -q "treefix similarity: $phase" "$scratch/stats.txt" || { echo "--stats lacks $phase"; cat "$scratch/stats.txt"; exit 1; }
+done
+if grep -q "host reader" "$scratch/stats.txt"; then echo "the device gave up on $data"; cat "$scratch/stats.txt"; exit 1; fi
+"$treefix" similarity --cpu --stats --reference "$data/car_a.xml" --trees "$data" > /dev/null 2> "$scratch/stats.txt"
+for phase in parse construct compute sort write total; do
+  grep -q "treefix similarity: $phase" "$scratch/stats.txt" || { echo "--cpu --stats lacks $phase"; cat "$scratch/stats.txt"; exit 1; }
 done
 
 "$treefix" similarity --reference "$data/car_a.xml" --trees "$data" --top 2 --output "$scratch/top2.txt"

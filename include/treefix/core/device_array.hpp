@@ -22,6 +22,15 @@ void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, 
                   Profile* profile, std::size_t offset = 0);
 void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::size_t bytes,
                  Profile* profile, std::size_t offset = 0);
+// The concatenation of host pieces into `buffer` from byte 0 (files read into many buffers, sent
+// as one array), staged as Tuning says: each staging chunk is filled from the pieces it overlaps
+// on every core, so the bytes are copied once on the host, not gathered first.
+struct HostPiece {
+  const void* data;
+  std::size_t bytes;
+};
+void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
+                         const std::vector<HostPiece>& pieces, Profile* profile);
 // The same with the staging chosen by the caller (the benchmark compares both).
 enum class Staging { direct, pinned };
 // Sets up what the first large transfer of a fresh Runtime would otherwise pay for inside the

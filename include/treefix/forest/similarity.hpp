@@ -43,6 +43,8 @@
 
 namespace treefix {
 
+struct DeviceSemanticForest;  // treefix/forest/device_forest.hpp
+
 enum class SimilarityDefinition { weighted, thesis };
 TREEFIX_ENUM_NAMES(SimilarityDefinition, "similarity definition",
                    {SimilarityDefinition::weighted, "weighted"},
@@ -72,6 +74,13 @@ std::vector<double> similarity_cpu(const SemanticForest& reference, const Semant
 // "download" when profile is given.
 std::vector<float> similarity_device(Runtime& runtime, const SemanticForest& reference,
                                      const SemanticForest& trees,
+                                     const SimilarityParameters& parameters = {},
+                                     Profile* profile = nullptr);
+// The same against a forest already on the device (read there: treefix/forest/device_forest.hpp);
+// the reference's label ids are `reference_labels`', translated into the forest's.
+std::vector<float> similarity_device(Runtime& runtime, const SemanticForest& reference,
+                                     const Interner& reference_labels,
+                                     const DeviceSemanticForest& trees,
                                      const SimilarityParameters& parameters = {},
                                      Profile* profile = nullptr);
 
