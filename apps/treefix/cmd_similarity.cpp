@@ -23,13 +23,15 @@ namespace {
 struct SimilarityOptions {
   std::string reference, trees, output, device;
   std::size_t top = 0;
-  bool cpu = false, stats = false;
+  bool cpu = false, stats = false, parse_on_device = false;
   unsigned threads = 0;
   SimilarityParameters parameters;
 };
 
 void run_similarity(const SimilarityOptions& o, PhaseTimes& phases) {
   if (o.threads != 0 && !o.cpu) throw InputError("similarity: --threads goes with --cpu");
+  if (o.cpu && o.parse_on_device)
+    throw InputError("similarity: --parse-on-device goes without --cpu");
   if (std::filesystem::is_directory(o.reference))
     throw InputError(o.reference +
                      ": cannot open: it is a directory, not a file (--reference is one RuleML "
@@ -40,17 +42,26 @@ void run_similarity(const SimilarityOptions& o, PhaseTimes& phases) {
       phases.measure("read", [&] { return read_ruleml_forest(o.reference, interner, 1); });
   std::vector<std::uint32_t> millionths;
   std::vector<std::string> names;
-  if (o.cpu) {
+  if (!o.parse_on_device) {
     RuleMLReadTimes times;
     NamedSemanticForest candidates = read_ruleml_forest(o.trees, interner, 0, &times);
     if (candidates.names.empty()) throw InputError(o.trees + ": no *.xml files in the directory");
     phases.add("parse", times.parse_ms);  // the directory listing overlaps it
     phases.add("sort names", times.sort_ms);
     phases.add("construct", times.merge_ms);
-    millionths = phases.measure("compute", [&] {
-      return to_millionths(
-          similarity_cpu(reference.forest, candidates.forest, o.parameters, o.threads));
-    });
+    if (o.cpu) {
+      millionths = phases.measure("compute", [&] {
+        return to_millionths(
+            similarity_cpu(reference.forest, candidates.forest, o.parameters, o.threads));
+      });
+    } else {
+      Runtime& runtime =
+          phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(o.device); });
+      millionths = phases.measure("compute", [&] {
+        return to_millionths(
+            similarity_device(runtime, reference.forest, candidates.forest, o.parameters));
+      });
+    }
     names = std::move(candidates.names);
   } else {
     Runtime& runtime =
@@ -104,6 +115,9 @@ void setup_similarity(CLI::App& app) {
                   "weighted (Bhavsar, Boley and Yang: arcs paired by label) or thesis (Lu 2014, "
                   "Figs. 2.7/2.8: children paired by position); docs/forest.md");
   command->add_flag("--cpu", options->cpu, "Compute on the CPU instead of an OpenCL device");
+  command->add_flag("--parse-on-device", options->parse_on_device,
+                    "Parse the files on the device (the host only reads them): pays where host "
+                    "cores are few (bench/README.md, forest pipeline)");
   command->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)")
       ->transform(integer_in(1, 4096));
   command->add_flag("--sqrt-adjustment", options->parameters.sqrt_adjustment,
