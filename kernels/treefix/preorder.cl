@@ -15,9 +15,9 @@
 #define FAR 16
 #endif
 
-inline void preorder_store(global const int* tour_vertex, const idx_t p, const int rank,
-                           global int* pre_order, global int* pre_rank) {
-  const int v = tour_vertex[p];
+// v: tour_vertex[p], kept by the scan's load (SCAN_STATE_T) so that the store reads the map once.
+inline void preorder_store(const int v, const int rank, global int* pre_order,
+                           global int* pre_rank) {
   if (v >= 0) {
     pre_order[rank] = v;
     pre_rank[v] = rank;
@@ -25,8 +25,9 @@ inline void preorder_store(global const int* tour_vertex, const idx_t p, const i
 }
 
 #define SCAN_PARAMS , global const int *tour_vertex, global int *pre_order, global int *pre_rank
-#define SCAN_LOAD(p) (tour_vertex[p] >= 0 ? 1 : 0)
-#define SCAN_STORE(p, inc, exc) preorder_store(tour_vertex, p, exc, pre_order, pre_rank)
+#define SCAN_STATE_T int
+#define SCAN_LOAD(p, v) (((v) = tour_vertex[p]) >= 0 ? 1 : 0)
+#define SCAN_STORE(p, inc, exc, v) preorder_store(v, exc, pre_order, pre_rank)
 #include "primitives/scan_pass.clh"
 
 WG_DEFINE_SCAN(wg_max_uint, uint, max, 0u)

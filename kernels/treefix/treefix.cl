@@ -59,18 +59,17 @@ kernel void treefix_read_leaffix(global const POS_T* open_pos, global const POS_
 }
 
 // --- fused into the scan -----------------------------------------------------------------------
-inline value_t tour_term(global const int* tour_vertex, global const weight_t* weight,
-                         const int rootfix, const idx_t p) {
-  const int entry = tour_vertex[p];
+// entry: tour_vertex[p], read once by the scan's load and kept in a register for the store
+// (SCAN_STATE_T).
+inline value_t tour_term(const int entry, global const weight_t* weight, const int rootfix) {
   if (entry >= 0) return TO_VALUE(weight[entry]);
   return rootfix ? INVERSE(TO_VALUE(weight[~entry])) : IDENTITY;
 }
 
-inline void tour_store(global const int* tour_vertex, const idx_t p, const value_t inclusive_value,
+inline void tour_store(const int entry, const value_t inclusive_value,
                        const value_t exclusive_value, const int rootfix, const int exclusive,
                        global weight_t* result, global value_t* open_prefix,
                        global value_t* close_prefix) {
-  const int entry = tour_vertex[p];
   if (rootfix) {
     if (entry >= 0) result[entry] = FROM_VALUE(exclusive ? exclusive_value : inclusive_value);
   } else if (entry >= 0) {
@@ -84,9 +83,10 @@ inline void tour_store(global const int* tour_vertex, const idx_t p, const value
   , global const int *tour_vertex, global const weight_t *weight, const int rootfix, \
       const int exclusive, global weight_t *result, global value_t *open_prefix,     \
       global value_t *close_prefix
-#define SCAN_LOAD(p) tour_term(tour_vertex, weight, rootfix, p)
-#define SCAN_STORE(p, inc, exc) \
-  tour_store(tour_vertex, p, inc, exc, rootfix, exclusive, result, open_prefix, close_prefix)
+#define SCAN_STATE_T int
+#define SCAN_LOAD(p, entry) tour_term((entry) = tour_vertex[p], weight, rootfix)
+#define SCAN_STORE(p, inc, exc, entry) \
+  tour_store(entry, inc, exc, rootfix, exclusive, result, open_prefix, close_prefix)
 #include "primitives/scan_pass.clh"
 
 // ranked: the prefixes are stored by pre-order rank, rank[v] says where.
