@@ -144,7 +144,7 @@ void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::s
     DeviceTreeOptions prepare;
     prepare.layout = layout;
     DeviceTree tree(rt, parent, prepare);
-    for (std::size_t items : {8, 12, 16, 24}) {
+    for (std::size_t items : {4, 6, 8, 12}) {
       rt.tuning().scan_items_4 = items;
       std::vector<double> compute, scan, permute;
       for (std::size_t i = 0; i < runs.total(); ++i) {

@@ -30,8 +30,11 @@ Tuning default_tuning(const DeviceDescription& d) {
     t.single_pass_scan = is_nvidia(d);
     if (is_nvidia(d)) {
       // Scan tile: the plain scan of 2^24 floats prefers 24 items (0.083 against 0.107 ms, the
-      // tuner), but the fused Euler-tour scan, the product, prefers 12 on every shape (0.295
-      // against 0.349 ms at 2^24, `treefix-bench pipeline` kernels table): 12 stays.
+      // tuner), but the fused Euler-tour scan, the product, prefers fewer: 12 against 24 with
+      // the one-word look-back (0.295 against 0.349 ms at 2^24), and 8 since the windowed
+      // look-back (0.240 against 0.286 for 12 on the random trees, 0.261 against 0.316 on the
+      // star; `treefix-bench pipeline` kernels table, bench/results/h100-2026-11-25-scan).
+      t.scan_items_4 = 8;
       // Pinned staging: 32-35 GB/s against 8-11 GB/s pageable (the pipeline's transfers table).
       t.pinned_transfers = true;
     }
