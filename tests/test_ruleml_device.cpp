@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fixture.hpp"
+#include "scratch_directory.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/device_forest.hpp"
 #include "treefix/forest/generate.hpp"
@@ -18,21 +19,10 @@
 #include "treefix/forest/similarity.hpp"
 
 using namespace treefix;
+using test::ScratchDirectory;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct ScratchDirectory {
-  fs::path path;
-  explicit ScratchDirectory(const std::string& name) : path(fs::temp_directory_path() / name) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 void write_trees(const fs::path& dir, const std::vector<SemanticTree>& trees) {
   for (std::size_t i = 0; i < trees.size(); ++i) {
@@ -99,7 +89,8 @@ TEST_CASE("RuleML on the device: random forests, single nodes, paths and wide no
   for (int d = 0; d < 31; ++d) node = &node->add_child("next", 1.0, SemanticTree{"p"});
   trees.insert(trees.begin() + 40, std::move(path));
   SemanticTree wide{"w"};  // 64 children: the most the device checks
-  for (int i = 0; i < 64; ++i) wide.add_child("arc" + std::to_string(i), 1.0 / 64, SemanticTree{"x"});
+  for (int i = 0; i < 64; ++i)
+    wide.add_child("arc" + std::to_string(i), 1.0 / 64, SemanticTree{"x"});
   trees.push_back(std::move(wide));
   write_trees(scratch.path, trees);
   // Hand-written: blanks and single quotes in tags, exponents, labels trimmed, other attributes.
@@ -109,10 +100,14 @@ TEST_CASE("RuleML on the device: random forests, single nodes, paths and wide no
            "<_r w = '2.5e-1' n='Make' x=\"y\"><ind> Ford</ind></_r>"
            "<_r n=\"Model\" w=\"7.5E-1\"><ind>T</ind></_r></cterm>\n\n";
   }
-  { std::ofstream(scratch.path / "hand_2.xml") << "<!-- a comment -->\n<ind>just a leaf</ind><!---->"; }
+  {
+    std::ofstream(scratch.path / "hand_2.xml")
+        << "<!-- a comment -->\n<ind>just a leaf</ind><!---->";
+  }
   {
     std::ofstream(scratch.path / "hand_4.xml")
-        << "<?xml version=\"1.0\"?>\n<!-- prolog -->\n<cterm><!-- x --><_opc><ctor>C</ctor><!--y--></_opc>"
+        << "<?xml version=\"1.0\"?>\n<!-- prolog -->\n<cterm><!-- x "
+           "--><_opc><ctor>C</ctor><!--y--></_opc>"
            "<!-- between arcs --><_r n='a' w='1'><!-- z --><ind>L</ind><!-- w --></_r></cterm>";
   }
   {
@@ -143,7 +138,8 @@ TEST_CASE("RuleML on the device: what the scanner does not take goes to the host
       {"CDATA", "<ind><![CDATA[x]]></ind>"},
       {"a carriage return", "<ind>a\r\nb</ind>"},
       {"a sign", star_file({{"a", "+0.5"}, {"b", "0.5"}})},
-      {"a long mantissa", star_file({{"a", "0.33333333333333333333"}, {"b", "0.66666666666666666667"}})},
+      {"a long mantissa",
+       star_file({{"a", "0.33333333333333333333"}, {"b", "0.66666666666666666667"}})},
       {"a byte-order mark", "\xef\xbb\xbf<ind>x</ind>"},
       {"a processing instruction after the root", "<ind>x</ind><?pi x?>"},
   };
@@ -163,7 +159,8 @@ TEST_CASE("RuleML on the device: what the scanner does not take goes to the host
   SemanticTree* node = &path;
   for (int d = 0; d < 40; ++d) node = &node->add_child("next", 1.0, SemanticTree{"p"});
   SemanticTree wide{"w"};
-  for (int i = 0; i < 70; ++i) wide.add_child("arc" + std::to_string(i), 1.0 / 70, SemanticTree{"x"});
+  for (int i = 0; i < 70; ++i)
+    wide.add_child("arc" + std::to_string(i), 1.0 / 70, SemanticTree{"x"});
   for (SemanticTree* big : {&path, &wide}) {
     fs::remove_all(scratch.path);
     fs::create_directories(scratch.path);
@@ -247,7 +244,8 @@ TEST_CASE("write_buffer_gather: pieces of any size, staged or direct, land back 
   // Around the staging chunk (8 MiB) and the pinned threshold (1 MiB), with empty pieces.
   std::vector<std::string> pieces;
   std::size_t seed = 1;
-  for (std::size_t size : {0ul, 1ul, 70001ul, 0ul, 3ul << 20, 5ul << 20, 1ul, 65537ul, 9ul << 20, 0ul}) {
+  for (std::size_t size :
+       {0ul, 1ul, 70001ul, 0ul, 3ul << 20, 5ul << 20, 1ul, 65537ul, 9ul << 20, 0ul}) {
     std::string piece(size, '\0');
     for (char& c : piece) c = static_cast<char>((seed = seed * 6364136223846793005ull + 1) >> 56);
     pieces.push_back(std::move(piece));
@@ -268,7 +266,9 @@ TEST_CASE("write_buffer_gather: pieces of any size, staged or direct, land back 
     CHECK(std::string(back.begin(), back.end()) == whole);
     // The first 2 MiB only, in two pieces.
     DeviceArray<char> small(rt, 2 << 20);
-    detail::write_buffer_gather(rt, small.buffer(), {{whole.data(), 1 << 20}, {whole.data() + (1 << 20), 1 << 20}}, nullptr);
+    detail::write_buffer_gather(rt, small.buffer(),
+                                {{whole.data(), 1 << 20}, {whole.data() + (1 << 20), 1 << 20}},
+                                nullptr);
     const std::vector<char> small_back = small.download(rt);
     CHECK(std::string(small_back.begin(), small_back.end()) == whole.substr(0, 2 << 20));
   }

@@ -10,27 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "scratch_directory.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/generate.hpp"
 #include "treefix/forest/ruleml.hpp"
 
 using namespace treefix;
+using test::ScratchDirectory;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A scratch directory, emptied first and removed afterwards.
-struct ScratchDirectory {
-  fs::path path;
-  explicit ScratchDirectory(const std::string& name) : path(fs::temp_directory_path() / name) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
 
 std::vector<std::string> label_names(const std::vector<std::int32_t>& ids,
                                      const Interner& interner) {

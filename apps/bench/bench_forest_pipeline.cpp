@@ -150,9 +150,12 @@ void run_pipeline_suite(Session& session, const PipelineOptions& o) {
   std::cout << "# forest-pipeline: RuleML files to sorted similarities (" << o.definition
             << "); medians of " << runs.repeats << " after " << runs.warmup
             << " warm-up; host threads " << threads << "; files under " << base.string() << "\n";
-  Table table({"pipeline", "threads", "trees", "nodes", "parsed_on_device", "list_ms", "parse_ms",
-               "names_ms", "construct_ms", "bytes_upload_ms", "device_parse_ms", "upload_ms", "device_ms", "download_ms", "similarity_ms", "sort_ms",
-               "total_ms", "read_thread_ms", "xml_thread_ms", "walk_thread_ms", "speedup_vs_cpu1"});
+  Table table({"pipeline",         "threads",         "trees",           "nodes",
+               "parsed_on_device", "list_ms",         "parse_ms",        "names_ms",
+               "construct_ms",     "bytes_upload_ms", "device_parse_ms", "upload_ms",
+               "device_ms",        "download_ms",     "similarity_ms",   "sort_ms",
+               "total_ms",         "read_thread_ms",  "xml_thread_ms",   "walk_thread_ms",
+               "speedup_vs_cpu1"});
   Table targets({"trees", "comparison", "speedup", "target", "met"});
   for (std::size_t count : o.tree_counts) {
     const std::string directory = (base / ("trees-" + std::to_string(count))).string();
@@ -206,15 +209,22 @@ void run_pipeline_suite(Session& session, const PipelineOptions& o) {
     const double cpu1_total = med(paths[1].timed, &PipelineRun::total);
     for (const Path& path : paths) {
       const auto& rs = path.timed;
-      table.add({path.name, std::to_string(path.threads), std::to_string(count),
-                 std::to_string(rs.front().nodes), rs.front().parsed_on_device ? "yes" : "no",
-                 cell(med(rs, &PipelineRun::list), 3), cell(med(rs, &PipelineRun::parse), 3),
-                 cell(med(rs, &PipelineRun::names), 3), cell(med(rs, &PipelineRun::construct), 3),
+      table.add({path.name,
+                 std::to_string(path.threads),
+                 std::to_string(count),
+                 std::to_string(rs.front().nodes),
+                 rs.front().parsed_on_device ? "yes" : "no",
+                 cell(med(rs, &PipelineRun::list), 3),
+                 cell(med(rs, &PipelineRun::parse), 3),
+                 cell(med(rs, &PipelineRun::names), 3),
+                 cell(med(rs, &PipelineRun::construct), 3),
                  cell(med(rs, &PipelineRun::bytes_upload), 3),
                  cell(med(rs, &PipelineRun::device_parse), 3),
                  cell(med(rs, &PipelineRun::upload), 4),
-                 cell(med(rs, &PipelineRun::device), 4), cell(med(rs, &PipelineRun::download), 4),
-                 cell(med(rs, &PipelineRun::similarity), 3), cell(med(rs, &PipelineRun::sort), 3),
+                 cell(med(rs, &PipelineRun::device), 4),
+                 cell(med(rs, &PipelineRun::download), 4),
+                 cell(med(rs, &PipelineRun::similarity), 3),
+                 cell(med(rs, &PipelineRun::sort), 3),
                  cell(med(rs, &PipelineRun::total), 3),
                  cell(med_read(rs, &RuleMLReadTimes::read_thread_ms), 1),
                  cell(med_read(rs, &RuleMLReadTimes::xml_thread_ms), 1),

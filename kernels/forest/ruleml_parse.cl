@@ -4,12 +4,13 @@
 // The scanner takes the plain form of the format, which is what writers produce: an optional
 // XML declaration, then <cterm>, <_opc>, <ctor>, <_r n=".." w=".."> and <ind> elements with
 // blanks and comments between them, attributes in double or single quotes, decimal weights.
-// Anything else (comments inside labels, CDATA, entities such as &amp;, carriage returns in labels, a sign or more than 2^53 in a
-// weight's digits, a tree deeper than MAX_DEPTH, a node with more than MAX_SIBLINGS children) and
-// every error (malformed XML, a missing label, a weight outside [0, 1] ...) make the scanner give
-// up on the file: the host then reads the whole input with pugixml (forest/ruleml_forest.cpp),
-// which either reads it or names the file, line and element that is wrong. So whatever the
-// device accepts, the host reader would read to the same forest.
+// Anything else (comments inside labels, CDATA, entities such as &amp;, carriage returns in
+// labels, a sign or more than 2^53 in a weight's digits, a tree deeper than MAX_DEPTH, a node
+// with more than MAX_SIBLINGS children) and every error (malformed XML, a missing label, a
+// weight outside [0, 1] ...) make the scanner give up on the file: the host then reads the
+// whole input with pugixml (forest/ruleml_forest.cpp), which either reads it or names the file,
+// line and element that is wrong. So whatever the device accepts, the host reader would read to
+// the same forest.
 //
 //   ruleml_measure  per file: its node count, 0 where the scanner gives up
 //   ruleml_write    per file: its nodes breadth-first from first_node[file] on (the host's order:

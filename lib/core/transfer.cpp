@@ -148,8 +148,8 @@ void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
         const std::size_t i = first + j;
         const std::size_t from = std::max(start[i], done), to = std::min(start[i + 1], done + size);
         if (from < to)
-          std::memcpy(stage + (from - done), static_cast<const char*>(pieces[i].data) + (from - start[i]),
-                      to - from);
+          std::memcpy(stage + (from - done),
+                      static_cast<const char*>(pieces[i].data) + (from - start[i]), to - from);
       });
       upload.enqueue(false, done, size, stage, in_flight[slot]);
     }

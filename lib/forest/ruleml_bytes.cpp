@@ -31,8 +31,7 @@ struct ChunkBytes {
   std::size_t failed = 0;
 };
 
-void read_chunk(const Source& source, const NameChunk& names, FileReader& reader,
-                ChunkBytes& out) {
+void read_chunk(const Source& source, const NameChunk& names, FileReader& reader, ChunkBytes& out) {
   out.end.reserve(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::string& path = reader.path;

@@ -18,7 +18,7 @@ struct RuleMLBytes {
   std::vector<std::uint64_t> file_begin, file_end;
   std::uint64_t total() const { return chunk_offset.empty() ? 0 : chunk_offset.back(); }
   double list_ms = 0, read_ms = 0, names_ms = 0;  // read_ms: until every file is read
-  double read_thread_ms = 0;                       // summed over the threads
+  double read_thread_ms = 0;                      // summed over the threads
 };
 
 // Every regular *.xml file of a directory, or the one file named. InputError for the first file

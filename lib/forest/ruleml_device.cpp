@@ -60,8 +60,7 @@ std::size_t power_of_two_above(std::size_t n) {
 
 // The device's forest of the files, or an empty pointer where the device gives up.
 std::unique_ptr<DeviceSemanticForest> parse_on_device(Runtime& rt, detail::RuleMLBytes& files,
-                                                      DeviceForestTimes& times,
-                                                      Profile* profile) {
+                                                      DeviceForestTimes& times, Profile* profile) {
   const std::size_t count = files.names.size();
   const std::uint64_t total = files.total();
   // Positions are 32-bit in the kernels; the scan needs double precision.
@@ -144,11 +143,10 @@ std::unique_ptr<DeviceSemanticForest> parse_on_device(Runtime& rt, detail::RuleM
     k.run("ruleml_write", k.items(count), labels->bytes, file_begin, file_end, files_arg,
           out->bounds, parent, labels->span_at, labels->span_length, raw_weight);
     k.run("forest_links", k.items(n), parent, n_arg, out->first_child, out->next_sibling);
-    k.run("label_hash", k.items(occurrences), labels->bytes, labels->span_at,
-          labels->span_length, occurrences_arg, labels->hash);
-    k.run("label_intern", k.items(occurrences), labels->bytes, labels->span_at,
-          labels->span_length, labels->hash, occurrences_arg, labels->table, labels->mask,
-          out->label, out->arc);
+    k.run("label_hash", k.items(occurrences), labels->bytes, labels->span_at, labels->span_length,
+          occurrences_arg, labels->hash);
+    k.run("label_intern", k.items(occurrences), labels->bytes, labels->span_at, labels->span_length,
+          labels->hash, occurrences_arg, labels->table, labels->mask, out->label, out->arc);
     k.run("forest_weights", k.items(n), parent, out->first_child, out->next_sibling, out->arc,
           raw_weight, n_arg, out->weight, bad);
   });

@@ -90,7 +90,6 @@ void parse_chunk(const Source& source, std::size_t first_index, const NameChunk&
   }
 }
 
-
 // The failure first in name order (by_name) or in file order, as a sequential reader would report
 // it; null when every file was read.
 const std::string* first_failure(const ChunkQueue& queue, const std::vector<RuleMLPiece>& pieces,

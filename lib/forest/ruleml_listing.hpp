@@ -117,8 +117,8 @@ class FileReader {
   // File `name` of the source into bytes[0, returned length); `path` names it in messages.
   std::size_t read(const Source& source, const char* name, const std::string& path) {
     const bool by_path = directory_fd_ < 0;
-    return read_file_at(by_path ? AT_FDCWD : directory_fd_, by_path ? path.c_str() : name,
-                                path, bytes, source.listed_regular);
+    return read_file_at(by_path ? AT_FDCWD : directory_fd_, by_path ? path.c_str() : name, path,
+                        bytes, source.listed_regular);
   }
 
   std::string bytes, path;

@@ -61,11 +61,10 @@ std::vector<float> run_similarity(Runtime& rt, const SemanticForest& reference,
   Kernels similarity(rt, "forest/similarity.cl", options.str(), {profile, "similarity"});
   translate_device_errors("tree similarity", [&] {
     similarity.run("similarity", similarity.items(count), static_cast<cl_int>(count),
-                   static_cast<cl_int>(r.root), trees.bounds, trees.first_child,
-                   trees.next_sibling, trees.label, trees.arc, trees.weight, ref_first, ref_next,
-                   ref_label, ref_arc, ref_weight, ref_against_leaf, ref_unpaired_gain,
-                   ref_unpaired_loss, ref_tail_gain, ref_tail_loss, ref_children, match, sim, simp,
-                   result);
+                   static_cast<cl_int>(r.root), trees.bounds, trees.first_child, trees.next_sibling,
+                   trees.label, trees.arc, trees.weight, ref_first, ref_next, ref_label, ref_arc,
+                   ref_weight, ref_against_leaf, ref_unpaired_gain, ref_unpaired_loss,
+                   ref_tail_gain, ref_tail_loss, ref_children, match, sim, simp, result);
   });
   return result.download(rt, profile);
 }

@@ -7,9 +7,9 @@
 // forest's own way: label_ids() translates.
 //
 // The device reads the plain form that writers produce (write_ruleml's: elements, attributes in
-// quotes, decimal weights, comments between elements). Where a file holds anything else (CDATA, entities,
-// carriage returns in labels, signs or long mantissas in weights, trees deeper than 32 levels,
-// nodes of more than 64 children) or anything wrong, the host reader reads the whole input
+// quotes, decimal weights, comments between elements). Where a file holds anything else (CDATA,
+// entities, carriage returns in labels, signs or long mantissas in weights, trees deeper than 32
+// levels, nodes of more than 64 children) or anything wrong, the host reader reads the whole input
 // instead: then the forest is the host's, uploaded, or the InputError is the host's, naming the
 // file first in name order with the line and element. So the result never depends on which
 // side read it. A device without double precision (cl_khr_fp64) always takes the host reader.
@@ -40,18 +40,18 @@ struct DeviceSemanticForest {
 
   // The ids that `labels` have in this forest (-1: no node or arc of it has that label).
   std::vector<std::int32_t> label_ids(Runtime& runtime,
-                                       const std::vector<std::string>& labels) const;
+                                      const std::vector<std::string>& labels) const;
 
   std::shared_ptr<const detail::DeviceLabels> labels_;  // internal
 };
 
 // Where the time went, milliseconds of wall clock.
 struct DeviceForestTimes {
-  double list_ms = 0;   // listing the directory (overlapped with read_ms, part of it)
-  double read_ms = 0;   // until every file's bytes are in host memory
-  double names_ms = 0;  // names sorted, the files' places in name order
-  double upload_ms = 0;  // the bytes to the device
-  double parse_ms = 0;   // the device's scan, links, labels and weights, and their check
+  double list_ms = 0;         // listing the directory (overlapped with read_ms, part of it)
+  double read_ms = 0;         // until every file's bytes are in host memory
+  double names_ms = 0;        // names sorted, the files' places in name order
+  double upload_ms = 0;       // the bytes to the device
+  double parse_ms = 0;        // the device's scan, links, labels and weights, and their check
   double host_reader_ms = 0;  // where the device gave up: the host reader and the upload
   double read_thread_ms = 0;  // inside read_ms, summed over the threads
 };
