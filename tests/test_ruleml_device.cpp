@@ -143,7 +143,9 @@ TEST_CASE("RuleML on the device: what the scanner does not take goes to the host
       {"a byte-order mark", "\xef\xbb\xbf<ind>x</ind>"},
       {"a processing instruction after the root", "<ind>x</ind><?pi x?>"},
   };
-  for (const auto& [what, text] : odd) {
+  for (const auto& item : odd) {
+    // named copies: a structured binding cannot be captured (CAPTURE) before C++20
+    const std::string what = item.first, text = item.second;
     CAPTURE(what);
     const ScratchDirectory scratch("treefix_test_ruleml_device_odd");
     write_trees(scratch.path, random_semantic_trees(20, 5));
@@ -182,7 +184,8 @@ TEST_CASE("RuleML on the device: a bad file gets the host reader's error, first 
       {"missing weight", "<cterm><_opc><ctor>R</ctor></_opc><_r n='a'><ind>x</ind></_r></cterm>"},
       {"unexpected element", "<cterm><_opc><ctor>R</ctor></_opc><x/></cterm>"},
   };
-  for (const auto& [message, text] : bad) {
+  for (const auto& item : bad) {
+    const std::string message = item.first, text = item.second;
     CAPTURE(message);
     const ScratchDirectory scratch("treefix_test_ruleml_device_bad");
     write_trees(scratch.path, random_semantic_trees(30, 6));
