@@ -1,6 +1,8 @@
 // Host parallel loops through OpenMP (treefix/core/parallel.hpp).
 #include "treefix/core/parallel.hpp"
 
+#include "core/thread_team.hpp"
+
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -39,13 +41,43 @@ void parallel_for(std::size_t count, const std::function<void(std::size_t)>& bod
   if (failure) std::rethrow_exception(failure);
 }
 
+namespace {
+
+// The copies run on a team of their own, whose workers sleep between copies (after a 50 us poll).
+// OpenMP's threads keep spinning for a while after each region (libgomp's default waiting):
+// between the staging copies of a transfer, while the calling thread waits for the previous
+// chunk's DMA, 15 spinning threads took the cores that the driver's own threads need to start the
+// next one (`treefix rootfix` with .npy at 2^24 on the H100: upload 38 ms with the default
+// waiting, 6 ms with OMP_WAIT_POLICY=passive; bench/README.md). One caller at a time: another
+// (a second thread, or a copy inside a job of the team) copies through OpenMP as before.
+std::mutex copy_team_mutex;
+
+detail::ThreadTeam& copy_team() {
+  static detail::ThreadTeam team(0);
+  return team;
+}
+
+}  // namespace
+
 void parallel_memcpy(void* to, const void* from, std::size_t bytes) {
   if (bytes == 0) return;  // an empty vector's data() may be null: memcpy(nullptr, ...) is UB
-  const Ranges slices(bytes, host_threads(), std::size_t(1) << 18);
-  parallel_for(slices.count, [&](std::size_t s) {
+  constexpr std::size_t grain = std::size_t(1) << 18;
+  const auto copy = [&](const Ranges& slices, std::size_t s) {
     std::memcpy(static_cast<char*>(to) + slices.begin(s),
                 static_cast<const char*>(from) + slices.begin(s), slices.end(s) - slices.begin(s));
-  });
+  };
+  if (bytes <= grain) return std::memcpy(to, from, bytes), void();
+  std::unique_lock<std::mutex> alone(copy_team_mutex, std::try_to_lock);
+  if (alone) {
+    detail::ThreadTeam& team = copy_team();
+    const Ranges slices(bytes, team.size(), grain);
+    team.run([&](unsigned t) {
+      if (t < slices.count) copy(slices, t);
+    });
+    return;
+  }
+  const Ranges slices(bytes, host_threads(), grain);
+  parallel_for(slices.count, [&](std::size_t s) { copy(slices, s); });
 }
 
 std::int64_t exclusive_sum(std::int64_t* values, std::size_t count) {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "forest/thread_team.hpp"
+#include "core/thread_team.hpp"
 
 namespace treefix::detail {
 

@@ -1,5 +1,5 @@
 // RuleML files straight into a SemanticForest, every phase on one team of `threads` threads
-// (forest/thread_team.hpp). The calling thread lists the directory and hands out chunks of names
+// (core/thread_team.hpp). The calling thread lists the directory and hands out chunks of names
 // while the others parse them (then it parses too). Each thread opens its files relative to the
 // directory's descriptor, reads them into one reusable buffer, parses them with its own pugixml
 // document and walker, and appends each tree's arrays to its own piece. Then the names are sorted

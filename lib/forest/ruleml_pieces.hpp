@@ -10,7 +10,7 @@
 
 #include "forest/flat_tree.hpp"
 #include "forest/name_order.hpp"
-#include "forest/thread_team.hpp"
+#include "core/thread_team.hpp"
 #include "treefix/forest/ruleml.hpp"
 
 namespace treefix::detail {

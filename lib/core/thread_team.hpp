@@ -1,11 +1,14 @@
 #pragma once
-// Internal to the forest module: a team of exactly `threads` host threads (the caller and
-// threads - 1 workers, started once) that runs one job after another. The RuleML forest reader
-// runs all its phases on one team: the producer/consumer parse, which is no static loop, and then
-// the name sort and the gather. Why not parallel_for (OpenMP, host_threads() threads): a reader
-// asked for one thread must run every phase on that one thread (the one-thread baseline of
-// `treefix-bench forest-pipeline` is this same code), and the workers that parsed are already
-// running when the later phases start.
+// Internal: a team of exactly `threads` host threads (the caller and threads - 1 workers,
+// started once) that runs one job after another; between jobs the workers poll for 50 us, then
+// sleep. Two users:
+//  * the RuleML forest reader runs all its phases on one team: the producer/consumer parse, which
+//    is no static loop, and then the name sort and the gather. Why not parallel_for (OpenMP,
+//    host_threads() threads): a reader asked for one thread must run every phase on that one
+//    thread (the one-thread baseline of `treefix-bench forest-pipeline` is this same code), and
+//    the workers that parsed are already running when the later phases start;
+//  * parallel_memcpy (the staging copies of transfers), whose workers must not keep the cores
+//    busy while the driver starts the next DMA (core/parallel.cpp says why).
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>

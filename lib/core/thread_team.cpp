@@ -1,5 +1,5 @@
-// A fixed team of host threads running one job after another (forest/thread_team.hpp).
-#include "forest/thread_team.hpp"
+// A fixed team of host threads running one job after another (core/thread_team.hpp).
+#include "core/thread_team.hpp"
 
 #include <atomic>
 #include <chrono>
