@@ -59,25 +59,23 @@ detail::ThreadTeam& copy_team() {
 
 }  // namespace
 
-void parallel_memcpy(void* to, const void* from, std::size_t bytes) {
-  if (bytes == 0) return;  // an empty vector's data() may be null: memcpy(nullptr, ...) is UB
-  constexpr std::size_t grain = std::size_t(1) << 18;
-  const auto copy = [&](const Ranges& slices, std::size_t s) {
-    std::memcpy(static_cast<char*>(to) + slices.begin(s),
-                static_cast<const char*>(from) + slices.begin(s), slices.end(s) - slices.begin(s));
-  };
-  if (bytes <= grain) return std::memcpy(to, from, bytes), void();
-  std::unique_lock<std::mutex> alone(copy_team_mutex, std::try_to_lock);
-  if (alone) {
-    detail::ThreadTeam& team = copy_team();
-    const Ranges slices(bytes, team.size(), grain);
-    team.run([&](unsigned t) {
-      if (t < slices.count) copy(slices, t);
-    });
+void parallel_copies(std::size_t count, const std::function<void(std::size_t)>& copy) {
+  if (count <= 1) {
+    if (count) copy(0);
     return;
   }
-  const Ranges slices(bytes, host_threads(), grain);
-  parallel_for(slices.count, [&](std::size_t s) { copy(slices, s); });
+  std::unique_lock<std::mutex> alone(copy_team_mutex, std::try_to_lock);
+  if (alone) return copy_team().for_each(count, copy);
+  parallel_for(count, copy);
+}
+
+void parallel_memcpy(void* to, const void* from, std::size_t bytes) {
+  if (bytes == 0) return;  // an empty vector's data() may be null: memcpy(nullptr, ...) is UB
+  const Ranges slices(bytes, host_threads(), std::size_t(1) << 18);
+  parallel_copies(slices.count, [&](std::size_t s) {
+    std::memcpy(static_cast<char*>(to) + slices.begin(s),
+                static_cast<const char*>(from) + slices.begin(s), slices.end(s) - slices.begin(s));
+  });
 }
 
 std::int64_t exclusive_sum(std::int64_t* values, std::size_t count) {

@@ -144,7 +144,7 @@ void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
           std::upper_bound(start.begin(), start.end(), done) - start.begin() - 1;
       const std::size_t last =
           std::lower_bound(start.begin(), start.end(), done + size) - start.begin();
-      parallel_for(last - first, [&](std::size_t j) {
+      parallel_copies(last - first, [&](std::size_t j) {
         const std::size_t i = first + j;
         const std::size_t from = std::max(start[i], done), to = std::min(start[i + 1], done + size);
         if (from < to)

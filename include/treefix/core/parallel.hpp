@@ -34,6 +34,11 @@ struct Ranges {
 // memcpy on all host cores (a slice each): copies out of mapped files at memory speed.
 void parallel_memcpy(void* to, const void* from, std::size_t bytes);
 
+// copy(i) for every i in [0, count), handed to whichever host thread is free, on the threads
+// parallel_memcpy copies on (they sleep between calls, where OpenMP's spin: core/parallel.cpp).
+// For copies between a transfer's DMAs (treefix/core/device_array.hpp); `copy` must not throw.
+void parallel_copies(std::size_t count, const std::function<void(std::size_t)>& copy);
+
 // In-place exclusive prefix sum of values[0 .. count) on all host cores (a sum per slice, a
 // sequential scan of the slice sums, a pass adding them back); returns the total.
 std::int64_t exclusive_sum(std::int64_t* values, std::size_t count);
