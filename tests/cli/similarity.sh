@@ -39,22 +39,25 @@ if "$treefix" similarity --definition recursive --reference "$data/car_a.xml" --
   echo "unknown definition accepted"; exit 1
 fi
 grep -q "weighted" "$scratch/err.txt" || { echo "no list of definitions:"; cat "$scratch/err.txt"; exit 1; }
-"$treefix" similarity --stats --reference "$data/car_a.xml" --trees "$data" > /dev/null 2> "$scratch/stats.txt"
+"$treefix" similarity --parse host --stats --reference "$data/car_a.xml" --trees "$data" > /dev/null 2> "$scratch/stats.txt"
 for phase in parse construct "device setup" compute sort write total; do
   grep -q "treefix similarity: $phase" "$scratch/stats.txt" || { echo "--stats lacks $phase"; cat "$scratch/stats.txt"; exit 1; }
 done
-# --parse-on-device: the host reads the files, the device parses them (these files are all in the
+# --parse device: the host reads the files, the device parses them (these files are all in the
 # form it takes: no "host reader" phase), and the ranking is the same.
-"$treefix" similarity --parse-on-device --stats --reference "$data/car_a.xml" --trees "$data" > "$scratch/on-device.txt" 2> "$scratch/stats.txt"
+"$treefix" similarity --parse device --stats --reference "$data/car_a.xml" --trees "$data" > "$scratch/on-device.txt" 2> "$scratch/stats.txt"
 for phase in "read files" "sort names" upload "parse on the device" compute sort write total; do
-  grep -q "treefix similarity: $phase" "$scratch/stats.txt" || { echo "--parse-on-device --stats lacks $phase"; cat "$scratch/stats.txt"; exit 1; }
+  grep -q "treefix similarity: $phase" "$scratch/stats.txt" || { echo "--parse device --stats lacks $phase"; cat "$scratch/stats.txt"; exit 1; }
 done
 if grep -q "host reader" "$scratch/stats.txt"; then echo "the device gave up on $data"; cat "$scratch/stats.txt"; exit 1; fi
-[ "$(cat "$scratch/on-device.txt")" = "$expected" ] || { echo "--parse-on-device ranking differs"; cat "$scratch/on-device.txt"; exit 1; }
-if "$treefix" similarity --cpu --parse-on-device --reference "$data/car_a.xml" --trees "$data" 2> "$scratch/err.txt"; then
-  echo "--cpu --parse-on-device accepted"; exit 1
+[ "$(cat "$scratch/on-device.txt")" = "$expected" ] || { echo "--parse device ranking differs"; cat "$scratch/on-device.txt"; exit 1; }
+if "$treefix" similarity --cpu --parse device --reference "$data/car_a.xml" --trees "$data" 2> "$scratch/err.txt"; then
+  echo "--cpu --parse device accepted"; exit 1
 fi
-grep -q "goes without --cpu" "$scratch/err.txt" || { echo "--cpu --parse-on-device: wrong message"; cat "$scratch/err.txt"; exit 1; }
+grep -q "goes without --cpu" "$scratch/err.txt" || { echo "--cpu --parse device: wrong message"; cat "$scratch/err.txt"; exit 1; }
+# auto: the device parse only on a GPU (this test's device may be a CPU); the ranking is the same.
+[ "$("$treefix" similarity --parse auto --reference "$data/car_a.xml" --trees "$data")" = "$expected" ] || { echo "--parse auto ranking differs"; exit 1; }
+if "$treefix" similarity --parse gpu --reference "$data/car_a.xml" --trees "$data" 2> /dev/null; then echo "--parse gpu accepted"; exit 1; fi
 
 "$treefix" similarity --reference "$data/car_a.xml" --trees "$data" --top 2 --output "$scratch/top2.txt"
 [ "$(cat "$scratch/top2.txt")" = "$(echo "$expected" | head -n 2)" ] || { echo "--top 2 wrong"; exit 1; }
