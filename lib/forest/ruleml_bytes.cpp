@@ -7,9 +7,9 @@
 #include <memory>
 #include <numeric>
 
+#include "core/thread_team.hpp"
 #include "forest/name_order.hpp"
 #include "forest/ruleml_listing.hpp"
-#include "core/thread_team.hpp"
 #include "forest/unfilled_array.hpp"
 #include "treefix/core/parallel.hpp"
 

@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/thread_team.hpp"
 #include "forest/flat_tree.hpp"
 #include "forest/name_order.hpp"
-#include "core/thread_team.hpp"
 #include "treefix/forest/ruleml.hpp"
 
 namespace treefix::detail {
