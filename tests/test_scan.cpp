@@ -150,14 +150,14 @@ TEST_CASE("integer sums wrap around like the host's") {
 TEST_CASE("single-pass look-back walks back over many windows of aggregates, in order") {
   // Only every 101st tile publishes its inclusive prefix: a look-back crosses up to 100
   // aggregates, more than three windows of 32 (the default) and twenty of 5 (polled 2 at a time
-  // while the nearest is unpublished, read by volatile loads). Primes of elements: hundreds of
+  // while the nearest is unpublished). Primes of elements: hundreds of
   // tiles, the last one partial. The sums are of integers (exact in any order), xor of full words,
   // max of a random walk (its running maximum is often set tiles back): a lost or repeated tile
   // shows.
   test::ScanStrategy strategy(true);
   for (std::size_t n : {3000017ul, 1299709ul}) {
     for (const char* window :
-         {"", "-DLOOKBACK_WINDOW=5 -DLOOKBACK_SPIN_WINDOW=2 -DLOOKBACK_VOLATILE_READ"}) {
+         {"", "-DLOOKBACK_WINDOW=5 -DLOOKBACK_SPIN_WINDOW=2"}) {
       CAPTURE(n);
       CAPTURE(window);
       const std::string options = std::string(window) + " -DLOOKBACK_PREFIX_EVERY=101";

@@ -57,6 +57,24 @@ struct Transfer {
 
   // Runs `staged` (copies through the staging slots), or else one blocking copy of `bytes`
   // between the buffer and `host`, translating OpenCL errors; nothing for 0 bytes.
+  // An upload of `bytes` through the staging slots: fill(stage, at, size) writes bytes
+  // [at, at + size) of the upload into `stage`. Chunk k is filled in slot k % 2 while the DMA of
+  // chunk k - 1 runs; a slot is reused only after its previous DMA finished.
+  template <class Fill>
+  void staged_upload(std::size_t bytes, Fill fill) const {
+    cl::Event in_flight[2];
+    const std::size_t chunk = std::min(bytes, kChunkBytes);
+    for (std::size_t done = 0, k = 0; done < bytes; done += chunk, ++k) {
+      const std::size_t slot = k % 2, size = std::min(chunk, bytes - done);
+      char* const stage = static_cast<char*>(runtime.pinned_staging(slot, chunk));
+      if (in_flight[slot]()) in_flight[slot].wait();
+      fill(stage, done, size);
+      enqueue(false, done, size, stage, in_flight[slot]);
+    }
+    for (auto& event : in_flight)
+      if (event()) event.wait();
+  }
+
   template <class Staged>
   void run(void* host, std::size_t bytes, Staging staging, Staged staged) const {
     if (bytes == 0) return;
@@ -75,20 +93,10 @@ void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, 
   const Transfer upload{runtime, buffer, offset, profile, true};
   // enqueueWriteBuffer takes a void* but only reads through it.
   upload.run(const_cast<void*>(host), bytes, staging, [&] {
-    // Chunk k is copied into staging slot k % 2 while the DMA of chunk k - 1 runs; a slot is
-    // reused only after its previous DMA finished.
-    cl::Event in_flight[2];
-    const std::size_t chunk = std::min(bytes, kChunkBytes);
-    for (std::size_t done = 0, k = 0; done < bytes; done += chunk, ++k) {
-      const std::size_t slot = k % 2, size = std::min(chunk, bytes - done);
-      void* stage = runtime.pinned_staging(slot, chunk);
-      if (in_flight[slot]()) in_flight[slot].wait();
+    upload.staged_upload(bytes, [&](char* stage, std::size_t at, std::size_t size) {
       // on every core: one alone copies ~5-10 GB/s, less than the DMA
-      parallel_memcpy(stage, static_cast<const char*>(host) + done, size);
-      upload.enqueue(false, done, size, stage, in_flight[slot]);
-    }
-    for (auto& event : in_flight)
-      if (event()) event.wait();
+      parallel_memcpy(stage, static_cast<const char*>(host) + at, size);
+    });
   });
 }
 
@@ -132,13 +140,7 @@ void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
     return;
   }
   upload.run(nullptr, bytes, Staging::pinned, [&] {
-    // As write_buffer: chunk k is filled in slot k % 2 while chunk k - 1's DMA runs.
-    cl::Event in_flight[2];
-    const std::size_t chunk = std::min(bytes, kChunkBytes);
-    for (std::size_t done = 0, k = 0; done < bytes; done += chunk, ++k) {
-      const std::size_t slot = k % 2, size = std::min(chunk, bytes - done);
-      char* const stage = static_cast<char*>(runtime.pinned_staging(slot, chunk));
-      if (in_flight[slot]()) in_flight[slot].wait();
+    upload.staged_upload(bytes, [&](char* stage, std::size_t done, std::size_t size) {
       // The pieces that overlap [done, done + size), each copied by whichever core is free.
       const std::size_t first =
           std::upper_bound(start.begin(), start.end(), done) - start.begin() - 1;
@@ -151,10 +153,7 @@ void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
           std::memcpy(stage + (from - done),
                       static_cast<const char*>(pieces[i].data) + (from - start[i]), to - from);
       });
-      upload.enqueue(false, done, size, stage, in_flight[slot]);
-    }
-    for (auto& event : in_flight)
-      if (event()) event.wait();
+    });
   });
 }
 
