@@ -22,6 +22,12 @@
 #   leaks            detected, except in PoCL and its LLVM (tests/lsan.supp): a kernel compiled
 #                    rather than found in the caches leaves their compiler state allocated at exit
 #   halt_on_error / -fno-sanitize-recover   the first report ends the run with an error status
+#   use_sigaltstack=0  ASan gives each thread a 32 KB alternate signal stack and unmaps it when
+#                    the thread ends. PoCL's LLVM, where it sets up its signal handlers, replaces
+#                    a stack smaller than its own (79,040 bytes in CI) by a malloc'd one: on a
+#                    thread other than the main one (`treefix rootfix` sets the device up on a
+#                    second thread), ASan then fails to unmap it at the thread's end ("unable to
+#                    unmap" CHECK, exit status 1).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=$(realpath -m "${1:-build-sanitize}")  # absolute: the CLI scripts change directory
@@ -33,7 +39,7 @@ if [[ -z ${TREEFIX_CACHE_DIR:-} ]]; then
 fi
 mkdir -p "$TREEFIX_CACHE_DIR"
 export TREEFIX_CACHE_DIR
-export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
+export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:use_sigaltstack=0
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
