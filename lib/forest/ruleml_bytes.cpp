@@ -19,19 +19,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
 // A chunk's files back to back; file i ends at end[i].
 struct ChunkBytes {
   std::string bytes;
   std::vector<std::uint64_t> end;
-  std::string failure;  // the chunk's first unreadable file, its message
-  std::size_t failed = 0;
+  std::vector<FileFailure> failures;  // its files that could not be read
 };
 
-void read_chunk(const Source& source, const NameChunk& names, FileReader& reader, ChunkBytes& out) {
+void read_chunk(const Source& source, std::size_t first_index, const NameChunk& names,
+                FileReader& reader, ChunkBytes& out) {
   out.end.reserve(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::string& path = reader.path;
@@ -44,10 +40,7 @@ void read_chunk(const Source& source, const NameChunk& names, FileReader& reader
         out.bytes.reserve(std::max(2 * out.bytes.capacity(), out.bytes.size() + length));
       out.bytes.append(reader.bytes.data(), length);
     } catch (const Error& e) {
-      if (out.failure.empty()) {
-        out.failure = e.what();
-        out.failed = i;
-      }
+      out.failures.push_back({first_index + i, e.what()});  // the caller picks the first by name
     }
     out.end.push_back(out.bytes.size());
   }
@@ -94,7 +87,7 @@ RuleMLBytes read_ruleml_bytes(const std::string& dir_or_file, unsigned threads) 
     while (queue.take(k, names, bytes)) {
       const Clock::time_point begin = Clock::now();
       bytes->bytes.reserve(last + last / 4);
-      read_chunk(source, *names, reader, *bytes);
+      read_chunk(source, k * chunk_files, *names, reader, *bytes);
       last = bytes->bytes.size();
       read_ms[thread] += ms_between(begin, Clock::now());
     }
@@ -120,16 +113,9 @@ RuleMLBytes read_ruleml_bytes(const std::string& dir_or_file, unsigned threads) 
     order.resize(count);
     std::iota(order.begin(), order.end(), 0u);
   }
-  // The unreadable file first in name order, as a sequential reader would report it.
-  const std::string* failure = nullptr;
-  std::string_view failed_name;
-  for (std::size_t k = 0; k < chunks.size(); ++k) {
-    const ChunkBytes& c = queue.results()[k];
-    if (c.failure.empty()) continue;
-    const std::string_view name = chunks[k].name(c.failed);
-    if (!failure || name < failed_name) failure = &c.failure, failed_name = name;
-  }
-  if (failure) throw InputError(*failure);
+  FirstFailure first_failure(chunks, directory);
+  for (const ChunkBytes& chunk : queue.results()) first_failure.consider_all(chunk.failures);
+  first_failure.throw_if_any();
 
   out.chunk_offset.assign(chunks.size() + 1, 0);
   for (std::size_t k = 0; k < chunks.size(); ++k)

@@ -41,6 +41,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using detail::chunk_files;
 using detail::FileReader;
+using detail::ms_between;
 using detail::NameChunk;
 using detail::OpenDirectory;
 using detail::ParsedChunk;
@@ -54,10 +55,6 @@ struct ParsingReader : FileReader {
   detail::RuleMLWalker walker;
   detail::FlatTree flat;
 };
-
-double ms_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double, std::milli>(b - a).count();
-}
 
 void parse_chunk(const Source& source, std::size_t first_index, const NameChunk& names,
                  ParsingReader& reader, RuleMLPiece& piece, ParsedChunk& out) {
@@ -84,28 +81,10 @@ void parse_chunk(const Source& source, std::size_t first_index, const NameChunk&
     } catch (const Error& e) {
       // Keep going: the caller reports the failure first in name order, which may come later
       // in this chunk (a directory lists in its own order).
-      piece.failures.emplace_back(first_index + i, e.what());
+      piece.failures.push_back({first_index + i, e.what()});
       start = Clock::now();
     }
   }
-}
-
-// The failure first in name order (by_name) or in file order, as a sequential reader would report
-// it; null when every file was read.
-const std::string* first_failure(const ChunkQueue& queue, const std::vector<RuleMLPiece>& pieces,
-                                 bool by_name) {
-  const auto name_of = [&](std::size_t index) {
-    return queue.chunks()[index / chunk_files].name(index % chunk_files);
-  };
-  const std::string* failure = nullptr;
-  std::size_t failed_index = 0;
-  for (const RuleMLPiece& piece : pieces)
-    for (const auto& [index, message] : piece.failures)
-      if (!failure || (by_name ? name_of(index) < name_of(failed_index) : index < failed_index)) {
-        failure = &message;
-        failed_index = index;
-      }
-  return failure;
 }
 
 // Parses on `threads` threads what `produce` publishes (it runs on the calling thread, which then
@@ -145,8 +124,9 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
     }
   });
   const Clock::time_point parsed = Clock::now();
-  if (const std::string* failure = first_failure(queue, pieces, by_name))
-    throw InputError(*failure);
+  detail::FirstFailure first_failure(queue.chunks(), by_name);
+  for (const RuleMLPiece& piece : pieces) first_failure.consider_all(piece.failures);
+  first_failure.throw_if_any();
 
   // Each file's name and tree, in listing order; then the order of the names.
   std::size_t count = 0;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -23,6 +24,12 @@
 #include "treefix/core/error.hpp"
 
 namespace treefix::detail {
+
+// The readers' phase times, in milliseconds.
+inline double ms_between(std::chrono::steady_clock::time_point a,
+                         std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
 
 // Files per piece of work: small, so that the threads run out of work at nearly the same time.
 constexpr std::size_t chunk_files = 64;
@@ -90,6 +97,43 @@ class ChunkQueue {
   std::deque<Result> results_;
   std::size_t taken_ = 0;
   bool finished_ = false;
+};
+
+// A file that could not be read or parsed: where it is in the listing (chunk * chunk_files + its
+// place in the chunk), and why.
+struct FileFailure {
+  std::size_t index;
+  std::string message;
+};
+
+// Of the failures the threads met, the one a sequential reader would have met first: first in
+// name order for a directory's files (a directory lists in its own order, so that may be a later
+// file of a chunk, or of a later chunk), first in listing order for files named one by one.
+class FirstFailure {
+ public:
+  FirstFailure(const std::deque<NameChunk>& chunks, bool by_name)
+      : chunks_(chunks), by_name_(by_name) {}
+  void consider(const FileFailure& failure) {
+    if (!first_ || (by_name_ ? name_of(failure.index) < name_of(first_->index)
+                             : failure.index < first_->index))
+      first_ = &failure;
+  }
+  template <class Failures>
+  void consider_all(const Failures& failures) {
+    for (const FileFailure& failure : failures) consider(failure);
+  }
+  // Throws that failure's InputError; returns when every file was read.
+  void throw_if_any() const {
+    if (first_) throw InputError(first_->message);
+  }
+
+ private:
+  std::string_view name_of(std::size_t index) const {
+    return chunks_[index / chunk_files].name(index % chunk_files);
+  }
+  const std::deque<NameChunk>& chunks_;
+  const bool by_name_;
+  const FileFailure* first_ = nullptr;
 };
 
 // Where the files are: names relative to a directory, or paths ("" directory).

@@ -11,6 +11,7 @@
 #include "core/thread_team.hpp"
 #include "forest/flat_tree.hpp"
 #include "forest/name_order.hpp"
+#include "forest/ruleml_listing.hpp"
 #include "treefix/forest/ruleml.hpp"
 
 namespace treefix::detail {
@@ -18,7 +19,7 @@ namespace treefix::detail {
 // What a thread keeps across the chunks it parses.
 struct alignas(64) RuleMLPiece {  // one a thread: no false sharing
   Interner labels;                // the label and arc ids of its chunks' forests
-  std::vector<std::pair<std::size_t, std::string>> failures;  // (file index, message)
+  std::vector<FileFailure> failures;  // of every file it could not read or parse
   double read_ms = 0, xml_ms = 0, walk_ms = 0;
 };
 
