@@ -8,7 +8,8 @@
 //
 // Beside it, written next to --csv (FILE-kernels.csv, FILE-host-call.csv, FILE-transfers.csv):
 //   kernels    the fused Euler rootfix's device time (profiling events: permutations + scan) per
-//              tour layout (vertex ids, pre-order) and scan tile (items per work-item);
+//              tour layout (vertex ids, pre-order with one-gather or two-pass permutations:
+//              Tuning::two_pass_permutation_from) and scan tile (items per work-item);
 //   host-call  rootfix(runtime, parent, weights) on a tree it has not seen: wall time and phases;
 //   transfers  host -> device and back, pageable against pinned staging, into a reused and a
 //              fresh buffer, GB/s.
@@ -133,17 +134,28 @@ void pipeline_rows(Runtime& rt, const Args& args, const std::string& shape, std:
   }
 }
 
-// The kernels table: the fused rootfix's device time per layout and scan tile.
+// The kernels table: the fused rootfix's device time per layout, permutation and scan tile.
 void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::size_t n,
                  const ParentArray& parent, const std::vector<float>& w, Table& table) {
   const Runs runs = args.common.runs();
   auto weights = DeviceArray<float>::upload(rt, w);
   DeviceArray<float> result(rt, n);
   const Tuning saved = rt.tuning();
-  for (TourLayout layout : {TourLayout::vertex_ids, TourLayout::preorder}) {
+  struct Variant {
+    TourLayout layout;
+    bool two_pass;
+  };
+  for (const Variant variant : {Variant{TourLayout::vertex_ids, false},
+                                Variant{TourLayout::preorder, false},
+                                Variant{TourLayout::preorder, true}}) {
     DeviceTreeOptions prepare;
-    prepare.layout = layout;
+    prepare.layout = variant.layout;
+    rt.tuning().two_pass_permutation_from = variant.two_pass ? 1 : 0;  // planned with the tree
     DeviceTree tree(rt, parent, prepare);
+    const bool preorder = tree.euler_tour().preorder_layout();
+    const char* permutation = !preorder ? "none"
+                              : tree.euler_tour().to_preorder().two_pass() ? "two-pass"
+                                                                           : "one-gather";
     for (std::size_t items : {4, 6, 8, 12}) {
       rt.tuning().scan_items_4 = items;
       std::vector<double> compute, scan, permute;
@@ -162,7 +174,7 @@ void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::s
         scan.push_back(profile.milliseconds("scan"));
         permute.push_back(profile.milliseconds("permute") + profile.milliseconds("read"));
       }
-      table.add({shape, std::to_string(n), to_string(layout),
+      table.add({shape, std::to_string(n), to_string(variant.layout), permutation,
                  std::to_string(tree.euler_tour().far_steps()), std::to_string(items),
                  cell(median(scan)), cell(median(permute)), cell(median(compute)),
                  std::to_string(runs.repeats)});
@@ -238,7 +250,8 @@ void run(Session& session, const Args& args) {
   for (const char* phase : kPhases) columns.push_back(std::string(phase) + "_ms");
   columns.insert(columns.end(), {"total_ms", "runs", "status"});
   Table pipeline(columns);
-  Table kernels({"shape", "n", "layout", "far_steps", "scan_items", "scan_ms", "permute_ms",
+  Table kernels({"shape", "n", "layout", "permutation", "far_steps", "scan_items", "scan_ms",
+                 "permute_ms",
                  "compute_ms", "runs"});
   Table host_call({"shape", "n", "upload_ms", "validate_ms", "prepare_ms", "compute_ms",
                    "download_ms", "wall_ms", "runs"});

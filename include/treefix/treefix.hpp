@@ -4,7 +4,8 @@
 //
 //   core/        the device and what lives on it: Runtime, Tuning, DeviceArray, the launch idiom,
 //                errors, value types and operators, enum names, text I/O
-//   primitives/  device-wide scan, list ranking, sorting: written once, used by every module
+//   primitives/  device-wide scan, list ranking, sorting, planned permutations: written once,
+//                used by every module
 //   treefix/     rootfix/leaffix: Euler-tour, level-synchronous, sequential, multi-threaded CPU
 //   graph/       CSR graphs and their readers, BFS, connectivity, rooting, spanning forests
 //   spatial/     points, kd-/oct-/vp-trees, the rope-stack engine, n-body, kNN, correlation
@@ -45,6 +46,7 @@
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/primitives/listrank.hpp"
+#include "treefix/primitives/permutation.hpp"
 #include "treefix/primitives/scan.hpp"
 #include "treefix/primitives/sort.hpp"
 #include "treefix/spatial/nbody.hpp"

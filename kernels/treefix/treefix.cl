@@ -14,9 +14,10 @@
 //    result straight from the scan, so the 2n-value tour never exists in memory. Leaffix needs two
 //    prefixes of one vertex, which may land in different work-groups: the scan stores both and
 //    treefix_leaf_finish subtracts them.
-//  * preorder layout (euler_tour.hpp): the map holds pre-order ranks; treefix_gather permutes the
-//    weights into pre-order before the scan and the results back after it (the leaffix finish
-//    gathers through the ranks itself), so that the scan's gathers are nearly contiguous.
+//  * preorder layout (euler_tour.hpp): the map holds pre-order ranks; the weights are permuted
+//    into pre-order before the scan and the results back after it (primitives/permute.cl; the
+//    leaffix finish gathers through the ranks itself), so that the scan's gathers are nearly
+//    contiguous.
 // Weights and results are weight_t; the scan combines value_t (wider or double-word for the
 // accurate variant, see common.clh). POS_T (int or long) is the position type.
 #include "core/common.clh"
@@ -100,11 +101,3 @@ kernel void treefix_leaf_finish(global const value_t* open_prefix,
   result[v] = FROM_VALUE(UNOP(close_prefix[at], open_prefix[at]));
 }
 
-// to[i] = from[index[i]]: the weights into pre-order (index = pre_order), the results back to
-// vertex order (index = pre_rank). Reads of `from` are random, everything else is in order.
-kernel void treefix_gather(global const weight_t* from, global const int* index, const idx_t n,
-                           global weight_t* to) {
-  const idx_t i = get_global_id(0);
-  if (i >= n) return;
-  to[i] = from[index[i]];
-}

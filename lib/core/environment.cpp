@@ -73,6 +73,7 @@ Environment Environment::read() {
   e.bfs_small_frontier = positive("TREEFIX_BFS_SMALL_FRONTIER", 1 << 30);
   e.bfs_small_arcs = positive("TREEFIX_BFS_SMALL_ARCS", 1u << 31);
   e.bfs_grid_barrier = either("TREEFIX_BFS_GRID_BARRIER", "on", "off");
+  e.two_pass_permutation = either("TREEFIX_PERMUTATION", "two-pass", "one-pass");
   if (std::string samples = detail::trim(text("TREEFIX_CC_SAMPLES")); samples == "0")
     e.connectivity_samples = 0;
   else

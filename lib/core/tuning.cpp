@@ -75,6 +75,7 @@ Tuning resolve_tuning(const DeviceDescription& d, const Environment& env) {
   if (env.bfs_small_frontier) t.bfs_small_frontier = *env.bfs_small_frontier;
   if (env.bfs_small_arcs) t.bfs_small_arcs = *env.bfs_small_arcs;
   if (env.bfs_grid_barrier) t.bfs_grid_barrier = *env.bfs_grid_barrier;
+  if (env.two_pass_permutation) t.two_pass_permutation_from = *env.two_pass_permutation ? 1 : 0;
   const std::size_t most = std::max<std::size_t>(1, d.max_work_group_size);
   t.work_group_size = floor_pow2(std::min(t.work_group_size, most));
   t.lockstep_width = std::min(t.lockstep_width, most);
@@ -94,7 +95,12 @@ std::string Tuning::summary() const {
          std::to_string(radix_sort_items) + ", connectivity samples " +
          std::to_string(connectivity_samples) + ", BFS small frontier " +
          std::to_string(bfs_small_frontier) + " vertices / " + std::to_string(bfs_small_arcs) +
-         " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off");
+         " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off") +
+         ", two-pass permutations " +
+         (two_pass_permutation_from ? "from " + std::to_string(two_pass_permutation_from) +
+                                          " elements, blocks of 2^" +
+                                          std::to_string(permutation_block_log)
+                                    : std::string("off"));
 }
 
 }  // namespace treefix

@@ -71,8 +71,8 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
     cl::Buffer* scan_result = &result.buffer();
     if (permuted) {
       scan_weights = &runtime.scratch("treefix.weights_pre", n * sizeof(T));
-      euler.in("permute").run("treefix_gather", euler.items(n), weights, tour.pre_order(),
-                              plan.index(n), *scan_weights);
+      tour.to_preorder().apply(runtime, weights.buffer(), *scan_weights, sizeof(T),
+                               {options.profile, "permute"});
       if (root) scan_result = &runtime.scratch("treefix.result_pre", n * sizeof(T));
     }
     cl::Buffer* open_prefix = scan_result;  // unused by rootfix: any valid buffer
@@ -91,8 +91,8 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
       euler.run("treefix_leaf_finish", euler.items(n), *open_prefix, *close_prefix, plan.index(n),
                 tour.pre_rank(), static_cast<cl_int>(permuted), result);
     else if (permuted)
-      euler.in("permute").run("treefix_gather", euler.items(n), *scan_result, tour.pre_rank(),
-                              plan.index(n), result);
+      tour.to_vertex_order().apply(runtime, *scan_result, result.buffer(), sizeof(T),
+                                   {options.profile, "permute"});
     return;
   }
 

@@ -96,9 +96,12 @@ void DeviceEulerTour::build_map(Runtime& runtime, Profile* profile, TourLayout l
     if (layout == TourLayout::automatic)
       layout = far_steps_ > n / 4 ? TourLayout::preorder : TourLayout::vertex_ids;
     preorder_ = layout == TourLayout::preorder;
-    if (preorder_)
+    if (preorder_) {
       layout_kernels.run("preorder_relabel", layout_kernels.items(events), tour_vertex_, pre_rank_,
                          cl_uint(events));
+      to_preorder_ = DevicePermutation(runtime, pre_order_, n, profile);
+      to_vertex_order_ = DevicePermutation(runtime, pre_rank_, n, profile);
+    }
   });
 }
 

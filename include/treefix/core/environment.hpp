@@ -19,8 +19,9 @@
 //   TREEFIX_BFS_SMALL_FRONTIER  frontier size up to which one work-group runs BFS levels
 //   TREEFIX_BFS_SMALL_ARCS    ... and the frontier's arcs (positive integers)
 //   TREEFIX_BFS_GRID_BARRIER  on | off: BFS levels with a grid-wide barrier (needs resident groups)
+//   TREEFIX_PERMUTATION       one-pass | two-pass: how planned permutations run, at every size
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last eleven override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer". The last twelve override the per-device Tuning (treefix/core/tuning.hpp).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -42,6 +43,7 @@ struct Environment {
   std::optional<std::size_t> bfs_small_frontier;
   std::optional<std::size_t> bfs_small_arcs;
   std::optional<bool> bfs_grid_barrier;
+  std::optional<bool> two_pass_permutation;
 
   static Environment read();
 };

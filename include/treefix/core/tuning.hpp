@@ -9,7 +9,7 @@
 // | field                    | NVIDIA GPU | other GPU | CPU (PoCL) | environment              |
 // |--------------------------|------------|-----------|------------|--------------------------|
 // | work_group_size          | 256        | 256       | 256        | TREEFIX_WG_SIZE          |
-// | scan_items_4/_8/_16      | 12/6/3     | 12/6/3    | 16/16/16   |                          |
+// | scan_items_4/_8/_16      | 8/6/3      | 12/6/3    | 16/16/16   |                          |
 // | single_pass_scan         | on         | off       | off        | TREEFIX_SCAN             |
 // | list_rank_stride         | 32         | 32        | 256        | TREEFIX_LIST_RANK_STRIDE |
 // | lockstep_width           | 32         | 32        | 32         | TREEFIX_LOCKSTEP_WIDTH   |
@@ -27,6 +27,8 @@
 // | bfs_grid_barrier         | on         | off       | off        | TREEFIX_BFS_GRID_BARRIER |
 // | bfs_grid_frontier / _arcs | 65536 / 2^20 | same    | same       |                          |
 // | bfs_grid_groups_per_unit | 2          | 2         | 2          |                          |
+// | two_pass_permutation_from | 0 (off)   | 0 (off)   | 0 (off)    | TREEFIX_PERMUTATION      |
+// | permutation_block_log    | 18         | 18        | 18         |                          |
 #include <cstddef>
 #include <string>
 
@@ -96,6 +98,14 @@ struct Tuning {
   bool bfs_grid_barrier = false;
   std::size_t bfs_grid_frontier = 65536, bfs_grid_arcs = std::size_t{1} << 20;
   std::size_t bfs_grid_groups_per_unit = 2;
+  // Permutations planned once and applied many times (primitives/permutation.hpp; the tree's
+  // pre-order layout) of at least this many elements run as two gathers with local reads
+  // instead of one random gather (0: never). Blocks of the output of 2^permutation_block_log
+  // elements. `treefix-bench pipeline` (its kernels table) times both. Off everywhere: on PoCL
+  // it gains nothing (bench/results/pocl-2026-11-26-permutation); on the H100, where it is meant
+  // to cut the random-tree rootfix's two 0.39 ms gathers, it has not been timed yet.
+  std::size_t two_pass_permutation_from = 0;
+  unsigned permutation_block_log = 18;
 
   std::size_t scan_items(std::size_t value_bytes) const {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;

@@ -16,9 +16,10 @@
 // (pre_order[i] = the i-th vertex opened, pre_rank its inverse; kernels/treefix/preorder.cl).
 // Layout: with vertex ids shuffled (a random tree), gathering weights through the map touches
 // memory at random. The preorder layout numbers the map by pre-order rank instead; a treefix call
-// then permutes the weights into pre-order once (one gather), runs the scan on contiguous data,
-// and gathers the results back (treefix.cpp). `automatic` takes it when consecutive pre-order
-// vertices are mostly far apart in memory.
+// then permutes the weights into pre-order once, runs the scan on contiguous data, and permutes
+// the results back (euler.cpp), with two permutations planned here
+// (treefix/primitives/permutation.hpp). `automatic` takes it when consecutive pre-order vertices
+// are mostly far apart in memory.
 #include <cstddef>
 
 #include "treefix/core/device_array.hpp"
@@ -26,6 +27,7 @@
 #include "treefix/core/phase_times.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/primitives/listrank.hpp"
+#include "treefix/primitives/permutation.hpp"
 #include "treefix/treefix/tree.hpp"
 
 namespace treefix {
@@ -66,6 +68,9 @@ class DeviceEulerTour {
   bool preorder_layout() const { return preorder_; }
   const cl::Buffer& pre_order() const { return pre_order_; }  // rank -> vertex (n ints)
   const cl::Buffer& pre_rank() const { return pre_rank_; }    // vertex -> rank (n ints)
+  // The preorder layout's permutations: values by vertex into pre-order, and back.
+  const DevicePermutation& to_preorder() const { return to_preorder_; }
+  const DevicePermutation& to_vertex_order() const { return to_vertex_order_; }
   // Consecutive pre-order vertices whose ids differ by more than kFarStep: what `automatic`
   // decides by (preorder layout above a quarter of n).
   std::size_t far_steps() const { return far_steps_; }
@@ -84,6 +89,7 @@ class DeviceEulerTour {
   mutable bool max_depth_known_ = false;
   mutable std::size_t max_depth_ = 0;
   cl::Buffer open_pos_, close_pos_, tour_vertex_, pre_order_, pre_rank_;
+  DevicePermutation to_preorder_, to_vertex_order_;
 };
 
 struct TourOptions {
