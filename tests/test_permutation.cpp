@@ -137,9 +137,9 @@ TEST_CASE("permutation: TREEFIX_PERMUTATION is one-pass or two-pass, checked") {
   setenv("TREEFIX_PERMUTATION", "one-pass", 1);
   CHECK(Environment::read().two_pass_permutation == std::optional<bool>(false));
   setenv("TREEFIX_PERMUTATION", "three", 1);
-  CHECK_THROWS_WITH_AS(Environment::read(),
-                       doctest::Contains("TREEFIX_PERMUTATION='three': expected two-pass or one-pass"),
-                       InputError);
+  CHECK_THROWS_WITH_AS(
+      Environment::read(),
+      doctest::Contains("TREEFIX_PERMUTATION='three': expected two-pass or one-pass"), InputError);
   unsetenv("TREEFIX_PERMUTATION");
   CHECK_FALSE(Environment::read().two_pass_permutation.has_value());
 }

@@ -145,17 +145,17 @@ void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::s
     TourLayout layout;
     bool two_pass;
   };
-  for (const Variant variant : {Variant{TourLayout::vertex_ids, false},
-                                Variant{TourLayout::preorder, false},
-                                Variant{TourLayout::preorder, true}}) {
+  for (const Variant variant :
+       {Variant{TourLayout::vertex_ids, false}, Variant{TourLayout::preorder, false},
+        Variant{TourLayout::preorder, true}}) {
     DeviceTreeOptions prepare;
     prepare.layout = variant.layout;
     rt.tuning().two_pass_permutation_from = variant.two_pass ? 1 : 0;  // planned with the tree
     DeviceTree tree(rt, parent, prepare);
     const bool preorder = tree.euler_tour().preorder_layout();
-    const char* permutation = !preorder ? "none"
-                              : tree.euler_tour().to_preorder().two_pass() ? "two-pass"
-                                                                           : "one-gather";
+    const char* permutation = "none";
+    if (preorder)
+      permutation = tree.euler_tour().to_preorder().two_pass() ? "two-pass" : "one-gather";
     for (std::size_t items : {4, 6, 8, 12}) {
       rt.tuning().scan_items_4 = items;
       std::vector<double> compute, scan, permute;
@@ -251,8 +251,7 @@ void run(Session& session, const Args& args) {
   columns.insert(columns.end(), {"total_ms", "runs", "status"});
   Table pipeline(columns);
   Table kernels({"shape", "n", "layout", "permutation", "far_steps", "scan_items", "scan_ms",
-                 "permute_ms",
-                 "compute_ms", "runs"});
+                 "permute_ms", "compute_ms", "runs"});
   Table host_call({"shape", "n", "upload_ms", "validate_ms", "prepare_ms", "compute_ms",
                    "download_ms", "wall_ms", "runs"});
   Table transfers(

@@ -97,10 +97,10 @@ std::string Tuning::summary() const {
          std::to_string(bfs_small_frontier) + " vertices / " + std::to_string(bfs_small_arcs) +
          " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off") +
          ", two-pass permutations " +
-         (two_pass_permutation_from ? "from " + std::to_string(two_pass_permutation_from) +
-                                          " elements, blocks of 2^" +
-                                          std::to_string(permutation_block_log)
-                                    : std::string("off"));
+         (two_pass_permutation_from
+              ? "from " + std::to_string(two_pass_permutation_from) + " elements, blocks of 2^" +
+                    std::to_string(permutation_block_log)
+              : std::string("off"));
 }
 
 }  // namespace treefix

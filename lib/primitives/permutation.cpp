@@ -20,8 +20,7 @@ unsigned ceil_log2(std::size_t x) {
 const char* element_option(std::size_t element_bytes) {
   if (element_bytes == 4) return "-DELEM_T=uint";
   if (element_bytes == 8) return "-DELEM_T=ulong";
-  throw InputError("permutation: elements of " + std::to_string(element_bytes) +
-                   " bytes (4 or 8)");
+  throw InputError("permutation: elements of " + std::to_string(element_bytes) + " bytes (4 or 8)");
 }
 
 // Chunks of `from` long enough that each holds about 32 elements for every block of `to` (a run

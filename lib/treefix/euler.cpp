@@ -53,10 +53,14 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
   // workspace: the materialised tour (three kernels) or the two prefixes of leaffix (fused)
   const std::size_t work_bytes =
       fused ? (root ? 0 : 2 * n * value.bytes) : tour_length * value.bytes;
-  runtime.require_fits(
-      "treefix of " + std::to_string(n) + " vertices",
-      work_bytes + 2 * n * sizeof(T) + tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
-      std::max<std::size_t>(work_bytes, tour_length * 4));
+  // the pre-order layout's weights (and rootfix's results) in pre-order, and the array that a
+  // two-pass permutation regroups through
+  const std::size_t preorder_arrays =
+      !fused || !tour.preorder_layout() ? 0 : (root ? 2 : 1) + tour.to_preorder().two_pass();
+  runtime.require_fits("treefix of " + std::to_string(n) + " vertices",
+                       work_bytes + (2 + preorder_arrays) * n * sizeof(T) +
+                           tour_length * ((tour.wide_positions() ? 8 : 4) + 4),
+                       std::max<std::size_t>(work_bytes, tour_length * 4));
   const std::string build = value.options + " " + tour.position_option();
   ScanPlan plan =
       plan_scan(runtime, "treefix/treefix.cl", build, value.bytes, tour_length, value.lookback_as);

@@ -44,9 +44,9 @@ class DevicePermutation {
  private:
   std::size_t n_ = 0;
   unsigned chunk_log_ = 0, block_log_ = 0;
-  cl::Buffer index_;    // one pass: to[i] = from[index[i]]
-  cl::Buffer offset_;   // two passes: tmp[j] = from[chunk(j) + offset[j]] (ushort) ...
-  cl::Buffer second_;   // ... then to[i] = tmp[second[i]] (uint)
+  cl::Buffer index_;   // one pass: to[i] = from[index[i]]
+  cl::Buffer offset_;  // two passes: tmp[j] = from[chunk(j) + offset[j]] (ushort) ...
+  cl::Buffer second_;  // ... then to[i] = tmp[second[i]] (uint)
 };
 
 }  // namespace treefix
