@@ -143,3 +143,33 @@ TEST_CASE("permutation: TREEFIX_PERMUTATION is one-pass or two-pass, checked") {
   unsetenv("TREEFIX_PERMUTATION");
   CHECK_FALSE(Environment::read().two_pass_permutation.has_value());
 }
+
+TEST_CASE(
+    "permutation: warm_up builds what calls take, on a shuffled tree (pre-order) and a star") {
+  // A fresh runtime, so that its count of built programs starts at what warm_up builds.
+  Runtime rt;
+  for (ValueType type : {ValueType::float32, ValueType::int64}) {
+    CAPTURE(to_string(type));
+    TreefixOptions options;  // automatic: the Euler tour for sums
+    warm_up(rt, type, options);
+    const std::size_t warmed = rt.programs_built();
+    const ParentArray shuffled = generate::shuffle_labels(generate::random_recursive(20000, 8), 9);
+    const ParentArray star = generate::star(20000);
+    for (const ParentArray* parent : {&shuffled, &star}) {
+      const std::size_t n = parent->size();
+      DeviceTree tree(rt, *parent);
+      CHECK(tree.euler_tour().preorder_layout() == (parent == &shuffled));
+      visit_value_type(type, [&](auto zero) {
+        using T = decltype(zero);
+        const std::vector<T> ones(n, T(1));
+        auto weights = DeviceArray<T>::upload(rt, ones);
+        DeviceArray<T> result(rt, n);
+        rootfix(rt, tree, weights, result, options);
+        CHECK(result.download(rt) == reference::rootfix(*parent, ones, Op::sum, false));
+        leaffix(rt, tree, weights, result, options);
+        CHECK(result.download(rt) == reference::leaffix(*parent, ones, Op::sum, false));
+      });
+    }
+    CHECK(rt.programs_built() == warmed);
+  }
+}

@@ -38,10 +38,10 @@ DevicePermutation::DevicePermutation(Runtime& runtime, cl::Buffer index, std::si
   if (tuning.two_pass_permutation_from == 0 || n < tuning.two_pass_permutation_from) return;
   // Blocks of `to`: their run starts must fit in local memory (4 bytes a block, 1 KB spare).
   const std::size_t local = runtime.description().local_mem_bytes;
-  block_log_ = tuning.permutation_block_log;
+  unsigned block_log = tuning.permutation_block_log;
   auto blocks_of = [&](unsigned log) { return (n + (std::size_t(1) << log) - 1) >> log; };
-  while (blocks_of(block_log_) * 4 + 1024 > local) ++block_log_;
-  const std::size_t blocks = blocks_of(block_log_);
+  while (blocks_of(block_log) * 4 + 1024 > local) ++block_log;
+  const std::size_t blocks = blocks_of(block_log);
   if (blocks < 2) return;  // one block: the second pass alone would be the whole gather
   chunk_log_ = std::clamp(ceil_log2(blocks * kRunElements), kMinChunkLog, kMaxChunkLog);
   const std::size_t chunks = (n + (std::size_t(1) << chunk_log_) - 1) >> chunk_log_;
@@ -53,7 +53,7 @@ DevicePermutation::DevicePermutation(Runtime& runtime, cl::Buffer index, std::si
     second_ = runtime.allocate(n * sizeof(cl_uint), "permutation second pass");
     permute.run("permutation_invert", permute.items(n), index_, cl_uint(n), inverse);
     permute.run("permutation_plan", permute.groups(chunks), inverse, cl_uint(n),
-                cl_uint(chunk_log_), cl_uint(block_log_), cl_uint(blocks), offset_, second_,
+                cl_uint(chunk_log_), cl_uint(block_log), cl_uint(blocks), offset_, second_,
                 LocalBytes{blocks * sizeof(cl_uint)});
   });
   index_ = cl::Buffer();  // the plan replaces it

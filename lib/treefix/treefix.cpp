@@ -267,6 +267,9 @@ void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
   if (tiny.algorithm == Algorithm::automatic)
     tiny.algorithm = has_inverse(tiny.op) ? Algorithm::euler : Algorithm::levels;
   if (tiny.algorithm == Algorithm::sequential) return;
+  // The pre-order layout, which a shuffled tree takes, also needs the permutations' program
+  // (primitives/permutation.hpp); its scan is the one the vertex-ids layout runs.
+  if (tiny.layout == TourLayout::automatic) tiny.layout = TourLayout::preorder;
   detail::warm_up_transfers(runtime);
   if (tiny.op == Op::bit_xor && !is_integer(type)) return;  // the real call will refuse it
   if (type == ValueType::float64 && !runtime.description().fp64) return;

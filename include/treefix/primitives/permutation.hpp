@@ -32,9 +32,6 @@ class DevicePermutation {
 
   std::size_t size() const { return n_; }
   bool two_pass() const { return static_cast<bool>(offset_()); }
-  // 2^chunk_log elements of `from` per chunk, 2^block_log of `to` per block (two passes only).
-  unsigned chunk_log() const { return chunk_log_; }
-  unsigned block_log() const { return block_log_; }
 
   // to[i] = from[index[i]]; element_bytes is 4 or 8; `from` and `to` hold n elements and are
   // distinct buffers. Two passes go through a scratch array of the runtime.
@@ -43,10 +40,10 @@ class DevicePermutation {
 
  private:
   std::size_t n_ = 0;
-  unsigned chunk_log_ = 0, block_log_ = 0;
-  cl::Buffer index_;   // one pass: to[i] = from[index[i]]
-  cl::Buffer offset_;  // two passes: tmp[j] = from[chunk(j) + offset[j]] (ushort) ...
-  cl::Buffer second_;  // ... then to[i] = tmp[second[i]] (uint)
+  unsigned chunk_log_ = 0;  // two passes: 2^chunk_log elements of `from` per chunk
+  cl::Buffer index_;        // one pass: to[i] = from[index[i]]
+  cl::Buffer offset_;       // two passes: tmp[j] = from[chunk(j) + offset[j]] (ushort) ...
+  cl::Buffer second_;       // ... then to[i] = tmp[second[i]] (uint)
 };
 
 }  // namespace treefix

@@ -133,7 +133,8 @@ std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<
 // and value type need, by running both on a tiny tree, so that the first call on real data pays
 // no compilation and no first-launch cost. For a caller that can do it while it reads its input
 // (the CLI does, on another thread, with the device setup). `automatic` warms what a single call
-// takes (euler for sum/xor, levels for min/max).
+// takes (euler for sum/xor, levels for min/max); an automatic layout warms the pre-order
+// layout's programs, which cover the vertex-ids layout's too.
 void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options);
 
 // The algorithm `automatic` resolves to for this tree, operator and value type, from what the
