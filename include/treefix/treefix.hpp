@@ -3,7 +3,8 @@
 // you use (treefix/<module>/<job>.hpp); the README's module table says which holds what.
 //
 //   core/        the device and what lives on it: Runtime, Tuning, DeviceArray, the launch idiom,
-//                errors, value types and operators, enum names, text I/O
+//                errors, value types and operators, enum names
+//   io/          host file formats: text parsing and formatting, .npy/.npz, atomic output files
 //   primitives/  device-wide scan, list ranking, sorting, planned permutations: written once,
 //                used by every module
 //   treefix/     rootfix/leaffix: Euler-tour, level-synchronous, sequential, multi-threaded CPU
@@ -16,18 +17,12 @@
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/names.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/npz.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/core/profile.hpp"
 #include "treefix/core/runtime.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/text_parse.hpp"
 #include "treefix/core/tuning.hpp"
 #include "treefix/core/types.hpp"
-#include "treefix/core/value_format.hpp"
 #include "treefix/forest/forest.hpp"
 #include "treefix/forest/forest_io.hpp"
 #include "treefix/forest/generate.hpp"
@@ -45,6 +40,12 @@
 #include "treefix/graph/graph_limits.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/npz.hpp"
+#include "treefix/io/output_file.hpp"
+#include "treefix/io/text_io.hpp"
+#include "treefix/io/text_parse.hpp"
+#include "treefix/io/value_format.hpp"
 #include "treefix/primitives/listrank.hpp"
 #include "treefix/primitives/permutation.hpp"
 #include "treefix/primitives/scan.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "treefix/core/error.hpp"
-#include "treefix/core/text_io.hpp"
+#include "treefix/io/text_io.hpp"
 
 namespace treefix {
 

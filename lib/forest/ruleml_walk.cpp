@@ -11,7 +11,7 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
-#include "treefix/core/text_io.hpp"
+#include "treefix/io/text_io.hpp"
 
 namespace treefix::detail {
 

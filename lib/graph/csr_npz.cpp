@@ -1,15 +1,15 @@
 // SciPy sparse CSR matrices saved by scipy.sparse.save_npz (graph/graph_io.hpp, "npz"): members
-// format ('csr'), shape (n, n), indptr and indices (int32 or int64) read through core/npz.hpp;
+// format ('csr'), shape (n, n), indptr and indices (int32 or int64) read through io/npz.hpp;
 // values ignored. Written the way save_npz writes, so that scipy.sparse.load_npz reads ours.
 #include <cstring>
 #include <type_traits>
 
 #include "graph_formats.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/npz.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/npz.hpp"
 
 namespace treefix {
 
@@ -40,8 +40,8 @@ void integers(const NpyHeader& header, std::string_view bytes, const std::string
               std::vector<T>& out) {
   const auto type = header.value_type();
   if (header.shape.size() != 1 || (type != ValueType::int32 && type != ValueType::int64))
-    throw InputError(name + ": expected a 1-D int32 or int64 array, found dtype '" +
-                     header.descr + "' of " + std::to_string(header.shape.size()) + " dimensions");
+    throw InputError(name + ": expected a 1-D int32 or int64 array, found dtype '" + header.descr +
+                     "' of " + std::to_string(header.shape.size()) + " dimensions");
   const std::size_t count = header.shape[0];
   const char* data = bytes.data() + header.data_offset;
   out.resize(count);
@@ -93,8 +93,8 @@ Csr read_npz_csr(const std::string& path, const GraphReadOptions& options) {
   {
     std::string storage;
     const std::string_view bytes = archive->member("shape", storage);
-    integers(parse_npy_header(bytes, archive->describe("shape")), bytes,
-             archive->describe("shape"), shape);
+    integers(parse_npy_header(bytes, archive->describe("shape")), bytes, archive->describe("shape"),
+             shape);
   }
   if (shape.size() != 2 || shape[0] != shape[1] || shape[0] < 0)
     throw InputError(path + ": a graph needs a square matrix, this one has shape (" +
@@ -108,8 +108,7 @@ Csr read_npz_csr(const std::string& path, const GraphReadOptions& options) {
   if (archive->size("indptr") < 4 * (static_cast<std::uint64_t>(n) + 1))
     throw InputError(path + ": 'indptr' is too short for " + std::to_string(n) +
                      " rows (a truncated file?)");
-  require_graph_fits(options.limits, path, n, arcs_at_most,
-                     archive->size("indptr") + index_bytes);
+  require_graph_fits(options.limits, path, n, arcs_at_most, archive->size("indptr") + index_bytes);
   Csr g;
   detail::timed(options.phases, "read: members", [&] {
     std::string storage;

@@ -1,6 +1,6 @@
 #pragma once
 // What the graph file formats share: records of a fixed number of tokens parsed on all host cores
-// by the core tokenizer (core/text_parse.hpp) for matrix_market.cpp and edge_list.cpp, vertex id
+// by the core tokenizer (io/text_parse.hpp) for matrix_market.cpp and edge_list.cpp, vertex id
 // tokens, the reading phases that --stats shows, and text written row by row on all cores.
 #include <algorithm>
 #include <charconv>
@@ -8,14 +8,14 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
-#include <vector>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "treefix/core/phase_times.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/text_parse.hpp"
-#include "treefix/core/value_format.hpp"
+#include "treefix/io/text_io.hpp"
+#include "treefix/io/text_parse.hpp"
+#include "treefix/io/value_format.hpp"
 
 namespace treefix::detail {
 
@@ -92,7 +92,7 @@ inline void append_number(std::string& text, std::int64_t value, char separator)
   text.append(digits, static_cast<std::size_t>(end - digits));
 }
 
-// Text made row by row on all host cores (core/value_format.hpp's write_slices): format(text, v)
+// Text made row by row on all host cores (io/value_format.hpp's write_slices): format(text, v)
 // appends the lines of row v.
 template <class Format>
 void write_rows(std::ostream& out, std::size_t rows, Format format) {

@@ -3,7 +3,7 @@
 
 #include <cctype>
 
-#include "treefix/core/output_file.hpp"
+#include "treefix/io/output_file.hpp"
 
 namespace treefix {
 

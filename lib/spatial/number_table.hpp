@@ -4,7 +4,7 @@
 //   counted text   a first line "n d", then n rows of d numbers
 //   plain rows     rows of d numbers and nothing else (.xyz scans); d = the first row's count
 //   .npy           a 2-D float32 or float64 array of shape (n, d), C order
-// Text is tokenized on all host cores (core/text_parse.hpp); every number goes through the number
+// Text is tokenized on all host cores (io/text_parse.hpp); every number goes through the number
 // policy (finite, within +-FLT_MAX: the values are stored as float). The result is a PointSet of
 // dimension d (structure of arrays); its size is checked against the host's memory before it is
 // allocated.

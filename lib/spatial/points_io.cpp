@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "spatial/number_table.hpp"
-#include "treefix/core/npy.hpp"
+#include "treefix/io/npy.hpp"
 
 namespace treefix {
 namespace {

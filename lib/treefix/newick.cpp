@@ -7,8 +7,8 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/text_parse.hpp"
+#include "treefix/io/text_io.hpp"
+#include "treefix/io/text_parse.hpp"
 
 namespace treefix {
 

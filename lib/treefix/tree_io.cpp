@@ -1,5 +1,5 @@
 // Tree and weight files of the treefix commands (treefix/treefix/tree_io.hpp): text parsed on all
-// host cores (core/text_parse.hpp), .npy (core/npy.hpp), Newick (newick.cpp).
+// host cores (io/text_parse.hpp), .npy (io/npy.hpp), Newick (newick.cpp).
 #include "treefix/treefix/tree_io.hpp"
 
 #include <charconv>
@@ -9,12 +9,12 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/core/parallel.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/text_parse.hpp"
-#include "treefix/core/value_format.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/output_file.hpp"
+#include "treefix/io/text_io.hpp"
+#include "treefix/io/text_parse.hpp"
+#include "treefix/io/value_format.hpp"
 
 namespace treefix {
 

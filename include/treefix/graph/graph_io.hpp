@@ -1,6 +1,6 @@
 #pragma once
 // Graph files: one entry point, read_graph, for every format, chosen by extension or by option.
-// Text formats are parsed on all host cores (core/text_parse.hpp: the file mapped, cut at line
+// Text formats are parsed on all host cores (io/text_parse.hpp: the file mapped, cut at line
 // starts, from_chars on every chunk) and malformed files fail with InputError "path:line: what".
 // Binary formats load at memory speed. Before anything of a graph's size is allocated, the
 // counts a header (or the largest id of an edge list) gives are compared with the file's size
@@ -66,7 +66,7 @@ struct GraphWriteOptions {
   GraphFormat format = GraphFormat::automatic;  // automatic: by the output's extension
   bool compress = false;                        // npz: zlib-compressed members (savez_compressed)
 };
-// Writes the graph to `path` whole or not at all (core/output_file.hpp); "-" is standard output.
+// Writes the graph to `path` whole or not at all (io/output_file.hpp); "-" is standard output.
 void write_graph(const std::string& path, const Csr& graph, const GraphWriteOptions& options = {});
 
 // The writers: Matrix Market pattern general (every arc), 0-based edge list (every arc), METIS

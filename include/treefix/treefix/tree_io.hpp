@@ -3,7 +3,7 @@
 //
 // Trees, in three formats (chosen by TreeFormat, or by the file's extension):
 //   parents  text: n, then n parent indices (-1 for a root), whitespace-separated, '#' comments;
-//            parsed on all host cores (core/text_parse.hpp)
+//            parsed on all host cores (io/text_parse.hpp)
 //   npy      a 1-D NumPy array of int32 or int64 parents (-1 for a root): ".npy"
 //   newick   Newick (treefix/newick.hpp): ".nwk", ".newick"; its branch lengths are the tree's
 //            default weights and its node names can be kept

@@ -1,6 +1,6 @@
 // Parallel text parsing: mapped files, chunks at line starts, per-chunk tokenizers
-// (treefix/core/text_parse.hpp).
-#include "treefix/core/text_parse.hpp"
+// (treefix/io/text_parse.hpp).
+#include "treefix/io/text_parse.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -180,7 +180,8 @@ TokenChunks::TokenChunks(const TextFile& file, std::size_t from, const char* com
   // Pass 1: tokens and newlines per chunk, in one walk over the bytes.
   std::vector<std::size_t> tokens(begin_.size()), newlines(begin_.size()), last_line(begin_.size());
   parallel_for(begin_.size(), [&](std::size_t c) {
-    const CountResult counted = count_tokens(text.substr(begin_[c], end_[c] - begin_[c]), comments_);
+    const CountResult counted =
+        count_tokens(text.substr(begin_[c], end_[c] - begin_[c]), comments_);
     tokens[c] = counted.tokens;
     newlines[c] = counted.newlines;
     last_line[c] = counted.last_token_line;  // relative to the chunk's first line, 0-based

@@ -1,5 +1,5 @@
 // Text formats: chunked tokenizer with line numbers, tree/weights readers, value writers.
-#include "treefix/core/text_io.hpp"
+#include "treefix/io/text_io.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Reading text: a streaming tokenizer with line numbers, and number parsing. Formats live with
 // their modules (treefix/tree_io.hpp, graph/graph_io.hpp, spatial/points_io.hpp,
-// forest/forest_io.hpp); large files are parsed on all host cores (core/text_parse.hpp).
+// forest/forest_io.hpp); large files are parsed on all host cores (io/text_parse.hpp).
 // Readers report problems as InputError "file:line: message".
 #include <cstddef>
 #include <cstdint>

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "treefix/core/text_parse.hpp"
+#include "treefix/io/text_parse.hpp"
 
 namespace treefix {
 

@@ -1,5 +1,5 @@
-// Values as text, formatted with std::to_chars on all host cores (treefix/core/value_format.hpp).
-#include "treefix/core/value_format.hpp"
+// Values as text, formatted with std::to_chars on all host cores (treefix/io/value_format.hpp).
+#include "treefix/io/value_format.hpp"
 
 #include <algorithm>
 #include <charconv>

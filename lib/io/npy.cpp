@@ -1,5 +1,5 @@
-// NumPy .npy reader and writer (treefix/core/npy.hpp).
-#include "treefix/core/npy.hpp"
+// NumPy .npy reader and writer (treefix/io/npy.hpp).
+#include "treefix/io/npy.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/parallel.hpp"
-#include "treefix/core/text_parse.hpp"
+#include "treefix/io/text_parse.hpp"
 
 namespace treefix {
 namespace {

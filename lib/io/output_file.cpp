@@ -1,6 +1,6 @@
 // Output files written whole or not at all, a command's outputs all or none
-// (treefix/core/output_file.hpp).
-#include "treefix/core/output_file.hpp"
+// (treefix/io/output_file.hpp).
+#include "treefix/io/output_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "core/fd_stream.hpp"
 #include "core/pending_files.hpp"
+#include "io/fd_stream.hpp"
 #include "treefix/core/error.hpp"
 
 namespace treefix {

@@ -1,6 +1,6 @@
 // .npz archives: zip files of .npy members, read through the central directory and written with
-// stored or deflated members (treefix/core/npz.hpp). zlib does deflate and CRC-32.
-#include "treefix/core/npz.hpp"
+// stored or deflated members (treefix/io/npz.hpp). zlib does deflate and CRC-32.
+#include "treefix/io/npz.hpp"
 
 #include <zlib.h>
 
@@ -11,8 +11,8 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
-#include "treefix/core/npy.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/io/npy.hpp"
 
 namespace treefix {
 
@@ -52,7 +52,8 @@ std::uint32_t crc32_of(const char* data, std::size_t bytes, std::uint32_t crc = 
 // Raw deflate of a buffer, finished (last block final) or flushed to a byte boundary.
 std::string deflate_piece(const char* data, std::size_t bytes, bool last) {
   z_stream z{};
-  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK)
     throw Error("zlib: deflateInit2 failed");
   std::string out(deflateBound(&z, static_cast<uLong>(bytes)) + 16, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
@@ -140,7 +141,8 @@ NpzReader::NpzReader(const std::string& path) : file_(path) {
            " (only stored and deflate: np.savez, np.savez_compressed)");
     if (zip.size() < 30 || local > zip.size() - 30 || little(zip.data() + local, 4) != kLocalHeader)
       fail("member '" + m.name + "' has no local header (truncated?)");
-    m.data_offset = local + 30 + little(zip.data() + local + 26, 2) + little(zip.data() + local + 28, 2);
+    m.data_offset =
+        local + 30 + little(zip.data() + local + 26, 2) + little(zip.data() + local + 28, 2);
     if (m.data_offset > zip.size() || m.compressed > zip.size() - m.data_offset)
       fail("member '" + m.name + "' runs past the end of the file (truncated?)");
     if (m.method == kStored && m.compressed != m.size)
@@ -172,7 +174,8 @@ std::string_view NpzReader::member(const std::string& name, std::string& storage
   if (m.method == kStored) {
     bytes = std::string_view(data, static_cast<std::size_t>(m.size));
   } else {
-    require_host_memory(m.size, describe(name) + ": inflating " + std::to_string(m.size) + " bytes");
+    require_host_memory(m.size,
+                        describe(name) + ": inflating " + std::to_string(m.size) + " bytes");
     storage.resize(static_cast<std::size_t>(m.size));
     z_stream z{};
     if (inflateInit2(&z, -MAX_WBITS) != Z_OK) throw Error("zlib: inflateInit2 failed");
@@ -257,8 +260,8 @@ void NpzWriter::add(const std::string& name, const std::string& descr,
   put_little(local, zip64 ? 45 : 20, 2);  // version needed
   put_little(local, 0, 2);                // flags
   put_little(local, compress_ ? kDeflated : kStored, 2);
-  put_little(local, 0, 2);       // time 00:00
-  put_little(local, 0x21, 2);    // date 1980-01-01
+  put_little(local, 0, 2);     // time 00:00
+  put_little(local, 0x21, 2);  // date 1980-01-01
   put_little(local, e.crc, 4);
   put_little(local, zip64 ? k32 : e.compressed, 4);
   put_little(local, zip64 ? k32 : e.size, 4);
@@ -293,10 +296,10 @@ void NpzWriter::finish() {
     put_little(central, zip64 ? k32 : e.size, 4);
     put_little(central, e.name.size(), 2);
     put_little(central, zip64 ? 28 : 0, 2);
-    put_little(central, 0, 2);   // comment
-    put_little(central, 0, 2);   // disk
-    put_little(central, 0, 2);   // internal attributes
-    put_little(central, 0, 4);   // external attributes
+    put_little(central, 0, 2);  // comment
+    put_little(central, 0, 2);  // disk
+    put_little(central, 0, 2);  // internal attributes
+    put_little(central, 0, 4);  // external attributes
     put_little(central, zip64 ? k32 : e.offset, 4);
     central += e.name;
     if (zip64) central += zip64_extra({e.size, e.compressed, e.offset});

@@ -1,5 +1,5 @@
 // FdOutBuffer (fd_stream.hpp): buffered writes to a descriptor, large pieces written straight.
-#include "core/fd_stream.hpp"
+#include "io/fd_stream.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
