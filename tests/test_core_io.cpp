@@ -13,10 +13,10 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/text_parse.hpp"
-#include "treefix/core/value_format.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/text_io.hpp"
+#include "treefix/io/text_parse.hpp"
+#include "treefix/io/value_format.hpp"
 
 using namespace treefix;
 

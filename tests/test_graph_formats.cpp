@@ -19,12 +19,12 @@
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/npz.hpp"
-#include "treefix/core/text_parse.hpp"
 #include "treefix/graph/edge_list.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/npz.hpp"
+#include "treefix/io/text_parse.hpp"
 
 using namespace treefix;
 using test::error_of;

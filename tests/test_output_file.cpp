@@ -1,4 +1,4 @@
-// The output writer (core/output_file.hpp): files replaced whole by rename, symlink targets
+// The output writer (io/output_file.hpp): files replaced whole by rename, symlink targets
 // written, devices and FIFOs written in place, several outputs all or none, temporary files never
 // left behind (not on failure, not on a signal).
 #include <doctest/doctest.h>
@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
+#include "treefix/io/output_file.hpp"
 
 using namespace treefix;
 namespace fs = std::filesystem;

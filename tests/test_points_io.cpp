@@ -9,8 +9,8 @@
 #include "error_of.hpp"
 #include "ropes_fixture.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/output_file.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/spatial/points_io.hpp"
 
 using namespace treefix;

@@ -9,7 +9,7 @@
 
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/npy.hpp"
+#include "treefix/io/npy.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/tree_io.hpp"

@@ -23,9 +23,9 @@
 #include "bench.hpp"
 #include "cli_options.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/pipeline.hpp"
 

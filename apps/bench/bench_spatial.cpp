@@ -22,8 +22,8 @@
 #include <random>
 #include <thread>
 
-#include "treefix/core/npy.hpp"
-#include "treefix/core/output_file.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/primitives/radix_sort.hpp"
 #include "treefix/primitives/sort.hpp"
 #include "treefix/spatial/neighbours.hpp"

@@ -7,8 +7,8 @@
 #include <random>
 
 #include "treefix/core/error.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/output_file.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/spatial/points_io.hpp"
 #include "treefix/spatial/ropes.hpp"
 

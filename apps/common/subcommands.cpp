@@ -10,7 +10,7 @@
 
 #include "treefix/core/environment.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
+#include "treefix/io/output_file.hpp"
 
 namespace treefix::cli {
 namespace {

@@ -6,10 +6,10 @@
 
 #include "graph_input.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/value_format.hpp"
 #include "treefix/graph/bfs.hpp"
+#include "treefix/io/output_file.hpp"
+#include "treefix/io/text_io.hpp"
+#include "treefix/io/value_format.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {

@@ -20,10 +20,10 @@
 
 #include "graph_input.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/forest/xml_tree.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {

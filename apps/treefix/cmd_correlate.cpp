@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "spatial_options.hpp"
-#include "treefix/core/output_file.hpp"
-#include "treefix/core/text_io.hpp"
-#include "treefix/core/value_format.hpp"
+#include "treefix/io/output_file.hpp"
+#include "treefix/io/text_io.hpp"
+#include "treefix/io/value_format.hpp"
 #include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points_io.hpp"
 

@@ -5,11 +5,11 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
-#include "treefix/core/text_io.hpp"
 #include "treefix/forest/forest.hpp"
 #include "treefix/forest/forest_io.hpp"
 #include "treefix/forest/traversal.hpp"
+#include "treefix/io/output_file.hpp"
+#include "treefix/io/text_io.hpp"
 
 namespace treefix::cli {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/tree_io.hpp"
 

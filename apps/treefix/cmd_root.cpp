@@ -5,10 +5,10 @@
 
 #include "graph_input.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/graph/edge_list.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
+#include "treefix/io/output_file.hpp"
 
 namespace treefix::cli {
 namespace {

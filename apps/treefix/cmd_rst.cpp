@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "graph_input.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/graph/spanning_forest.hpp"
+#include "treefix/io/output_file.hpp"
 
 namespace treefix::cli {
 namespace {

@@ -10,13 +10,13 @@
 
 #include "command.hpp"
 #include "treefix/core/error.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/forest/device_forest.hpp"
 #include "treefix/forest/generate.hpp"
 #include "treefix/forest/ruleml.hpp"
 #include "treefix/forest/similarity.hpp"
+#include "treefix/io/output_file.hpp"
 
 namespace treefix::cli {
 namespace {

@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "command.hpp"
-#include "treefix/core/npy.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
+#include "treefix/io/npy.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/treefix/pipeline.hpp"
 
 namespace treefix::cli {

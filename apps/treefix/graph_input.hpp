@@ -5,9 +5,9 @@
 #include <string>
 
 #include "command.hpp"
-#include "treefix/core/output_file.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/io/output_file.hpp"
 #include "treefix/primitives/listrank.hpp"
 
 namespace treefix::cli {

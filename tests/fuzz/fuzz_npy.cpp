@@ -2,7 +2,7 @@
 // values<T> of every type), read_npy_values<T> (weights: exact conversions), the tree reader
 // (int32/int64 parents) and the point and body readers ((n, d) float arrays).
 #include "fuzz_support.hpp"
-#include "treefix/core/npy.hpp"
+#include "treefix/io/npy.hpp"
 #include "treefix/spatial/points_io.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
