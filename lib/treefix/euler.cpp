@@ -4,49 +4,79 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "treefix/core/launch.hpp"
+#include "treefix/exact_format.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
 
 namespace treefix::detail {
 
-// The value the scan combines, as -D options and bytes: the weight type itself, or for the
-// accurate variant of a floating-point sum a wider accumulator (float weights summed in double,
-// when the device has fp64) or a double-word pair (hi, lo) carried with error-free transformations.
+// The value the scan combines, as -D options and bytes: the weight type itself (integers, and
+// floating point with the fast precision), or for an accurate floating-point sum an exact
+// fixed-point value (exact_format.hpp).
 namespace {
 
 struct ScanValue {
   std::string options;
   std::size_t bytes;
-  std::string lookback_as = {};  // how the single-pass scan reinterprets a 4-byte value
+  std::string lookback_as = {};  // how the single-pass scan may publish a tile's value
 };
 
-ScanValue scan_value(const Runtime& runtime, ValueType type, const TreefixOptions& options) {
+ScanValue scan_value(ValueType type, const TreefixOptions& options, const ExactFormat* exact) {
   std::string base = value_op_options(type, options.op);
-  const bool floating = type == ValueType::float32 || type == ValueType::float64;
-  if (!options.accurate || !floating || options.op != Op::sum) {
-    if (type == ValueType::int32) return {base, 4, "as_int"};
-    if (type == ValueType::float32) return {base, 4, "as_float"};
-    return {base, 8};
-  }
-  const bool wide_ok = options.accurate_method == TreefixOptions::AccurateMethod::automatic;
-  if (type == ValueType::float32 && runtime.description().fp64 && wide_ok)
-    return {base + " -DACC_T=double -DNEED_FP64=1", 8};
-  if (type == ValueType::float32)
-    return {base + " -DCOMPENSATED=1 -DACC_T=float -DACC_VEC=float2", 8};
-  return {base + " -DCOMPENSATED=1 -DACC_T=double -DACC_VEC=double2", 16};
+  if (exact) return {base + exact->options(), exact->value_bytes(), kLookbackWords};
+  if (type == ValueType::int32) return {base, 4, "as_int"};
+  // A floating-point scan runs the passes of a fixed order: its single pass would round
+  // differently from run to run, depending on where each look-back stops.
+  return {base, type == ValueType::float32 ? 4u : 8u};
 }
+
+bool exact_sum(ValueType type, const TreefixOptions& options) {
+  return options.precision == Precision::accurate && options.op == Op::sum &&
+         (type == ValueType::float32 || type == ValueType::float64);
+}
+
+template <class T>
+void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+                DeviceArray<T>& result, const TreefixOptions& options, Fix fix,
+                const ExactFormat* exact, const cl::Buffer& exact_flags);
 
 }  // namespace
 
 template <class T>
 void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
                    DeviceArray<T>& result, const TreefixOptions& options, Fix fix) {
+  if (tree.size() == 0) return;
+  const ValueType type = value_type_of<T>();
+  cl::Buffer& flags = runtime.scratch("treefix.exact_flags", sizeof(cl_uint));
+  if (!exact_sum(type, options)) {
+    euler_pass(runtime, tree, weights, result, options, fix, nullptr, flags);
+    return;
+  }
+  // Exact: a first format that ordinary weights fit; the kernels report a weight it cannot carry
+  // (the one flag word read back, which waits for the pass), and the call runs again in a format
+  // fitted to the weights' range.
+  if constexpr (std::is_floating_point_v<T>) {
+    ExactFormat format = first_exact_format(type);
+    fill(runtime, flags, cl_uint(0), 1, {options.profile, "scan"});
+    euler_pass(runtime, tree, weights, result, options, fix, &format, flags);
+    if (read_value<cl_uint>(runtime, flags) == 0) return;
+    format = fitted_exact_format(runtime, weights, options.profile);
+    euler_pass(runtime, tree, weights, result, options, fix, &format, flags);
+  }
+}
+
+namespace {
+
+template <class T>
+void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+                DeviceArray<T>& result, const TreefixOptions& options, Fix fix,
+                const ExactFormat* exact, const cl::Buffer& exact_flags) {
   const DeviceEulerTour& tour = tree.euler_tour(options.profile);
   const std::size_t n = tree.size();
-  if (n == 0) return;
   const ValueType type = value_type_of<T>();
-  const ScanValue value = scan_value(runtime, type, options);
+  const ScanValue value = scan_value(type, options, exact);
   const std::size_t tour_length = 2 * n;
   const bool fused = options.euler_kernels == EulerKernels::fused;
   const bool root = fix == Fix::root;
@@ -88,7 +118,7 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
     run_scan(runtime, plan, tour_length,
              [&](KernelArgs& args) {
                args(tour.tour_vertex(), *scan_weights, static_cast<cl_int>(root), exclusive,
-                    *scan_result, *open_prefix, *close_prefix);
+                    *scan_result, *open_prefix, *close_prefix, exact_flags);
              },
              {options.profile, "scan"});
     if (!root)
@@ -102,7 +132,7 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
 
   cl::Buffer& tour_values = runtime.scratch("treefix.tour", tour_length * value.bytes);
   euler.in("write").run("treefix_write", euler.items(n), tour.open_pos(), tour.close_pos(), weights,
-                        plan.index(n), tour_values, static_cast<cl_int>(root));
+                        plan.index(n), tour_values, static_cast<cl_int>(root), exact_flags);
 
   ScanPlan tour_scan = plan_scan(runtime, "primitives/scan.cl", value.options, value.bytes,
                                  tour_length, value.lookback_as);
@@ -117,6 +147,8 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
     euler.run("treefix_read_leaffix", euler.items(n), tour.open_pos(), tour.close_pos(),
               tour_values, plan.index(n), result, exclusive);
 }
+
+}  // namespace
 
 #define TREEFIX_EULER_INSTANTIATE(T)                                                            \
   template void euler_treefix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \

@@ -1,0 +1,39 @@
+#pragma once
+// Internal to the treefix module: the fixed-point formats of the exact floating-point sums
+// (kernels/core/exact_sum.clh) and how one is chosen for a call.
+#include <string>
+
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/profile.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/core/types.hpp"
+
+namespace treefix::detail {
+
+// 32-bit words, the exponent of the lowest bit (a multiple of 32), and whether two more words
+// count the terms and those that are not -0 (for -0 results).
+struct ExactFormat {
+  int words = 0;
+  int lsb = 0;
+  bool zero_sign = false;
+  std::string options() const;  // the -D options of exact_sum.clh
+  std::size_t value_bytes() const { return 4 * static_cast<std::size_t>(words + 2 * zero_sign); }
+};
+
+// The format tried first for a value type, before anything is known of the weights: float in 128
+// bits from 2^-64 (weights whose bits lie in [2^-64, 2^31)), double in 192 bits from 2^-96
+// ([2^-96, 2^63)). Ordinary data (probabilities, lengths, masses, counts) fits, so a call reads
+// its weights once; a weight outside is reported by the kernels, and the call is run again in
+// fitted_exact_format's.
+ExactFormat first_exact_format(ValueType type);
+
+// The narrowest format that holds every weight of the array and any sum of up to 2^32 of them,
+// from one device pass over the weights (treefix/exact_range.cl). InputError naming the vertex
+// when a weight is not finite.
+template <class T>
+ExactFormat fitted_exact_format(Runtime& runtime, const DeviceArray<T>& weights, Profile* profile);
+
+// The flag word that the exact kernels report a weight into (exact_sum.clh: EXACT_FLAG_*).
+constexpr cl_uint kExactFlagRange = 1, kExactFlagNegativeZero = 2, kExactFlagNonFinite = 4;
+
+}  // namespace treefix::detail
