@@ -10,8 +10,9 @@
 // -DWG_SIZE. No atomics on values, so results are deterministic for every operator.
 // Weights are weight_t; results and partials value_t: the weight type, or for an accurate
 // floating-point sum a wider one (-DACC_T=double, or double-word with -DCOMPENSATED: common.clh),
-// which levels_narrow converts back once the sweep is done. EMPTY_SUM (+0) is the sum of no
-// terms, IDENTITY (-0 for those sums) what a fold starts from, so that all -0 terms sum to -0.
+// which levels_narrow converts back once the sweep is done. Those sums fold from IDENTITY (-0, the
+// IEEE identity), so that -0 terms sum to -0; the sum of no terms (an exclusive root or leaf) is
+// EMPTY_SUM (+0), which levels_narrow writes (a fold from +0 would turn -0 terms into +0).
 #include "core/common.clh"
 #include "primitives/workgroup.clh"
 
@@ -28,7 +29,7 @@ kernel void levels_rootfix(global const int* order, int begin, int count, global
   if (i >= count) return;
   int v = order[begin + i];
   int p = parent[v];
-  if (exclusive) result[v] = p < 0 ? EMPTY_SUM : OP(result[p], TO_VALUE(weight[p]));
+  if (exclusive) result[v] = p < 0 ? IDENTITY : OP(result[p], TO_VALUE(weight[p]));
   else result[v] = p < 0 ? TO_VALUE(weight[v]) : OP(result[p], TO_VALUE(weight[v]));
 }
 
@@ -44,7 +45,7 @@ kernel void levels_rootfix_fused(global const int* order, global const int* leve
     for (int i = level_offset[l] + get_local_id(0); i < end; i += WG_SIZE) {
       int v = order[i];
       int p = parent[v];
-      if (exclusive) result[v] = p < 0 ? EMPTY_SUM : OP(result[p], TO_VALUE(weight[p]));
+      if (exclusive) result[v] = p < 0 ? IDENTITY : OP(result[p], TO_VALUE(weight[p]));
       else result[v] = p < 0 ? TO_VALUE(weight[v]) : OP(result[p], TO_VALUE(weight[v]));
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
@@ -76,7 +77,7 @@ void levels_leaffix_tiles(global const int* order, int begin, int count, int gro
         int c = child[e];
         acc = OP(acc, CHILD_TOTAL(c));
       }
-      result[v] = exclusive ? (degree == 0 ? EMPTY_SUM : acc) : OP(acc, TO_VALUE(weight[v]));
+      result[v] = exclusive ? acc : OP(acc, TO_VALUE(weight[v]));
     }
     // many children: the work-group reduces them, one vertex at a time
     bool is_big = v >= 0 && degree >= WG_SIZE && degree < huge_degree;
@@ -169,8 +170,14 @@ kernel void levels_leaffix_huge_finish(global const int* huge, int huge_first, i
   if (lid == 0) result[v] = exclusive ? acc : OP(acc, TO_VALUE(weight[v]));
 }
 
-// The wide results of an accurate sweep, rounded to the weight type.
-kernel void levels_narrow(global const value_t* wide, const int n, global weight_t* result) {
+// The wide results of an accurate sweep, rounded to the weight type; `empty`: 1 when the roots'
+// results combine no terms (exclusive rootfix), 2 the leaves' (exclusive leaffix), else 0.
+kernel void levels_narrow(global const value_t* wide, const int n, global weight_t* result,
+                          global const int* parent, global const EDGE_T* child_offset,
+                          const int empty) {
   const int v = get_global_id(0);
-  if (v < n) result[v] = FROM_VALUE(wide[v]);
+  if (v >= n) return;
+  const bool no_terms = (empty == 1 && parent[v] < 0) ||
+                        (empty == 2 && child_offset[v + 1] == child_offset[v]);
+  result[v] = FROM_VALUE(no_terms ? EMPTY_SUM : wide[v]);
 }

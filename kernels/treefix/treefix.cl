@@ -35,7 +35,7 @@
 
 // The value of a weight, reported into *exact_flags when an exact format cannot carry it.
 inline value_t weight_value(const weight_t w, global uint* exact_flags) {
-#ifdef EXACT_WORDS
+#if defined(EXACT_WORDS) || defined(EXACT_DIGITS)
   const uint flags = exact_check(w);
   if (flags) atomic_or(exact_flags, flags);  // rare: the host runs again with another format
 #endif

@@ -25,21 +25,27 @@ ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::stri
                    std::size_t value_bytes, std::size_t n, const std::string& lookback_as) {
   ScanPlan plan;
   plan.value_bytes = value_bytes;
+  // Values wider than 8 bytes (the exact sums) skip the tile's transposition through local
+  // memory (-DSCAN_BLOCKED), which would cap their tiles at a few items per work-item.
+  const bool blocked = value_bytes > 8;
   // "words": a value_t of value_bytes / 4 words, published in two slots per tile (scan_pass.clh)
   const bool word_slots = lookback_as == kLookbackWords;
   plan.lookback_words = word_slots ? value_bytes / 4 : 1;
   plan.single_pass = n > 0 && (value_bytes == 4 || word_slots) && !lookback_as.empty() &&
                      runtime.description().int64_atomics && runtime.tuning().single_pass_scan;
   std::size_t wg = runtime.tuning().work_group_size;
-  // local memory bounds the group size too (tile + scratch of value_bytes each)
-  while (wg > 1 && (wg * 33 / 32 + wg) * value_bytes > runtime.description().local_mem_bytes / 2)
-    wg /= 2;
-  plan.items = items_per_thread(runtime, wg, value_bytes);
+  // local memory bounds the group size too (tile + scratch of value_bytes each; blocked: the
+  // scratch and the look-back's window)
+  auto local_bytes = [&](std::size_t g) {
+    return (blocked ? 2 * g : g * 33 / 32 + g) * value_bytes;
+  };
+  while (wg > 1 && local_bytes(wg) > runtime.description().local_mem_bytes / 2) wg /= 2;
+  plan.items = blocked ? (value_bytes <= 32 ? 8 : 4) : items_per_thread(runtime, wg, value_bytes);
   plan.wide_index = n > 0xFFFFFFFFull - 4 * wg * plan.items;
   plan.sized = runtime.sized_program(
       program,
       options + " -DITEMS=" + std::to_string(plan.items) +
-          (plan.wide_index ? " -DWIDE_INDEX=1" : "") +
+          (plan.wide_index ? " -DWIDE_INDEX=1" : "") + (blocked ? " -DSCAN_BLOCKED=1" : "") +
           (plan.single_pass
                ? " -DLOOKBACK=1" + (word_slots ? std::string() : " -DLOOKBACK_AS=" + lookback_as)
                : std::string()),

@@ -16,14 +16,33 @@ constexpr int kGrowthBits = 32;  // EXACT_GROWTH: sums of up to 2^32 terms
 int floor_to_word(int bit) { return bit >= 0 ? bit / 32 * 32 : -((-bit + 31) / 32 * 32); }
 }  // namespace
 
+constexpr int kDigitBits = 31;  // payload bits of a digit
+constexpr int kMaxLanes = 16;   // the widest OpenCL vector
+
+int lanes(const ExactFormat& f) { return f.count + (f.zero_sign ? 2 : 0); }
+int vector_width(int lanes) {
+  int width = 2;
+  while (width < lanes) width *= 2;
+  return width;
+}
+
 std::string ExactFormat::options() const {
-  return " -DEXACT_WORDS=" + std::to_string(words) + " -DEXACT_LSB=" + std::to_string(lsb) +
-         (zero_sign ? " -DEXACT_ZERO_SIGN=1" : "");
+  std::string o = " -DEXACT_LSB=" + std::to_string(lsb) + (zero_sign ? " -DEXACT_ZERO_SIGN=1" : "");
+  if (!digits) return o + " -DEXACT_WORDS=" + std::to_string(count);
+  const std::string width = std::to_string(vector_width(lanes(*this)));
+  return o + " -DEXACT_DIGITS=" + std::to_string(count) + " -DEXACT_VEC=long" + width +
+         " -DEXACT_VEC_WIDTH=" + width;
+}
+
+std::size_t ExactFormat::value_bytes() const {
+  if (digits) return 8 * static_cast<std::size_t>(vector_width(lanes(*this)));
+  return 4 * static_cast<std::size_t>(count + (zero_sign ? 2 : 0));
 }
 
 ExactFormat first_exact_format(ValueType type) {
-  if (type == ValueType::float32) return {4, -64, false};
-  return {6, -96, false};
+  // four digits (a long4): float weights in [2^-64, 2^60), double in [2^-80, 2^44)
+  if (type == ValueType::float32) return {true, 4, -64, false};
+  return {true, 4, -80, false};
 }
 
 template <class T>
@@ -45,13 +64,18 @@ ExactFormat fitted_exact_format(Runtime& runtime, const DeviceArray<T>& weights,
   ExactFormat format;
   format.zero_sign = found[2] != 0;
   if (found[0] == INT_MAX) {  // every weight is zero
-    format.words = 2;
-    format.lsb = 0;
+    format.count = 1;
     return format;
   }
-  format.lsb = floor_to_word(found[0]);
+  const int low = found[0], high = found[1];
+  // digits while they fit a vector, from the lowest set bit rounded down to a multiple of 32
+  // (fewer distinct programs); else words, whose carries take any span
+  format.lsb = floor_to_word(low);
+  format.count = (high - format.lsb) / kDigitBits + 1;
+  if (lanes(format) <= kMaxLanes) return format;
+  format.digits = false;
   // the highest bit of a sum of 2^32 terms, then the sign bit above it
-  format.words = (found[1] - format.lsb + kGrowthBits + 1) / 32 + 1;
+  format.count = (high - format.lsb + kGrowthBits + 1) / 32 + 1;
   return format;
 }
 

@@ -10,21 +10,22 @@
 
 namespace treefix::detail {
 
-// 32-bit words, the exponent of the lowest bit (a multiple of 32), and whether two more words
-// count the terms and those that are not -0 (for -0 results).
+// A fixed-point format (kernels/core/exact_sum.clh): `count` signed digits of 31 bits added lane by
+// lane (the fast form), or `count` 32-bit words with carries (any span); the exponent of the
+// lowest bit; whether two more lanes count the terms and those that are not -0 (-0 results).
 struct ExactFormat {
-  int words = 0;
+  bool digits = true;
+  int count = 0;
   int lsb = 0;
   bool zero_sign = false;
   std::string options() const;  // the -D options of exact_sum.clh
-  std::size_t value_bytes() const { return 4 * static_cast<std::size_t>(words + 2 * zero_sign); }
+  std::size_t value_bytes() const;
 };
 
-// The format tried first for a value type, before anything is known of the weights: float in 128
-// bits from 2^-64 (weights whose bits lie in [2^-64, 2^31)), double in 192 bits from 2^-96
-// ([2^-96, 2^63)). Ordinary data (probabilities, lengths, masses, counts) fits, so a call reads
-// its weights once; a weight outside is reported by the kernels, and the call is run again in
-// fitted_exact_format's.
+// The format tried first for a value type, before anything is known of the weights (digits: any
+// weight whose set bits lie in the span). Ordinary data (probabilities, lengths, masses, counts)
+// fits, so a call reads its weights once; a weight outside is reported by the kernels, and the
+// call is run again in fitted_exact_format's.
 ExactFormat first_exact_format(ValueType type);
 
 // The narrowest format that holds every weight of the array and any sum of up to 2^32 of them,

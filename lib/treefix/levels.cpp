@@ -226,10 +226,12 @@ struct Sweep {
     sweep_result = value.wide ? &runtime.scratch("levels.wide_result", levels.size() * value.bytes)
                               : &result.buffer();
   }
-  void finish(LevelsStats* stats) {
+  // empty: 1 when the roots' results combine no terms, 2 the leaves' (levels_narrow)
+  void finish(const LevelStructure& levels, int empty, LevelsStats* stats) {
     if (!value.wide || result.size() == 0) return;
     kernels.run("levels_narrow", kernels.items(result.size()), *sweep_result,
-                static_cast<cl_int>(result.size()), result);
+                static_cast<cl_int>(result.size()), result, levels.parent(),
+                levels.children().child_offset, static_cast<cl_int>(empty));
     if (stats) ++stats->kernel_launches;
   }
   SweepValue value;
@@ -264,7 +266,7 @@ void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const Device
       }
       if (stats) ++stats->kernel_launches;
     }
-    sweeping.finish(stats);
+    sweeping.finish(levels, exclusive ? 1 : 0, stats);
   });
 }
 
@@ -316,7 +318,7 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
                 excl, partial);
       if (stats) stats->kernel_launches += 2;
     }
-    sweeping.finish(stats);
+    sweeping.finish(levels, exclusive ? 2 : 0, stats);
   });
 }
 
