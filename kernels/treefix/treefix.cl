@@ -20,10 +20,8 @@
 //    contiguous.
 // Weights and results are weight_t; the scan combines value_t: the weight type itself (integers,
 // and floating point with the fast precision), or for floating-point sums with the accurate
-// precision an exact fixed-point value (core/exact_sum.clh), whose format the host chose. Every
-// kernel that reads weights then reports into exact_flags[0] any weight that the format cannot
-// carry exactly; the host runs again with a format fitted to the weights' range. POS_T (int or
-// long) is the position type.
+// precision an exact fixed-point value (core/exact_sum.clh) in a format that the host fitted to the
+// weights' range. POS_T (int or long) is the position type.
 #include "core/common.clh"
 
 #ifndef OP_HAS_INVERSE
@@ -33,22 +31,13 @@
 #define POS_T int
 #endif
 
-// The value of a weight, reported into *exact_flags when an exact format cannot carry it.
-inline value_t weight_value(const weight_t w, global uint* exact_flags) {
-#if defined(EXACT_WORDS) || defined(EXACT_DIGITS)
-  const uint flags = exact_check(w);
-  if (flags) atomic_or(exact_flags, flags);  // rare: the host runs again with another format
-#endif
-  return TO_VALUE(w);
-}
-
 // --- three kernels ---------------------------------------------------------------------------
 kernel void treefix_write(global const POS_T* open_pos, global const POS_T* close_pos,
                           global const weight_t* weight, const idx_t n, global value_t* tour,
-                          const int rootfix, global uint* exact_flags) {
+                          const int rootfix) {
   const idx_t v = get_global_id(0);
   if (v >= n) return;
-  const value_t w = weight_value(weight[v], exact_flags);
+  const value_t w = TO_VALUE(weight[v]);
   tour[open_pos[v]] = w;
   tour[close_pos[v]] = rootfix ? INVERSE(w) : IDENTITY;
 }
@@ -75,10 +64,8 @@ kernel void treefix_read_leaffix(global const POS_T* open_pos, global const POS_
 // --- fused into the scan -----------------------------------------------------------------------
 // entry: tour_vertex[p], read once by the scan's load and kept in a register for the store
 // (SCAN_STATE_T).
-// A vertex's weight is checked at its open position only.
-inline value_t tour_term(const int entry, global const weight_t* weight, const int rootfix,
-                         global uint* exact_flags) {
-  if (entry >= 0) return weight_value(weight[entry], exact_flags);
+inline value_t tour_term(const int entry, global const weight_t* weight, const int rootfix) {
+  if (entry >= 0) return TO_VALUE(weight[entry]);
   return rootfix ? INVERSE(TO_VALUE(weight[~entry])) : IDENTITY;
 }
 
@@ -98,9 +85,9 @@ inline void tour_store(const int entry, const value_t inclusive_value,
 #define SCAN_PARAMS                                                                  \
   , global const int *tour_vertex, global const weight_t *weight, const int rootfix, \
       const int exclusive, global weight_t *result, global value_t *open_prefix,     \
-      global value_t *close_prefix, global uint *exact_flags
+      global value_t *close_prefix
 #define SCAN_STATE_T int
-#define SCAN_LOAD(p, entry) tour_term((entry) = tour_vertex[p], weight, rootfix, exact_flags)
+#define SCAN_LOAD(p, entry) tour_term((entry) = tour_vertex[p], weight, rootfix)
 #define SCAN_STORE(p, inc, exc, entry) \
   tour_store(entry, inc, exc, rootfix, exclusive, result, open_prefix, close_prefix)
 #include "primitives/scan_pass.clh"

@@ -40,7 +40,7 @@ bool exact_sum(ValueType type, const TreefixOptions& options) {
 template <class T>
 void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
                 DeviceArray<T>& result, const TreefixOptions& options, Fix fix,
-                const ExactFormat* exact, const cl::Buffer& exact_flags);
+                const ExactFormat* exact);
 
 }  // namespace
 
@@ -49,21 +49,15 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
                    DeviceArray<T>& result, const TreefixOptions& options, Fix fix) {
   if (tree.size() == 0) return;
   const ValueType type = value_type_of<T>();
-  cl::Buffer& flags = runtime.scratch("treefix.exact_flags", sizeof(cl_uint));
   if (!exact_sum(type, options)) {
-    euler_pass(runtime, tree, weights, result, options, fix, nullptr, flags);
+    euler_pass(runtime, tree, weights, result, options, fix, nullptr);
     return;
   }
-  // Exact: a first format that ordinary weights fit; the kernels report a weight it cannot carry
-  // (the one flag word read back, which waits for the pass), and the call runs again in a format
-  // fitted to the weights' range.
+  // Exact: a format fitted to the weights' range (one pass over them and a four-word read), then
+  // the same passes over the fixed-point values.
   if constexpr (std::is_floating_point_v<T>) {
-    ExactFormat format = first_exact_format(type);
-    fill(runtime, flags, cl_uint(0), 1, {options.profile, "scan"});
-    euler_pass(runtime, tree, weights, result, options, fix, &format, flags);
-    if (read_value<cl_uint>(runtime, flags) == 0) return;
-    format = fitted_exact_format(runtime, weights, options.profile);
-    euler_pass(runtime, tree, weights, result, options, fix, &format, flags);
+    const ExactFormat format = fitted_exact_format(runtime, weights, options.profile);
+    euler_pass(runtime, tree, weights, result, options, fix, &format);
   }
 }
 
@@ -72,7 +66,7 @@ namespace {
 template <class T>
 void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
                 DeviceArray<T>& result, const TreefixOptions& options, Fix fix,
-                const ExactFormat* exact, const cl::Buffer& exact_flags) {
+                const ExactFormat* exact) {
   const DeviceEulerTour& tour = tree.euler_tour(options.profile);
   const std::size_t n = tree.size();
   const ValueType type = value_type_of<T>();
@@ -118,7 +112,7 @@ void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weight
     run_scan(runtime, plan, tour_length,
              [&](KernelArgs& args) {
                args(tour.tour_vertex(), *scan_weights, static_cast<cl_int>(root), exclusive,
-                    *scan_result, *open_prefix, *close_prefix, exact_flags);
+                    *scan_result, *open_prefix, *close_prefix);
              },
              {options.profile, "scan"});
     if (!root)
@@ -132,7 +126,7 @@ void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weight
 
   cl::Buffer& tour_values = runtime.scratch("treefix.tour", tour_length * value.bytes);
   euler.in("write").run("treefix_write", euler.items(n), tour.open_pos(), tour.close_pos(), weights,
-                        plan.index(n), tour_values, static_cast<cl_int>(root), exact_flags);
+                        plan.index(n), tour_values, static_cast<cl_int>(root));
 
   ScanPlan tour_scan = plan_scan(runtime, "primitives/scan.cl", value.options, value.bytes,
                                  tour_length, value.lookback_as);

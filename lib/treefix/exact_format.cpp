@@ -21,7 +21,7 @@ constexpr int kMaxLanes = 16;   // the widest OpenCL vector
 
 int lanes(const ExactFormat& f) { return f.count + (f.zero_sign ? 2 : 0); }
 int vector_width(int lanes) {
-  int width = 2;
+  int width = 1;
   while (width < lanes) width *= 2;
   return width;
 }
@@ -29,20 +29,14 @@ int vector_width(int lanes) {
 std::string ExactFormat::options() const {
   std::string o = " -DEXACT_LSB=" + std::to_string(lsb) + (zero_sign ? " -DEXACT_ZERO_SIGN=1" : "");
   if (!digits) return o + " -DEXACT_WORDS=" + std::to_string(count);
-  const std::string width = std::to_string(vector_width(lanes(*this)));
-  return o + " -DEXACT_DIGITS=" + std::to_string(count) + " -DEXACT_VEC=long" + width +
-         " -DEXACT_VEC_WIDTH=" + width;
+  const int width = vector_width(lanes(*this));
+  return o + " -DEXACT_DIGITS=" + std::to_string(count) + " -DEXACT_VEC=long" +
+         (width > 1 ? std::to_string(width) : "") + " -DEXACT_VEC_WIDTH=" + std::to_string(width);
 }
 
 std::size_t ExactFormat::value_bytes() const {
   if (digits) return 8 * static_cast<std::size_t>(vector_width(lanes(*this)));
   return 4 * static_cast<std::size_t>(count + (zero_sign ? 2 : 0));
-}
-
-ExactFormat first_exact_format(ValueType type) {
-  // four digits (a long4): float weights in [2^-64, 2^60), double in [2^-80, 2^44)
-  if (type == ValueType::float32) return {true, 4, -64, false};
-  return {true, 4, -80, false};
 }
 
 template <class T>

@@ -22,19 +22,11 @@ struct ExactFormat {
   std::size_t value_bytes() const;
 };
 
-// The format tried first for a value type, before anything is known of the weights (digits: any
-// weight whose set bits lie in the span). Ordinary data (probabilities, lengths, masses, counts)
-// fits, so a call reads its weights once; a weight outside is reported by the kernels, and the
-// call is run again in fitted_exact_format's.
-ExactFormat first_exact_format(ValueType type);
-
 // The narrowest format that holds every weight of the array and any sum of up to 2^32 of them,
-// from one device pass over the weights (treefix/exact_range.cl). InputError naming the vertex
-// when a weight is not finite.
+// from one device pass over the weights (treefix/exact_range.cl) and one read of its four words:
+// data of a narrow range (counts, probabilities, lengths of a few decades) take one digit, a
+// plain long. InputError naming the vertex when a weight is not finite.
 template <class T>
 ExactFormat fitted_exact_format(Runtime& runtime, const DeviceArray<T>& weights, Profile* profile);
-
-// The flag word that the exact kernels report a weight into (exact_sum.clh: EXACT_FLAG_*).
-constexpr cl_uint kExactFlagRange = 1, kExactFlagNegativeZero = 2, kExactFlagNonFinite = 4;
 
 }  // namespace treefix::detail
