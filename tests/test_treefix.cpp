@@ -35,10 +35,11 @@ const std::vector<Shape>& shapes() {
 
 const EulerKernels kBothForms[] = {EulerKernels::fused, EulerKernels::three};
 
-TreefixOptions euler(Op op, bool exclusive, EulerKernels form, bool accurate = false) {
+TreefixOptions euler(Op op, bool exclusive, EulerKernels form,
+                     Precision precision = Precision::accurate) {
   TreefixOptions options{op, exclusive, Algorithm::euler};
   options.euler_kernels = form;
-  options.accurate = accurate;
+  options.precision = precision;
   return options;
 }
 
@@ -91,16 +92,16 @@ TEST_CASE("euler treefix of integer-valued floats is exact (all partial sums bel
       auto& rt = test::runtime();
       for (bool exclusive : {false, true}) {
         for (EulerKernels form : kBothForms) {
-          for (bool accurate : {false, true}) {
-            auto options = euler(Op::sum, exclusive, form, accurate);
+          for (Precision precision : {Precision::fast, Precision::accurate}) {
+            auto options = euler(Op::sum, exclusive, form, precision);
             CHECK(rootfix(rt, parent, wf, options) ==
-                  reference::rootfix(parent, wf, Op::sum, exclusive));
+                  reference::rootfix(parent, wf, Op::sum, exclusive, precision));
             CHECK(leaffix(rt, parent, wf, options) ==
-                  reference::leaffix(parent, wf, Op::sum, exclusive));
+                  reference::leaffix(parent, wf, Op::sum, exclusive, precision));
             CHECK(rootfix(rt, parent, wd, options) ==
-                  reference::rootfix(parent, wd, Op::sum, exclusive));
+                  reference::rootfix(parent, wd, Op::sum, exclusive, precision));
             CHECK(leaffix(rt, parent, wd, options) ==
-                  reference::leaffix(parent, wd, Op::sum, exclusive));
+                  reference::leaffix(parent, wd, Op::sum, exclusive, precision));
           }
         }
       }
@@ -270,64 +271,43 @@ std::vector<std::int64_t> ill_conditioned(std::size_t n, std::uint64_t seed) {
   return w;
 }
 
+// The accurate Euler-tour treefix carries integer-valued sums exactly and rounds once: each
+// result is the exact integer sum rounded to T, bit for bit, however the terms cancel.
 template <class T>
-void check_accurate(const ParentArray& parent, TreefixOptions::AccurateMethod method) {
-  // Bound for the accurate variant. Double accumulator (float weights): each prefix of m terms
-  // within gamma_m(u_d) * A; double-word (hi, lo) sums: within 4 m u^2 A (AccurateDWPlusDW has
-  // relative error <= 3u^2 per addition); then one rounding to T: u |r|. A = sum of |terms| in the
-  // prefixes read (leaffix reads two). The plain variant's bound, gamma_m(u) A, is ~1/u larger.
+void check_accurate(const ParentArray& parent) {
   auto& rt = test::runtime();
   const std::size_t n = parent.size();
   auto exact_w = ill_conditioned(n, n + 17);
   std::vector<T> w(exact_w.begin(), exact_w.end());
   for (std::size_t i = 0; i < n; ++i)
     exact_w[i] = static_cast<std::int64_t>(w[i]);  // integers: exact
-  auto exact_root = reference::rootfix(parent, exact_w, Op::sum, false);
-  auto exact_leaf = reference::leaffix(parent, exact_w, Op::sum, false);
-  const double u = std::is_same_v<T, float> ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
-  const bool wide = std::is_same_v<T, float> &&
-                    method == TreefixOptions::AccurateMethod::automatic && rt.description().fp64;
-  const double acc_u = wide ? std::ldexp(1.0, -53) : u;
-  auto tour = build_euler_tour(parent);
-  std::vector<double> magnitude(2 * n + 1, 0.0);
-  for (std::size_t v = 0; v < n; ++v) {
-    magnitude[tour.open_pos[v] + 1] = std::fabs(double(exact_w[v]));
-    magnitude[tour.close_pos[v] + 1] = std::fabs(double(exact_w[v]));
-  }
-  for (std::size_t i = 1; i <= 2 * n; ++i) magnitude[i] += magnitude[i - 1];  // prefix sums
-  auto prefix_bound = [&](std::int64_t last) {
-    double m = double(last + 1), a = magnitude[last + 1];
-    return wide ? m * acc_u / (1 - m * acc_u) * a : 4 * m * acc_u * acc_u * a;
-  };
-  for (EulerKernels form : kBothForms) {
-    auto options = euler(Op::sum, false, form, true);
-    options.accurate_method = method;
-    auto root = rootfix(rt, parent, w, options);
-    auto leaf = leaffix(rt, parent, w, options);
-    for (std::size_t v = 0; v < n; ++v) {
-      double r = double(exact_root[v]), l = double(exact_leaf[v]);
-      CHECK(std::fabs(root[v] - r) <= u * std::fabs(r) + prefix_bound(tour.open_pos[v]));
-      double leaf_bound = u * std::fabs(l) + prefix_bound(tour.close_pos[v]) +
-                          (tour.open_pos[v] > 0 ? prefix_bound(tour.open_pos[v] - 1) : 0.0);
-      CHECK(std::fabs(leaf[v] - l) <= leaf_bound);
+  for (bool exclusive : {false, true}) {
+    auto exact_root = reference::rootfix(parent, exact_w, Op::sum, exclusive);
+    auto exact_leaf = reference::leaffix(parent, exact_w, Op::sum, exclusive);
+    for (EulerKernels form : kBothForms) {
+      auto options = euler(Op::sum, exclusive, form);
+      auto root = rootfix(rt, parent, w, options);
+      auto leaf = leaffix(rt, parent, w, options);
+      for (std::size_t v = 0; v < n; ++v) {
+        CHECK(root[v] == static_cast<T>(exact_root[v]));
+        CHECK(leaf[v] == static_cast<T>(exact_leaf[v]));
+      }
     }
   }
 }
 }  // namespace
 
-TEST_CASE("accurate euler treefix stays within its bound on ill-conditioned sums") {
-  using Method = TreefixOptions::AccurateMethod;
+TEST_CASE("accurate euler treefix rounds ill-conditioned sums once, exactly") {
   for (auto parent : {generate::star(10000), generate::path(10000),
                       generate::random_recursive(4099, 3), generate::random_forest(3001, 5, 8)}) {
-    check_accurate<float>(parent, Method::automatic);
-    check_accurate<float>(parent, Method::double_word);
-    check_accurate<double>(parent, Method::automatic);
+    check_accurate<float>(parent);
+    check_accurate<double>(parent);
   }
 }
 
-TEST_CASE("accurate treefix beats the plain one where cancellation is catastrophic") {
-  // A star whose root sums 10,000 terms that cancel to a small value: the plain float scan loses
-  // the result to rounding of the large prefixes; the accurate one keeps it to a few ulps.
+TEST_CASE("accurate treefix beats the fast one where cancellation is catastrophic") {
+  // A star whose root sums 10,000 terms that cancel to a small value: the fast float scan loses
+  // the result to rounding of the large prefixes; the accurate one rounds the exact sum once.
   auto& rt = test::runtime();
   auto parent = generate::star(10000);
   auto exact_w = ill_conditioned(parent.size(), 99);
@@ -335,8 +315,9 @@ TEST_CASE("accurate treefix beats the plain one where cancellation is catastroph
   for (std::size_t i = 0; i < w.size(); ++i) exact_w[i] = static_cast<std::int64_t>(w[i]);
   double exact = double(reference::leaffix(parent, exact_w, Op::sum, false)[0]);
   REQUIRE(exact != 0.0);
-  auto plain = leaffix(rt, parent, w, euler(Op::sum, false, EulerKernels::fused))[0];
-  auto accurate = leaffix(rt, parent, w, euler(Op::sum, false, EulerKernels::fused, true))[0];
+  auto plain =
+      leaffix(rt, parent, w, euler(Op::sum, false, EulerKernels::fused, Precision::fast))[0];
+  auto accurate = leaffix(rt, parent, w, euler(Op::sum, false, EulerKernels::fused))[0];
   double plain_error = std::fabs(plain - exact) / std::fabs(exact);
   double accurate_error = std::fabs(accurate - exact) / std::fabs(exact);
   CHECK(accurate_error <= std::ldexp(1.0, -23));

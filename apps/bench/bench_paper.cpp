@@ -6,7 +6,7 @@
 //   levels       device, level-synchronous (Algorithm::levels)
 //   euler        device, Euler tour (Algorithm::euler, the library's default form: fused)
 //   euler-three  device, Euler tour as three kernels Write / Scan / Read, as in the paper
-//   euler-accurate  device, Euler tour with TreefixOptions::accurate (what accuracy costs)
+//   euler-accurate  device, Euler tour with the accurate precision (what accuracy costs)
 // Device times are OpenCL profiling events: compute = every kernel, upload = the tree's device
 // representation + the weights, download = the result. CPU times are host wall clocks of the pass
 // alone. prepare_ms is the host work done once per tree (BFS order, Euler tour, level lists).
@@ -93,7 +93,8 @@ TreefixOptions device_options(const std::string& algorithm) {
   options.op = Op::sum;
   options.algorithm = algorithm == "levels" ? Algorithm::levels : Algorithm::euler;
   if (algorithm == "euler-three") options.euler_kernels = EulerKernels::three;
-  options.accurate = algorithm == "euler-accurate";
+  // the paper's methods in the weight type; euler-accurate is the library's default precision
+  options.precision = algorithm == "euler-accurate" ? Precision::accurate : Precision::fast;
   return options;
 }
 

@@ -1,5 +1,6 @@
 // treefix rootfix|leaffix --tree T [--tree-format F] [--weights W] [--op ...] [--type ...]
-//                        [--exclusive] [--accurate] [--algorithm ...] [--device SPEC]
+//                        [--exclusive] [--precision accurate|fast] [--algorithm ...] [--device
+//                        SPEC]
 //                        [--output FILE] [--stats]
 // Trees: text parent array, .npy or Newick; weights: text or .npy; output: text or .npy (by
 // extension). On the device path the OpenCL setup (context, programs, a first launch) runs on a
@@ -25,7 +26,8 @@ struct TreefixArgs {
   bool type_given = false;
   Algorithm algorithm = Algorithm::automatic;
   TourLayout layout = TourLayout::automatic;
-  bool exclusive = false, accurate = false, stats = false;
+  Precision precision = Precision::accurate;
+  bool exclusive = false, stats = false;
 };
 
 // --type, else the dtype of .npy weights, else double for a Newick tree's branch lengths, else
@@ -49,7 +51,7 @@ TreefixOptions options_of(const TreefixArgs& args) {
   options.op = args.op;
   options.exclusive = args.exclusive;
   options.algorithm = args.algorithm;
-  options.accurate = args.accurate;
+  options.precision = args.precision;
   options.layout = args.layout;
   return options;
 }
@@ -103,9 +105,12 @@ void setup(CLI::App& app, const char* name, bool root) {
                   "lengths; else int64)")
       ->each([args](const std::string&) { args->type_given = true; });
   command->add_flag("--exclusive", args->exclusive, "leave the vertex itself out");
-  command->add_flag("--accurate", args->accurate,
-                    "floating-point sums: carry a wider or compensated sum through the Euler-tour "
-                    "scan (about twice the precision; see README)");
+  add_enum_option(command, "--precision", args->precision,
+                  "floating-point sums: accurate (within 8·u·S of the exact sum, the same bits on "
+                  "every run) or fast (the weight type, as in the paper; see README)");
+  command->add_flag_callback(
+      "--accurate", [args] { args->precision = Precision::accurate; },
+      "the same as --precision accurate (the default)");
   add_enum_option(command, "--algorithm", args->algorithm, "algorithm (auto: see README)");
   add_enum_option(command, "--tour-layout", args->layout,
                   "Euler-tour numbering (auto: pre-order when the ids are scattered)");

@@ -18,8 +18,10 @@
 //    into pre-order before the scan and the results back after it (primitives/permute.cl; the
 //    leaffix finish gathers through the ranks itself), so that the scan's gathers are nearly
 //    contiguous.
-// Weights and results are weight_t; the scan combines value_t (wider or double-word for the
-// accurate variant, see common.clh). POS_T (int or long) is the position type.
+// Weights and results are weight_t; the scan combines value_t: the weight type itself (integers,
+// and floating point with the fast precision), or for floating-point sums with the accurate
+// precision an exact fixed-point value (core/exact_sum.clh) in a format that the host fitted to the
+// weights' range. POS_T (int or long) is the position type.
 #include "core/common.clh"
 
 #ifndef OP_HAS_INVERSE

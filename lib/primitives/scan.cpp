@@ -25,19 +25,30 @@ ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::stri
                    std::size_t value_bytes, std::size_t n, const std::string& lookback_as) {
   ScanPlan plan;
   plan.value_bytes = value_bytes;
-  plan.single_pass = n > 0 && value_bytes == 4 && !lookback_as.empty() &&
+  // Values wider than 8 bytes (the exact sums) skip the tile's transposition through local
+  // memory (-DSCAN_BLOCKED), which would cap their tiles at a few items per work-item.
+  const bool blocked = value_bytes > 8;
+  // "words": a value_t of value_bytes / 4 words, published in two slots per tile (scan_pass.clh)
+  const bool word_slots = lookback_as == kLookbackWords;
+  plan.lookback_words = word_slots ? value_bytes / 4 : 1;
+  plan.single_pass = n > 0 && (value_bytes == 4 || word_slots) && !lookback_as.empty() &&
                      runtime.description().int64_atomics && runtime.tuning().single_pass_scan;
   std::size_t wg = runtime.tuning().work_group_size;
-  // local memory bounds the group size too (tile + scratch of value_bytes each)
-  while (wg > 1 && (wg * 33 / 32 + wg) * value_bytes > runtime.description().local_mem_bytes / 2)
-    wg /= 2;
-  plan.items = items_per_thread(runtime, wg, value_bytes);
+  // local memory bounds the group size too (tile + scratch of value_bytes each; blocked: the
+  // scratch and the look-back's window)
+  auto local_bytes = [&](std::size_t g) {
+    return (blocked ? 2 * g : g * 33 / 32 + g) * value_bytes;
+  };
+  while (wg > 1 && local_bytes(wg) > runtime.description().local_mem_bytes / 2) wg /= 2;
+  plan.items = blocked ? (value_bytes <= 32 ? 8 : 4) : items_per_thread(runtime, wg, value_bytes);
   plan.wide_index = n > 0xFFFFFFFFull - 4 * wg * plan.items;
   plan.sized = runtime.sized_program(
       program,
       options + " -DITEMS=" + std::to_string(plan.items) +
-          (plan.wide_index ? " -DWIDE_INDEX=1" : "") +
-          (plan.single_pass ? " -DLOOKBACK=1 -DLOOKBACK_AS=" + lookback_as : ""),
+          (plan.wide_index ? " -DWIDE_INDEX=1" : "") + (blocked ? " -DSCAN_BLOCKED=1" : "") +
+          (plan.single_pass
+               ? " -DLOOKBACK=1" + (word_slots ? std::string() : " -DLOOKBACK_AS=" + lookback_as)
+               : std::string()),
       wg);
   const std::size_t tile = plan.sized.wg_size * plan.items;
   const std::size_t tiles = (n + tile - 1) / tile;
@@ -58,8 +69,11 @@ void run_scan(Runtime& runtime, const ScanPlan& plan, std::size_t n, const BindA
   Kernels scan(runtime, plan.sized, phase);
   const cl::Buffer& total_slot = total ? *total : runtime.scratch("scan.total", plan.value_bytes);
   if (plan.single_pass) {
-    cl::Buffer& status = runtime.scratch("scan.status", (plan.groups + 1) * sizeof(cl_ulong));
-    fill(runtime, status, cl_ulong(0), plan.groups + 1, phase);
+    // one word per tile, or two slots of lookback_words words; then the tile counter
+    const std::size_t words =
+        (plan.lookback_words > 1 ? 2 * plan.lookback_words : 1) * plan.groups + 1;
+    cl::Buffer& status = runtime.scratch("scan.status", words * sizeof(cl_ulong));
+    fill(runtime, status, cl_ulong(0), words, phase);
     scan.run_bound("scan_single_pass", scan.groups(plan.groups), [&](KernelArgs& args) {
       args(plan.index(n), status, total_slot);
       bind(args);
@@ -88,9 +102,9 @@ void scan(Runtime& runtime, ValueType type, Op op, ScanKind kind, const cl::Buff
                      " has no double precision (cl_khr_fp64)");
   translate_device_errors("scan", [&] {
     const std::size_t bytes = type == ValueType::int32 || type == ValueType::float32 ? 4 : 8;
-    const char* lookback_as = type == ValueType::int32     ? "as_int"
-                              : type == ValueType::float32 ? "as_float"
-                                                           : "";
+    // A floating-point sum is not associative: its single-pass scan would round differently
+    // depending on where each look-back stops, so float runs the passes of a fixed order.
+    const char* lookback_as = type == ValueType::int32 ? "as_int" : "";
     auto plan = detail::plan_scan(runtime, "primitives/scan.cl", value_op_options(type, op), bytes,
                                   n, lookback_as);
     detail::run_scan(

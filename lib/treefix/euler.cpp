@@ -4,49 +4,73 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "treefix/core/launch.hpp"
+#include "treefix/exact_format.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
 
 namespace treefix::detail {
 
-// The value the scan combines, as -D options and bytes: the weight type itself, or for the
-// accurate variant of a floating-point sum a wider accumulator (float weights summed in double,
-// when the device has fp64) or a double-word pair (hi, lo) carried with error-free transformations.
+// The value the scan combines, as -D options and bytes: the weight type itself (integers, and
+// floating point with the fast precision), or for an accurate floating-point sum an exact
+// fixed-point value (exact_format.hpp).
 namespace {
 
 struct ScanValue {
   std::string options;
   std::size_t bytes;
-  std::string lookback_as = {};  // how the single-pass scan reinterprets a 4-byte value
+  std::string lookback_as = {};  // how the single-pass scan may publish a tile's value
 };
 
-ScanValue scan_value(const Runtime& runtime, ValueType type, const TreefixOptions& options) {
+ScanValue scan_value(ValueType type, const TreefixOptions& options, const ExactFormat* exact) {
   std::string base = value_op_options(type, options.op);
-  const bool floating = type == ValueType::float32 || type == ValueType::float64;
-  if (!options.accurate || !floating || options.op != Op::sum) {
-    if (type == ValueType::int32) return {base, 4, "as_int"};
-    if (type == ValueType::float32) return {base, 4, "as_float"};
-    return {base, 8};
-  }
-  const bool wide_ok = options.accurate_method == TreefixOptions::AccurateMethod::automatic;
-  if (type == ValueType::float32 && runtime.description().fp64 && wide_ok)
-    return {base + " -DACC_T=double -DNEED_FP64=1", 8};
-  if (type == ValueType::float32)
-    return {base + " -DCOMPENSATED=1 -DACC_T=float -DACC_VEC=float2", 8};
-  return {base + " -DCOMPENSATED=1 -DACC_T=double -DACC_VEC=double2", 16};
+  if (exact) return {base + exact->options(), exact->value_bytes(), kLookbackWords};
+  if (type == ValueType::int32) return {base, 4, "as_int"};
+  // A floating-point scan runs the passes of a fixed order: its single pass would round
+  // differently from run to run, depending on where each look-back stops.
+  return {base, type == ValueType::float32 ? 4u : 8u};
 }
+
+bool exact_sum(ValueType type, const TreefixOptions& options) {
+  return options.precision == Precision::accurate && options.op == Op::sum &&
+         (type == ValueType::float32 || type == ValueType::float64);
+}
+
+template <class T>
+void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+                DeviceArray<T>& result, const TreefixOptions& options, Fix fix,
+                const ExactFormat* exact);
 
 }  // namespace
 
 template <class T>
 void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
                    DeviceArray<T>& result, const TreefixOptions& options, Fix fix) {
+  if (tree.size() == 0) return;
+  const ValueType type = value_type_of<T>();
+  if (!exact_sum(type, options)) {
+    euler_pass(runtime, tree, weights, result, options, fix, nullptr);
+    return;
+  }
+  // Exact: a format fitted to the weights' range (one pass over them and a four-word read), then
+  // the same passes over the fixed-point values.
+  if constexpr (std::is_floating_point_v<T>) {
+    const ExactFormat format = fitted_exact_format(runtime, weights, options.profile);
+    euler_pass(runtime, tree, weights, result, options, fix, &format);
+  }
+}
+
+namespace {
+
+template <class T>
+void euler_pass(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+                DeviceArray<T>& result, const TreefixOptions& options, Fix fix,
+                const ExactFormat* exact) {
   const DeviceEulerTour& tour = tree.euler_tour(options.profile);
   const std::size_t n = tree.size();
-  if (n == 0) return;
   const ValueType type = value_type_of<T>();
-  const ScanValue value = scan_value(runtime, type, options);
+  const ScanValue value = scan_value(type, options, exact);
   const std::size_t tour_length = 2 * n;
   const bool fused = options.euler_kernels == EulerKernels::fused;
   const bool root = fix == Fix::root;
@@ -117,6 +141,8 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
     euler.run("treefix_read_leaffix", euler.items(n), tour.open_pos(), tour.close_pos(),
               tour_values, plan.index(n), result, exclusive);
 }
+
+}  // namespace
 
 #define TREEFIX_EULER_INSTANTIATE(T)                                                            \
   template void euler_treefix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \

@@ -186,28 +186,69 @@ std::size_t LevelStructure::widest_level() const {
 
 namespace {
 
-// The sweep kernels for this structure, the arrays' type and the operator, after checking that
-// the arrays fit the structure.
-template <class T>
-Kernels sweep_kernels(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
-                      const DeviceArray<T>& result, Op op, Profile* profile) {
-  if (weights.size() != levels.size() || result.size() != levels.size())
-    throw InputError(std::to_string(weights.size()) + " weights and " +
-                     std::to_string(result.size()) + " results for a forest of " +
-                     std::to_string(levels.size()) + " vertices");
-  return Kernels(runtime, "treefix/levels.cl",
-                 std::string(DeviceChildLists::offset_option()) + " " +
-                     value_op_options(value_type_of<T>(), op),
-                 {profile, "levels"});
+// How a sweep carries its values: the weight type, or for an accurate floating-point sum float in
+// double (double-word float pairs on a device without fp64) and double in double-word pairs
+// (precision.hpp gives the bounds).
+struct SweepValue {
+  std::string options;
+  std::size_t bytes;
+  bool wide;  // results pass through a value_t array, narrowed at the end
+};
+
+SweepValue sweep_value(const Runtime& runtime, ValueType type, Op op, Precision precision) {
+  const std::string base = value_op_options(type, op);
+  const bool floating = type == ValueType::float32 || type == ValueType::float64;
+  if (precision != Precision::accurate || op != Op::sum || !floating)
+    return {base, type == ValueType::int32 || type == ValueType::float32 ? 4u : 8u, false};
+  if (type == ValueType::float32 && runtime.description().fp64)
+    return {base + " -DACC_T=double -DNEED_FP64=1", 8, true};
+  if (type == ValueType::float32)
+    return {base + " -DCOMPENSATED=1 -DACC_T=float -DACC_VEC=float2", 8, true};
+  return {base + " -DCOMPENSATED=1 -DACC_T=double -DACC_VEC=double2", 16, true};
 }
+
+// The sweep kernels for this structure, the arrays' type, the operator and the precision, after
+// checking that the arrays fit the structure; `sweep_result` the array the sweep writes (result
+// itself, or a wide scratch array that finish() narrows into result).
+template <class T>
+struct Sweep {
+  Sweep(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
+        DeviceArray<T>& result, Op op, Precision precision, Profile* profile)
+      : value(sweep_value(runtime, value_type_of<T>(), op, precision)),
+        kernels(runtime, "treefix/levels.cl",
+                std::string(DeviceChildLists::offset_option()) + " " + value.options,
+                {profile, "levels"}),
+        result(result) {
+    if (weights.size() != levels.size() || result.size() != levels.size())
+      throw InputError(std::to_string(weights.size()) + " weights and " +
+                       std::to_string(result.size()) + " results for a forest of " +
+                       std::to_string(levels.size()) + " vertices");
+    sweep_result = value.wide ? &runtime.scratch("levels.wide_result", levels.size() * value.bytes)
+                              : &result.buffer();
+  }
+  // empty: 1 when the roots' results combine no terms, 2 the leaves' (levels_narrow)
+  void finish(const LevelStructure& levels, int empty, LevelsStats* stats) {
+    if (!value.wide || result.size() == 0) return;
+    kernels.run("levels_narrow", kernels.items(result.size()), *sweep_result,
+                static_cast<cl_int>(result.size()), result, levels.parent(),
+                levels.children().child_offset, static_cast<cl_int>(empty));
+    if (stats) ++stats->kernel_launches;
+  }
+  SweepValue value;
+  Kernels kernels;
+  DeviceArray<T>& result;
+  cl::Buffer* sweep_result;
+};
 
 }  // namespace
 
 template <class T>
 void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
-                    LevelsStats* stats) {
-  Kernels sweep = sweep_kernels(runtime, levels, weights, result, op, profile);
+                    LevelsStats* stats, Precision precision) {
+  Sweep<T> sweeping(runtime, levels, weights, result, op, precision, profile);
+  Kernels& sweep = sweeping.kernels;
+  const cl::Buffer& out = *sweeping.sweep_result;
   const cl_int excl = exclusive;
   translate_device_errors("levels rootfix", [&] {
     const auto& offset = levels.level_offset();
@@ -215,24 +256,27 @@ void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const Device
       if (segment.fused) {
         sweep.run("levels_rootfix_fused", sweep.groups(1), levels.order(),
                   levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
-                  static_cast<cl_int>(segment.last_level), levels.parent(), weights, result, excl);
+                  static_cast<cl_int>(segment.last_level), levels.parent(), weights, out, excl);
       } else {
         const std::size_t l = segment.first_level;
         const std::size_t count = offset[l + 1] - offset[l];
         sweep.run("levels_rootfix", sweep.items(count), levels.order(),
                   static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), levels.parent(),
-                  weights, result, excl);
+                  weights, out, excl);
       }
       if (stats) ++stats->kernel_launches;
     }
+    sweeping.finish(levels, exclusive ? 1 : 0, stats);
   });
 }
 
 template <class T>
 void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
-                    LevelsStats* stats) {
-  Kernels sweep = sweep_kernels(runtime, levels, weights, result, op, profile);
+                    LevelsStats* stats, Precision precision) {
+  Sweep<T> sweeping(runtime, levels, weights, result, op, precision, profile);
+  Kernels& sweep = sweeping.kernels;
+  const cl::Buffer& out = *sweeping.sweep_result;
   const std::size_t wg = sweep.wg_size();
   const std::size_t groups_huge = runtime.saturating_groups(wg);
   const auto& offset = levels.level_offset();
@@ -246,7 +290,7 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
   translate_device_errors("levels leaffix", [&] {
     cl::Buffer partial;
     if (most_huge)
-      partial = runtime.scratch("levels-partials", most_huge * groups_huge * sizeof(T));
+      partial = runtime.scratch("levels-partials", most_huge * groups_huge * sweeping.value.bytes);
     const auto& segments = levels.segments();
     for (std::size_t s = segments.size(); s-- > 0;) {
       const auto& segment = segments[s];
@@ -254,7 +298,7 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
         sweep.run("levels_leaffix_fused", sweep.groups(1), levels.order(),
                   levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
                   static_cast<cl_int>(segment.last_level), children.child_offset, children.child,
-                  weights, result, excl, huge_degree);
+                  weights, out, excl, huge_degree);
         if (stats) ++stats->kernel_launches;
         continue;
       }
@@ -262,18 +306,19 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
       const std::size_t count = offset[l + 1] - offset[l];
       sweep.run("levels_leaffix", sweep.grid_stride(count), levels.order(),
                 static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), children.child_offset,
-                children.child, weights, result, excl, huge_degree);
+                children.child, weights, out, excl, huge_degree);
       if (stats) ++stats->kernel_launches;
       const std::size_t huge_count = huge_offset[l + 1] - huge_offset[l];
       if (huge_count == 0) continue;
       sweep.run("levels_leaffix_huge_partial", sweep.groups(groups_huge), levels.huge(),
                 static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(huge_count),
-                children.child_offset, children.child, weights, result, excl, partial);
+                children.child_offset, children.child, weights, out, excl, partial);
       sweep.run("levels_leaffix_huge_finish", sweep.groups(huge_count), levels.huge(),
-                static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(groups_huge), weights,
-                result, excl, partial);
+                static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(groups_huge), weights, out,
+                excl, partial);
       if (stats) stats->kernel_launches += 2;
     }
+    sweeping.finish(levels, exclusive ? 2 : 0, stats);
   });
 }
 
@@ -295,17 +340,19 @@ std::vector<T> host_levels(Runtime& runtime, const ParentArray& parent,
 
 template <class T>
 std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
-                              const std::vector<T>& weights, Op op, bool exclusive) {
+                              const std::vector<T>& weights, Op op, bool exclusive,
+                              Precision precision) {
   return host_levels(runtime, parent, weights, [&](const LevelStructure& l, auto& w, auto& r) {
-    levels_rootfix(runtime, l, w, r, op, exclusive);
+    levels_rootfix(runtime, l, w, r, op, exclusive, nullptr, nullptr, precision);
   });
 }
 
 template <class T>
 std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
-                              const std::vector<T>& weights, Op op, bool exclusive) {
+                              const std::vector<T>& weights, Op op, bool exclusive,
+                              Precision precision) {
   return host_levels(runtime, parent, weights, [&](const LevelStructure& l, auto& w, auto& r) {
-    levels_leaffix(runtime, l, w, r, op, exclusive);
+    levels_leaffix(runtime, l, w, r, op, exclusive, nullptr, nullptr, precision);
   });
 }
 
@@ -317,13 +364,13 @@ bool levels_preferred(std::size_t levels, std::size_t n, Op op) {  // levels: co
 
 #define TREEFIX_LEVELS_INSTANTIATE(T)                                                            \
   template void levels_rootfix<T>(Runtime&, const LevelStructure&, const DeviceArray<T>&,        \
-                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);            \
+                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*, Precision); \
   template void levels_leaffix<T>(Runtime&, const LevelStructure&, const DeviceArray<T>&,        \
-                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*);            \
+                                  DeviceArray<T>&, Op, bool, Profile*, LevelsStats*, Precision); \
   template std::vector<T> levels_rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
-                                            Op, bool);                                           \
+                                            Op, bool, Precision);                                \
   template std::vector<T> levels_leaffix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
-                                            Op, bool);
+                                            Op, bool, Precision);
 TREEFIX_LEVELS_INSTANTIATE(std::int32_t)
 TREEFIX_LEVELS_INSTANTIATE(std::int64_t)
 TREEFIX_LEVELS_INSTANTIATE(float)

@@ -16,9 +16,10 @@ std::vector<T> compute_files(const FileTreefix& request, const ParentArray& pare
   if (options.algorithm == Algorithm::sequential) {
     const auto order = phases.measure("validate", [&] { return top_down_order(parent); });
     result = phases.measure("compute", [&] {
-      return request.leaffix
-                 ? reference::leaffix(parent, order, weights, options.op, options.exclusive)
-                 : reference::rootfix(parent, order, weights, options.op, options.exclusive);
+      return request.leaffix ? reference::leaffix(parent, order, weights, options.op,
+                                                  options.exclusive, options.precision)
+                             : reference::rootfix(parent, order, weights, options.op,
+                                                  options.exclusive, options.precision);
     });
   } else {
     Runtime& runtime = phases.measure("device setup", [&]() -> Runtime& { return device(); });

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "treefix/core/error.hpp"
 
@@ -49,6 +50,73 @@ T apply(Op op, T a, T b) {
   return a;
 }
 
+// The accurate precision's accumulator (precision.hpp): float sums in double, double sums in
+// double-word pairs (the kernels' dw_add of common.clh). Folds start at -0, IEEE's additive
+// identity, so that -0 terms sum to -0; a sum of no terms is +0.
+struct DoubleWord {
+  double hi, lo;
+};
+DoubleWord two_sum(double a, double b) {
+  const double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+DoubleWord fast_two_sum(double a, double b) {  // |a| >= |b|
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+DoubleWord operator+(DoubleWord a, DoubleWord b) {
+  if (a.hi == 0 && b.hi == 0) return {a.hi + b.hi, 0.0};  // zeros: IEEE's sign
+  const DoubleWord s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
+  const DoubleWord v = fast_two_sum(s.hi, s.lo + t.hi);
+  return fast_two_sum(v.hi, t.lo + v.lo);
+}
+
+template <class T>
+struct Wide;
+template <>
+struct Wide<float> {
+  using type = double;
+  static double of(float w) { return w; }
+  static float narrow(double x) { return static_cast<float>(x); }
+};
+template <>
+struct Wide<double> {
+  using type = DoubleWord;
+  static DoubleWord of(double w) { return {w, 0.0}; }
+  static double narrow(DoubleWord x) { return x.lo == 0 ? x.hi : x.hi + x.lo; }
+};
+
+template <class T>
+std::vector<T> accurate_rootfix(const ParentArray& parent, const std::vector<vertex_t>& order,
+                                const std::vector<T>& w, bool exclusive) {
+  using W = Wide<T>;
+  std::vector<typename W::type> wide(parent.size());
+  for (vertex_t v : order) wide[v] = parent[v] == -1 ? W::of(w[v]) : wide[parent[v]] + W::of(w[v]);
+  std::vector<T> r(parent.size());
+  for (vertex_t v : order)
+    r[v] = !exclusive ? W::narrow(wide[v]) : parent[v] == -1 ? T(0) : W::narrow(wide[parent[v]]);
+  return r;
+}
+
+template <class T>
+std::vector<T> accurate_leaffix(const ParentArray& parent, const std::vector<vertex_t>& order,
+                                const std::vector<T>& w, bool exclusive) {
+  using W = Wide<T>;
+  std::vector<typename W::type> below(parent.size(), W::of(-T(0)));
+  std::vector<char> has_children(parent.size(), 0);
+  std::vector<T> r(parent.size());
+  for (std::size_t i = order.size(); i-- > 0;) {
+    const vertex_t v = order[i];
+    const typename W::type total = below[v] + W::of(w[v]);
+    r[v] = !exclusive ? W::narrow(total) : has_children[v] ? W::narrow(below[v]) : T(0);
+    if (parent[v] != -1) {
+      below[parent[v]] = below[parent[v]] + total;
+      has_children[parent[v]] = 1;
+    }
+  }
+  return r;
+}
+
 void check_lengths(const ParentArray& parent, std::size_t weights) {
   if (weights != parent.size())
     throw InputError(std::to_string(weights) + " weights for a tree of " +
@@ -59,8 +127,11 @@ void check_lengths(const ParentArray& parent, std::size_t weights) {
 
 template <class T>
 std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& order,
-                       const std::vector<T>& w, Op op, bool exclusive) {
+                       const std::vector<T>& w, Op op, bool exclusive, Precision precision) {
   check_lengths(parent, w.size());
+  if constexpr (std::is_floating_point_v<T>)
+    if (op == Op::sum && precision == Precision::accurate)
+      return accurate_rootfix(parent, order, w, exclusive);
   std::vector<T> r(parent.size());
   // top-down: a parent is final before its children read it
   for (vertex_t v : order) {
@@ -75,8 +146,11 @@ std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& o
 
 template <class T>
 std::vector<T> leaffix(const ParentArray& parent, const std::vector<vertex_t>& order,
-                       const std::vector<T>& w, Op op, bool exclusive) {
+                       const std::vector<T>& w, Op op, bool exclusive, Precision precision) {
   check_lengths(parent, w.size());
+  if constexpr (std::is_floating_point_v<T>)
+    if (op == Op::sum && precision == Precision::accurate)
+      return accurate_leaffix(parent, order, w, exclusive);
   std::vector<T> r(parent.size(), identity<T>(op));
   // bottom-up: r[v] holds the descendants' total when v is reached in reverse order
   for (std::size_t i = order.size(); i-- > 0;) {
@@ -90,24 +164,28 @@ std::vector<T> leaffix(const ParentArray& parent, const std::vector<vertex_t>& o
 }
 
 template <class T>
-std::vector<T> rootfix(const ParentArray& parent, const std::vector<T>& w, Op op, bool exclusive) {
+std::vector<T> rootfix(const ParentArray& parent, const std::vector<T>& w, Op op, bool exclusive,
+                       Precision precision) {
   check_lengths(parent, w.size());
-  return rootfix(parent, top_down_order(parent), w, op, exclusive);
+  return rootfix(parent, top_down_order(parent), w, op, exclusive, precision);
 }
 
 template <class T>
-std::vector<T> leaffix(const ParentArray& parent, const std::vector<T>& w, Op op, bool exclusive) {
+std::vector<T> leaffix(const ParentArray& parent, const std::vector<T>& w, Op op, bool exclusive,
+                       Precision precision) {
   check_lengths(parent, w.size());
-  return leaffix(parent, top_down_order(parent), w, op, exclusive);
+  return leaffix(parent, top_down_order(parent), w, op, exclusive, precision);
 }
 
-#define TREEFIX_INSTANTIATE(T)                                                             \
-  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<T>&, Op, bool); \
-  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<T>&, Op, bool); \
-  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<vertex_t>&,     \
-                                     const std::vector<T>&, Op, bool);                     \
-  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<vertex_t>&,     \
-                                     const std::vector<T>&, Op, bool);
+#define TREEFIX_INSTANTIATE(T)                                                            \
+  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<T>&, Op, bool, \
+                                     Precision);                                          \
+  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<T>&, Op, bool, \
+                                     Precision);                                          \
+  template std::vector<T> rootfix<T>(const ParentArray&, const std::vector<vertex_t>&,    \
+                                     const std::vector<T>&, Op, bool, Precision);         \
+  template std::vector<T> leaffix<T>(const ParentArray&, const std::vector<vertex_t>&,    \
+                                     const std::vector<T>&, Op, bool, Precision);
 TREEFIX_INSTANTIATE(std::int32_t)
 TREEFIX_INSTANTIATE(std::int64_t)
 TREEFIX_INSTANTIATE(float)

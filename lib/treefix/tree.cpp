@@ -15,7 +15,7 @@ ChildLists child_lists(const ParentArray& parent) {
     vertex_t p = parent[v];
     if (p < -1 || p >= static_cast<std::int64_t>(n))
       throw NotAForestError("vertex " + std::to_string(v) + " has parent " + std::to_string(p) +
-                       ", but there are " + std::to_string(n) + " vertices");
+                            ", but there are " + std::to_string(n) + " vertices");
     if (p == -1)
       lists.roots.push_back(static_cast<vertex_t>(v));
     else
@@ -54,8 +54,8 @@ std::vector<vertex_t> bfs_order(const ParentArray& parent, const ChildLists& lis
       v = parent[v];
     }
     throw NotAForestError("parent array has a cycle through vertex " + std::to_string(v) +
-                     " (not a forest: " + std::to_string(parent.size() - order.size()) +
-                     " vertices are not reachable from a root)");
+                          " (not a forest: " + std::to_string(parent.size() - order.size()) +
+                          " vertices are not reachable from a root)");
   }
   return order;
 }

@@ -134,9 +134,10 @@ template <class T>
 void sequential_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
                         DeviceArray<T>& result, const TreefixOptions& options, detail::Fix fix) {
   std::vector<T> w = weights.download(runtime, options.profile);
-  std::vector<T> r = fix == detail::Fix::root
-                         ? reference::rootfix(tree.parent(), w, options.op, options.exclusive)
-                         : reference::leaffix(tree.parent(), w, options.op, options.exclusive);
+  std::vector<T> r =
+      fix == detail::Fix::root
+          ? reference::rootfix(tree.parent(), w, options.op, options.exclusive, options.precision)
+          : reference::leaffix(tree.parent(), w, options.op, options.exclusive, options.precision);
   result.write(runtime, r, options.profile);
 }
 
@@ -168,10 +169,10 @@ void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
         case Algorithm::levels:
           if (fix == detail::Fix::root)
             levels_rootfix(runtime, tree.levels(options.profile), weights, result, options.op,
-                           options.exclusive, options.profile);
+                           options.exclusive, options.profile, nullptr, options.precision);
           else
             levels_leaffix(runtime, tree.levels(options.profile), weights, result, options.op,
-                           options.exclusive, options.profile);
+                           options.exclusive, options.profile, nullptr, options.precision);
           break;
         case Algorithm::automatic:
           break;

@@ -26,6 +26,7 @@
 #include "treefix/core/runtime.hpp"
 #include "treefix/core/types.hpp"
 #include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/precision.hpp"
 #include "treefix/treefix/tree.hpp"
 
 namespace treefix {
@@ -92,19 +93,23 @@ struct LevelsStats {
 template <class T>
 void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive = false,
-                    Profile* profile = nullptr, LevelsStats* stats = nullptr);
+                    Profile* profile = nullptr, LevelsStats* stats = nullptr,
+                    Precision precision = Precision::accurate);
 template <class T>
 void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive = false,
-                    Profile* profile = nullptr, LevelsStats* stats = nullptr);
+                    Profile* profile = nullptr, LevelsStats* stats = nullptr,
+                    Precision precision = Precision::accurate);
 
 // Host convenience: prepare, upload, sweep, download.
 template <class T>
 std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
-                              const std::vector<T>& weights, Op op, bool exclusive = false);
+                              const std::vector<T>& weights, Op op, bool exclusive = false,
+                              Precision precision = Precision::accurate);
 template <class T>
 std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
-                              const std::vector<T>& weights, Op op, bool exclusive = false);
+                              const std::vector<T>& weights, Op op, bool exclusive = false,
+                              Precision precision = Precision::accurate);
 
 // Levels of at most this many vertices may be fused into one launch.
 constexpr std::size_t kFusedLevelWidth = 1024;

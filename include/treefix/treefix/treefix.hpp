@@ -28,6 +28,7 @@
 #include "treefix/core/types.hpp"
 #include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/levels.hpp"
+#include "treefix/treefix/precision.hpp"
 #include "treefix/treefix/tree.hpp"
 
 namespace treefix {
@@ -50,12 +51,7 @@ struct TreefixOptions {
   // Wall time per phase (upload, validate, prepare, compute, download), for --stats: each phase
   // waits for its device work before it ends.
   PhaseTimes* phases = nullptr;
-  // Floating-point sums only: carry a compensation term through Write/Scan/Read (error-free
-  // transformations), so that results are as accurate as with twice the working precision.
-  bool accurate = false;
-  // How `accurate` sums: automatic = float weights in a double accumulator where the device has
-  // fp64, else double-word; double weights always double-word (hi, lo) pairs.
-  enum class AccurateMethod { automatic, double_word } accurate_method = AccurateMethod::automatic;
+  Precision precision = Precision::accurate;  // floating-point sums (see Precision)
   EulerKernels euler_kernels = EulerKernels::fused;
   // The Euler tour's layout when the host convenience calls prepare the tree (DeviceTree's).
   TourLayout layout = TourLayout::automatic;

@@ -1,0 +1,32 @@
+#pragma once
+// Internal to the treefix module: the fixed-point formats of the exact floating-point sums
+// (kernels/core/exact_sum.clh) and how one is chosen for a call.
+#include <string>
+
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/profile.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/core/types.hpp"
+
+namespace treefix::detail {
+
+// A fixed-point format (kernels/core/exact_sum.clh): `count` signed digits of 31 bits added lane by
+// lane (the fast form), or `count` 32-bit words with carries (any span); the exponent of the
+// lowest bit; whether two more lanes count the terms and those that are not -0 (-0 results).
+struct ExactFormat {
+  bool digits = true;
+  int count = 0;
+  int lsb = 0;
+  bool zero_sign = false;
+  std::string options() const;  // the -D options of exact_sum.clh
+  std::size_t value_bytes() const;
+};
+
+// The narrowest format that holds every weight of the array and any sum of up to 2^32 of them,
+// from one device pass over the weights (treefix/exact_range.cl) and one read of its four words:
+// data of a narrow range (counts, probabilities, lengths of a few decades) take one digit, a
+// plain long. InputError naming the vertex when a weight is not finite.
+template <class T>
+ExactFormat fitted_exact_format(Runtime& runtime, const DeviceArray<T>& weights, Profile* profile);
+
+}  // namespace treefix::detail
