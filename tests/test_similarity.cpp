@@ -162,7 +162,7 @@ TEST_CASE("extra siblings on either side, both definitions") {
   // thesis: P(Engine) = (0.25 + 0.25) / 2 = 0.25; gain 0.6 * 0.25 -> 0.7 + 0.15 = 0.85.
   // weighted: S(Engine) = 0.5; gain 0.6/2 * 0.5 * 0.5 = 0.075 -> 0.775.
   check_both_orders(engine, one, 0.85, 0.775);
-  // An unpaired internal child is scaled by its arc weight (docs/forest.md): unscaled, this pair
+  // An unpaired internal child is scaled by its arc weight (docs/forests.md): unscaled, this pair
   // would score 0.505 + 0.5 = 1.005 under the thesis' figures.
   SemanticTree light = flat_tree("Car", {{"Make", 0.01, "Ford"}});
   light.add_child("Engine", 0.99, flat_tree("Engine", {{"Cyl", 1.0, "6"}}));

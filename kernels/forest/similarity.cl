@@ -1,5 +1,5 @@
 // similarity.cl: tree similarity of one reference tree against many trees of a linear forest,
-// one work-item per tree (definitions: include/treefix/forest/similarity.hpp, docs/forest.md).
+// one work-item per tree (definitions: include/treefix/forest/similarity.hpp, docs/forests.md).
 //
 // Two passes over the tree's breadth-first storage, no stack or recursion:
 //   top-down  (storage order, parents first): match[v] = v's partner in the reference: the

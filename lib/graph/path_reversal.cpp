@@ -1,5 +1,5 @@
 // PR-RST: rooted spanning forests by graft / re-root / shortcut rounds
-// (kernels/graph/path_reversal.cl; the step-to-kernel map is in docs/rooting.md).
+// (kernels/graph/path_reversal.cl; the step-to-kernel map is in docs/design/rooting.md).
 #include <climits>
 #include <cmath>
 #include <utility>

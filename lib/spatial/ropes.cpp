@@ -32,7 +32,7 @@ Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPiec
   // Lockstep pays through coalesced loads on SIMT hardware when the group's items need nearly
   // the same nodes (coherent, sorted, unguided); elsewhere the nodes it carries items through
   // cost more than coalescing saves, and on a CPU device its barriers cost and there is nothing
-  // to coalesce (docs/ropes.md, the table of `treefix-bench spatial`).
+  // to coalesce (docs/design/spatial.md; the table of `treefix-bench spatial` is in bench/README.md).
   if (runtime.description().is_gpu && sorted && !pieces.guided && pieces.coherent)
     return Variant::lockstep;
   return Variant::independent;

@@ -1,5 +1,5 @@
 // The vantage-point tree, built on the host cores level by level, without recursion (see
-// docs/ropes.md, "vp-tree construction", for why on the host).
+// docs/design/spatial.md, "vp-tree construction", for why on the host).
 //
 // A split of the points at positions [begin, end) of point_index: the vantage point v is the
 // point farthest from the range's first point (the first such position), moved to `begin`; the

@@ -67,7 +67,7 @@ grep -q "treefix convert: read: csr" stats.txt || fail "convert --stats"
 # --- capacity: claims of 2*10^9 vertices are refused at once, nothing written ---
 # They need about 46 GB of host memory: some machines have it (the GPU machine's 128 GiB does,
 # and the commands then run), so there the host's data segment is capped at 8 GiB for this part:
-# the library counts the rlimit in what is available (docs/limits.md). Only there: AddressSanitizer
+# the library counts the rlimit in what is available (docs/reference/limits.md). Only there: AddressSanitizer
 # reserves its shadow memory in the data segment and cannot start under the cap.
 available_kib=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
 if (( available_kib > 40 * 1024 * 1024 )) && [ -z "${ASAN_OPTIONS:-}" ]; then

@@ -68,7 +68,7 @@ done
 cmp -s same.txt same.txt.step4 || fail "nbody last snapshot differs from the output"
 expect_error "output-every" "$treefix" nbody --bodies two.txt --steps 4 --output-every 2
 rm -f out.txt.step* same.txt*
-# coordinates near the float limit: finite accelerations (issue 15), not NaN
+# coordinates near the float limit: finite accelerations, not NaN
 cat > huge.txt <<'P'
 3 7
 1 3e38 3e38 -3e38 0 0 0

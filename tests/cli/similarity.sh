@@ -23,7 +23,7 @@ got="$("$treefix" similarity --cpu --threads 2 --reference "$data/car_a.xml" --t
 got="$("$treefix" similarity --definition weighted --reference "$data/car_a.xml" --trees "$data")"
 [ "$got" = "$expected" ] || { echo "weighted is not the default:"; echo "$got"; exit 1; }
 
-# The thesis' definition (docs/forest.md): children paired by position, 1/6 for the leaf.
+# The thesis' definition (docs/forests.md): children paired by position, 1/6 for the leaf.
 thesis="1.000000 car_a.xml
 0.650000 car_c.xml
 0.550000 car_engine.xml

@@ -1,6 +1,6 @@
 #pragma once
 // Tree similarity of node-labelled, arc-labelled, arc-weighted trees: one reference tree against
-// N trees, a similarity in [0, 1] per tree. Two definitions (docs/forest.md states both, worked
+// N trees, a similarity in [0, 1] per tree. Two definitions (docs/forests.md states both, worked
 // on the Car example, and says where each departs from its source):
 //
 // weighted (the default; Bhavsar, Boley and Yang, "A weighted-tree similarity algorithm for
@@ -13,8 +13,10 @@
 //   S(leaf) = 1,  S(u) = D * sum over arcs of u: w * S(child)          (simplicity)
 // Arcs are paired by label.
 //
-// thesis (Y. Lu, "Tree structured data processing on GPUs", UNB 2014, Figs. 2.7 and 2.8, read
-// literally; its gaps filled as docs/forest.md says). Children are paired by position:
+// thesis (Y. Lu, "Tree structured data processing on GPUs", UNB 2014: the walk of Fig. 2.7 and
+// the simplicity of Fig. 2.8, read literally, each pair combined by the rule of the thesis'
+// reference [17], the weighted definition's paper; its gaps filled as docs/forests.md says).
+// Children are paired by position:
 //   sim = 0 / 1 as above;  P(u) if one root is a leaf and the other, u, is not
 //       = sum over positions i present under both roots: (w_i + w'_i) / 2 * A(sim(t_i, t'_i))
 //       + sum over children c present under one root only (weight w): w * Q(c)

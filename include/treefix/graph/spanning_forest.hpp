@@ -7,7 +7,7 @@
 //   RstMethod::bfs    BFS trees (treefix/graph/bfs.hpp) from the root, then, if vertices are left,
 //                     from every component's smallest vertex.
 //   RstMethod::path_reversal  PR-RST (Sahu & Donur): rounds of graft, re-root by path reversal
-//                     and shortcut by pointer jumping, O(log n) rounds (docs/rooting.md).
+//                     and shortcut by pointer jumping, O(log n) rounds (docs/design/rooting.md).
 // Every method roots each tree at its component's smallest vertex, except options.root's.
 #include <optional>
 

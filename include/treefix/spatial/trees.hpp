@@ -74,7 +74,7 @@ struct VpTree : LinearTree {
       parent_vantage;  // tree position of the parent's vantage point, -1 at root
   std::vector<float> parent_lo, parent_hi;  // min/max distance of the subtree's points to it
 };
-// Built on all host cores (parallel = false: on one thread, the same tree); see docs/ropes.md.
+// Built on all host cores (parallel = false: on one thread, the same tree); see docs/design/spatial.md.
 VpTree build_vp_tree(const PointSet& points, int leaf_size = 8, bool parallel = true);
 
 }  // namespace treefix
