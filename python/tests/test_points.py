@@ -142,3 +142,16 @@ def test_nbody_leapfrog_step(rt):
     np.testing.assert_array_equal(after[:, 0], bodies[:, 0].astype(np.float32))
     with pytest.raises(ValueError, match="7"):
         treefix.nbody(bodies[:, :6], 1, dt, runtime=rt)
+
+
+def test_results_beyond_the_device_raise_memory_error(rt):
+    # k = 64 neighbours of 2^31 / 256 + 1 one-dimensional queries: an index array one past the
+    # device's largest buffer (PoCL's 2 GiB; skipped where buffers may be larger).
+    largest = rt.device["max_alloc_bytes"]
+    queries = largest // (64 * 4) + 1
+    if queries > (1 << 23) + 1:
+        pytest.skip("the device's largest buffer is too large to exceed cheaply")
+    tree = treefix.KDTree(np.arange(100, dtype=np.float32)[:, None], runtime=rt)
+    with pytest.raises(MemoryError, match="MiB|bytes"):
+        tree.query(np.zeros((queries, 1), np.float32), k=64)
+    assert treefix.Tree([-1, 0], runtime=rt).rootfix().tolist() == [1, 2]  # still usable
