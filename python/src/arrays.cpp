@@ -1,10 +1,12 @@
 // NumPy conversions shared by the bindings (arrays.hpp).
 #include "arrays.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
 
 namespace treefix::python {
 
@@ -71,32 +73,56 @@ std::vector<std::int32_t> int32_vector(py::handle obj, const std::string& what) 
   return values;
 }
 
-PointColumns point_columns(py::handle obj, const std::string& what, int max_dim) {
+py::array_t<float> point_rows(py::handle obj, const std::string& what, int max_dim) {
   py::array array = numeric_array(obj, what);
   if (array.ndim() != 2)
     throw py::value_error(what + ": expected a 2-D array of shape (n, d), got " +
                           shape_text(array));
-  PointColumns points;
-  points.n = static_cast<std::size_t>(array.shape(0));
   const py::ssize_t dim = array.shape(1);
   if (dim < 1 || dim > max_dim)
     throw py::value_error(what + ": " + std::to_string(dim) + " coordinates per point; 1 to " +
                           std::to_string(max_dim) + " are supported");
-  points.dim = static_cast<int>(dim);
-  auto rows = contiguous_as<float>(array);
-  const float* data = rows.data();
+  return contiguous_as<float>(array);
+}
+
+PointColumns columns_of(const py::array_t<float>& rows, const std::string& what) {
+  PointColumns points;
+  points.n = static_cast<std::size_t>(rows.shape(0));
+  points.dim = static_cast<int>(rows.shape(1));
   points.coord.resize(points.n * points.dim);
+  const float* data = rows.data();
+  const std::size_t n = points.n, dim = static_cast<std::size_t>(points.dim);
+  float* coord = points.coord.data();
   py::gil_scoped_release release;
-  // Rows (x, y, z) to columns: the device reads each coordinate as one array.
-  for (std::size_t i = 0; i < points.n; ++i)
-    for (int k = 0; k < points.dim; ++k) {
-      const float value = data[i * points.dim + k];
-      if (!std::isfinite(value))  // (unwinding takes the GIL back)
-        throw InputError(what + ": element [" + std::to_string(i) + ", " + std::to_string(k) +
-                         "] is not a finite float");
-      points.coord[static_cast<std::size_t>(k) * points.n + i] = value;
-    }
+  // Rows (x, y, z) to columns: the device reads each coordinate as one array. The first
+  // non-finite value in row order is the one reported, whichever slice finds it.
+  std::atomic<std::size_t> first_bad{n * dim};
+  for_slices(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      for (std::size_t k = 0; k < dim; ++k) {
+        const float value = data[i * dim + k];
+        if (!std::isfinite(value)) {
+          std::size_t seen = first_bad.load();
+          while (i * dim + k < seen && !first_bad.compare_exchange_weak(seen, i * dim + k)) {
+          }
+        }
+        coord[k * n + i] = value;
+      }
+  });
+  if (first_bad.load() < n * dim)  // (unwinding takes the GIL back)
+    throw InputError(what + ": element [" + std::to_string(first_bad / dim) + ", " +
+                     std::to_string(first_bad % dim) + "] is not a finite float");
   return points;
+}
+
+PointColumns point_columns(py::handle obj, const std::string& what, int max_dim) {
+  return columns_of(point_rows(obj, what, max_dim), what);
+}
+
+void for_slices(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body) {
+  const Ranges slices(n, 4 * std::max(1u, host_threads()), std::size_t{1} << 16);
+  if (slices.count == 1) return body(0, n);
+  parallel_for(slices.count, [&](std::size_t s) { body(slices.begin(s), slices.end(s)); });
 }
 
 std::string dtype_text(const py::dtype& dtype) {

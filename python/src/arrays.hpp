@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,14 @@ struct PointColumns {
   std::vector<float> coord;
 };
 PointColumns point_columns(py::handle obj, const std::string& what, int max_dim);
+// The two steps of point_columns: the checked (n, d) float32 rows (no copy when obj is one), and
+// their columns (on every host core).
+py::array_t<float> point_rows(py::handle obj, const std::string& what, int max_dim);
+PointColumns columns_of(const py::array_t<float>& rows, const std::string& what);
+
+// body(begin, end) over slices of [0, n) on every host core (for the O(n) passes on results:
+// one call per slice, not per element).
+void for_slices(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body);
 
 // "float64", for messages.
 std::string dtype_text(const py::dtype& dtype);

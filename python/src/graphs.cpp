@@ -11,7 +11,6 @@
 
 #include "arrays.hpp"
 #include "runtime.hpp"
-#include "treefix/core/parallel.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/csr.hpp"
@@ -80,8 +79,9 @@ class Graph {
       if (return_predecessors && n() > 0) {
         detail::read_buffer(runtime, search.parent.buffer(), parent, n() * sizeof(std::int32_t),
                             nullptr);
-        parallel_for(n(), [&](std::size_t v) {
-          if (parent[v] < 0) parent[v] = kNoPredecessor;
+        for_slices(n(), [&](std::size_t begin, std::size_t end) {
+          for (std::size_t v = begin; v < end; ++v)
+            if (parent[v] < 0) parent[v] = kNoPredecessor;
         });
       }
       return reached;
@@ -113,7 +113,9 @@ class Graph {
       std::int32_t next = 0;
       for (std::size_t v = 0; v < n(); ++v)
         if (label[v] == static_cast<std::int32_t>(v)) number[v] = next++;
-      parallel_for(n(), [&](std::size_t v) { label[v] = number[label[v]]; });
+      for_slices(n(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t v = begin; v < end; ++v) label[v] = number[label[v]];
+      });
       return components.count;
     });
     if (!return_labels) return py::int_(count);

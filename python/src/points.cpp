@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,7 +13,6 @@
 
 #include "arrays.hpp"
 #include "runtime.hpp"
-#include "treefix/core/parallel.hpp"
 #include "treefix/spatial/device_build.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/neighbours.hpp"
@@ -39,12 +39,15 @@ std::vector<py::ssize_t> result_shape(bool single, std::size_t m, int k) {
 
 class KDTree {
  public:
-  KDTree(RuntimeHandle box, PointColumns columns, int leaf_size)
-      : box_(std::move(box)), n_(columns.n), dim_(columns.dim) {
+  KDTree(RuntimeHandle box, const py::array_t<float>& rows, int leaf_size)
+      : box_(std::move(box)),
+        n_(static_cast<std::size_t>(rows.shape(0))),
+        dim_(static_cast<int>(rows.shape(1))),
+        rows_(rows.data(), rows.data() + rows.size()) {
     if (leaf_size < 1)
       throw InputError("leaf_size = " + std::to_string(leaf_size) + ": must be at least 1");
     if (n_ == 0) throw InputError("data: a kd-tree needs at least one point");
-    PointSet points = point_set(std::move(columns));
+    PointSet points = point_set(columns_of(rows, "data"));
     on_device(*box_, [&](Runtime& runtime) {
       DevicePoints uploaded = DevicePoints::upload(runtime, points);
       tree_ = std::make_unique<DeviceKdTree>(build_kd_tree(runtime, uploaded, {leaf_size}));
@@ -52,8 +55,8 @@ class KDTree {
   }
 
   py::tuple query(py::handle x, int k) {
-    auto [queries, single] = query_points(x);
-    const std::size_t m = queries.n;
+    auto [queries, single, own] = query_points(x);
+    const std::size_t m = own ? n_ : queries.n;
     if (k < 1 || static_cast<std::size_t>(k) > n_)
       throw InputError("k = " + std::to_string(k) + ": must be in 1.." +
                        std::to_string(std::min<std::size_t>(n_, max_knn_k)) + " (the tree has " +
@@ -67,16 +70,16 @@ class KDTree {
     if (m > 0) {
       on_device(*box_, [&](Runtime& runtime) {
         const std::size_t values = m * static_cast<std::size_t>(k);
-        DevicePoints asked = DevicePoints::upload(runtime, queries);
+        // The tree's own points are on the device already, in its order (no sort needed).
+        DevicePoints asked;
+        if (!own) asked = DevicePoints::upload(runtime, queries);
         auto index_out = DeviceArray<std::int32_t>::workspace(runtime, "python.knn.index", values);
         auto d2_out = DeviceArray<float>::workspace(runtime, "python.knn.d2", values);
-        knn(runtime, *tree_, &asked, k, index_out, d2_out);
+        knn(runtime, *tree_, own ? nullptr : &asked, k, index_out, d2_out);
         detail::read_buffer(runtime, index_out.buffer(), i, values * sizeof(std::int32_t), nullptr);
         detail::read_buffer(runtime, d2_out.buffer(), d, values * sizeof(float), nullptr);
-        constexpr std::size_t kSlice = 1 << 16;
-        parallel_for((values + kSlice - 1) / kSlice, [&](std::size_t s) {
-          for (std::size_t j = s * kSlice; j < std::min(values, (s + 1) * kSlice); ++j)
-            d[j] = std::sqrt(d[j]);
+        for_slices(values, [&](std::size_t begin, std::size_t end) {
+          for (std::size_t j = begin; j < end; ++j) d[j] = std::sqrt(d[j]);
         });
       });
     }
@@ -90,15 +93,16 @@ class KDTree {
           "neighbours within r; it does not list them)");
     if (!(r >= 0) || !std::isfinite(r))
       throw InputError("r = " + std::to_string(r) + ": must be a finite radius >= 0");
-    auto [queries, single] = query_points(x);
-    const std::size_t m = queries.n;
+    auto [queries, single, own] = query_points(x);
+    const std::size_t m = own ? n_ : queries.n;
     py::array_t<std::int64_t> counts(result_shape(single, m, 1));
     std::int64_t* count = counts.mutable_data();
     if (m > 0) {
       on_device(*box_, [&](Runtime& runtime) {
-        DevicePoints asked = DevicePoints::upload(runtime, queries);
+        DevicePoints asked;
+        if (!own) asked = DevicePoints::upload(runtime, queries);
         auto found = DeviceArray<std::uint32_t>::workspace(runtime, "python.ball.counts", m);
-        correlation_counts(runtime, *tree_, &asked, r, found);
+        correlation_counts(runtime, *tree_, own ? nullptr : &asked, r, found);
         std::vector<std::uint32_t> host(m);
         detail::read_buffer(runtime, found.buffer(), host.data(), m * sizeof(std::uint32_t),
                             nullptr);
@@ -112,21 +116,31 @@ class KDTree {
   int m() const { return dim_; }
 
  private:
-  // (m, d) queries, or one query (d,) (`single`: results without the query axis).
-  std::pair<PointSet, bool> query_points(py::handle x) {
+  // (m, d) queries, or one query (d,) (`single`: results without the query axis). `own`: the
+  // queries are the tree's points, exactly (the usual kNN graph of a point set), whose upload
+  // and Morton sort the query can skip.
+  struct Queries {
+    PointSet points;
+    bool single = false, own = false;
+  };
+  Queries query_points(py::handle x) {
     py::array given = numeric_array(x, "x");
     const bool single = given.ndim() == 1;
     if (single) given = given.attr("reshape")(1, -1);
-    PointColumns columns = point_columns(given, "x", kMaxDimensions);
-    if (columns.dim != dim_)
-      throw InputError("x: queries have " + std::to_string(columns.dim) +
+    py::array_t<float> rows = point_rows(given, "x", kMaxDimensions);
+    if (rows.shape(1) != dim_)
+      throw InputError("x: queries have " + std::to_string(rows.shape(1)) +
                        " coordinates, the tree's points " + std::to_string(dim_));
-    return {point_set(std::move(columns)), single};
+    if (static_cast<std::size_t>(rows.shape(0)) == n_ &&
+        std::memcmp(rows.data(), rows_.data(), rows_.size() * sizeof(float)) == 0)
+      return {PointSet(), single, true};
+    return {point_set(columns_of(rows, "x")), single, false};
   }
 
   RuntimeHandle box_;
   std::size_t n_;
   int dim_;
+  std::vector<float> rows_;  // the points as given (float32 rows): what `own` compares with
   std::unique_ptr<DeviceKdTree> tree_;
 };
 
@@ -228,9 +242,8 @@ device computes in float32: coordinates are rounded to float32, distances are fl
 squares in coordinate order, so results equal a brute-force float32 search exactly).)doc")
       .def(
           py::init([](py::handle data, int leaf_size, const std::optional<RuntimeHandle>& runtime) {
-            PointColumns columns = point_columns(data, "data", kMaxDimensions);
-            return std::make_unique<KDTree>(runtime_or_default(runtime), std::move(columns),
-                                            leaf_size);
+            return std::make_unique<KDTree>(runtime_or_default(runtime),
+                                            point_rows(data, "data", kMaxDimensions), leaf_size);
           }),
           py::arg("data"), py::arg("leaf_size") = 8, py::kw_only(), runtime_arg())
       .def_property_readonly("n", &KDTree::n, "Number of points.")

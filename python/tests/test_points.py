@@ -36,6 +36,10 @@ def test_knn_equals_brute_force_in_float32(rt, dim):
     d1, i1 = tree.query(queries)
     assert d1.shape == i1.shape == (101,)
     np.testing.assert_array_equal(i1, expected[:, 0])
+    # The tree's own points as queries (kept on the device: no upload) and a part of them.
+    own = np.argsort(squared_distances(data, data), axis=1, kind="stable")[:, :8]
+    np.testing.assert_array_equal(tree.query(data, k=8)[1], own)
+    np.testing.assert_array_equal(tree.query(data[:-1], k=8)[1], own[:-1])
 
 
 def test_knn_agrees_with_ckdtree(rt):
@@ -62,8 +66,11 @@ def test_ball_counts_equal_brute_force_and_ckdtree(rt):
         np.testing.assert_array_equal(counts, (squared_distances(data, queries) <= r2).sum(1))
         ref = cKDTree(data).query_ball_point(queries, r, return_length=True)
         assert np.abs(counts - ref).max() <= 1
-    # The data points themselves: each counts itself.
-    assert (tree.query_ball_point(data, 0.0) >= 1).all()
+    # The data points themselves (kept on the device) and a part of them.
+    for r in (0.0, 0.8):
+        expected = (squared_distances(data, data) <= np.float32(r) * np.float32(r)).sum(1)
+        np.testing.assert_array_equal(tree.query_ball_point(data, r), expected)
+        np.testing.assert_array_equal(tree.query_ball_point(data[1:], r), expected[1:])
 
 
 def test_bad_points_raise(rt):
