@@ -125,6 +125,12 @@ void for_slices(std::size_t n, const std::function<void(std::size_t, std::size_t
   parallel_for(slices.count, [&](std::size_t s) { body(slices.begin(s), slices.end(s)); });
 }
 
+std::string path_text(py::handle path) {
+  // Never released: a static py::object would be released after the interpreter has ended.
+  static const py::object& fspath = *new py::object(py::module_::import("os").attr("fspath"));
+  return fspath(path).cast<std::string>();
+}
+
 std::string dtype_text(const py::dtype& dtype) {
   return py::str(static_cast<const py::handle&>(dtype)).cast<std::string>();
 }

@@ -60,6 +60,9 @@ PointColumns columns_of(const py::array_t<float>& rows, const std::string& what)
 // one call per slice, not per element).
 void for_slices(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body);
 
+// A path given as str or os.PathLike (os.fspath), as the library's std::string.
+std::string path_text(py::handle path);
+
 // "float64", for messages.
 std::string dtype_text(const py::dtype& dtype);
 // "weights of shape (3, 4)" for messages.

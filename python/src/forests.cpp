@@ -14,12 +14,6 @@
 namespace treefix::python {
 namespace {
 
-std::string path_text(py::handle path) {
-  // Never released: a static py::object would be released after the interpreter has ended.
-  static const py::object& fspath = *new py::object(py::module_::import("os").attr("fspath"));
-  return fspath(path).cast<std::string>();
-}
-
 // A reference given as RuleML text (it starts with '<' after white space) or as a file's path.
 SemanticForest reference_forest(py::handle reference, Interner& interner) {
   const std::string text = path_text(reference);

@@ -79,7 +79,10 @@ takes turns on it (the GIL is released meanwhile).)doc")
           "device", [](RuntimeBox& box) { return device_dict(box.runtime.description()); },
           "The device, as a dict like those of devices().")
       .def_property_readonly(
-          "programs_built", [](RuntimeBox& box) { return box.runtime.programs_built(); },
+          "programs_built",
+          [](RuntimeBox& box) {
+            return on_device(box, [](Runtime& runtime) { return runtime.programs_built(); });
+          },
           "Programs compiled (or loaded from the disk cache) so far.")
       .def("__repr__", [](RuntimeBox& box) {
         return "treefix.Runtime(" + box.runtime.description().summary() + ")";

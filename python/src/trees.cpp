@@ -194,7 +194,8 @@ pre-order as the nodes appear in the text (the root is 0); names and lengths com
       .def(py::init(&make_tree), py::arg("parents"), py::kw_only(), runtime_arg())
       .def_static(
           "from_newick",
-          [](const std::string& path, const std::optional<RuntimeHandle>& runtime) {
+          [](py::handle path_like, const std::optional<RuntimeHandle>& runtime) {
+            const std::string path = path_text(path_like);
             NewickTree newick;
             {
               py::gil_scoped_release release;
