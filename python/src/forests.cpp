@@ -2,6 +2,7 @@
 // (treefix/forest/similarity.hpp, the definitions docs/forest.md states).
 #include <pybind11/stl.h>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ SemanticForest reference_forest(py::handle reference, Interner& interner) {
   py::gil_scoped_release release;
   if (first != std::string::npos && text[first] == '<')
     return build_semantic_forest({parse_ruleml(text, "reference")}, interner);
+  if (std::filesystem::is_directory(text))
+    throw InputError(text +
+                     ": cannot open: it is a directory, not a file (the reference is one "
+                     "RuleML file or RuleML text)");
   return read_ruleml_forest(text, interner, 1).forest;
 }
 

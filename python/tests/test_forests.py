@@ -46,6 +46,8 @@ def test_bad_forests_raise_value_error(rt, tmp_path):
         treefix.similarity(str(CARS / "car_a.xml"), str(CARS), "cosine", runtime=rt)
     with pytest.raises(ValueError):
         treefix.similarity(str(CARS / "missing.xml"), str(CARS), runtime=rt)
+    with pytest.raises(ValueError, match="directory"):
+        treefix.similarity(CARS, CARS, runtime=rt)
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(ValueError, match="no \\*.xml files"):
