@@ -1,5 +1,6 @@
 """rootfix / leaffix and treefix.Tree against NumPy references."""
 import threading
+import time
 import tracemalloc
 
 import numpy as np
@@ -239,3 +240,33 @@ def test_threads_share_one_runtime(rt):
     for t in threads:
         t.join()
     assert not failures
+
+
+def test_the_gil_is_released_during_device_work(rt):
+    # While a batch runs on the device, this thread keeps running Python: the longest pause it
+    # sees is far shorter than the call (with the GIL held it would last the whole call).
+    parent = random_tree(4096, np.random.default_rng(8))
+    tree = treefix.Tree(parent, runtime=rt)
+    weights = np.ones((300, 4096))
+    tree.rootfix(weights[:2])
+    started, done = threading.Event(), threading.Event()
+    span = []
+
+    def work():
+        started.set()
+        begin = time.perf_counter()
+        tree.rootfix(weights)
+        span.append(time.perf_counter() - begin)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    last, longest = time.perf_counter(), 0.0
+    while not done.is_set():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    if span[0] < 0.05:
+        pytest.skip("the batch took too little time to tell (%.3f s)" % span[0])
+    assert longest < 0.5 * span[0], (longest, span[0])
