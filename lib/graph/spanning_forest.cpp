@@ -14,11 +14,11 @@ namespace {
 
 // BFS trees: from the root (R, else vertex 0); when that leaves vertices unreached, one
 // multi-source BFS from the root of every component (labels from connectivity).
-ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
+ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const DeviceGraph& device_graph,
+                                const RstOptions& options) {
   const std::size_t n = graph.vertices();
   if (n == 0) return {};
   Profile* profile = options.profile;
-  DeviceGraph device_graph(runtime, graph, profile);
   BfsOptions bfs_options;
   bfs_options.profile = profile;
   vertex_t first = options.root.value_or(0);
@@ -39,23 +39,35 @@ ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOpt
   return result.parent.download(runtime, profile);
 }
 
-}  // namespace
-
-ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
-  const std::size_t n = graph.vertices(), arcs = graph.edges();
-  detail::require_graph_indices(n, arcs / 2 + 1, "a rooted spanning forest");
+void check_request(const Csr& graph, const RstOptions& options) {
+  const std::size_t n = graph.vertices();
+  detail::require_graph_indices(n, graph.edges() / 2 + 1, "a rooted spanning forest");
   if (options.root && (*options.root < 0 || static_cast<std::size_t>(*options.root) >= n))
     throw InputError("root " + std::to_string(*options.root) + " is not a vertex (there are " +
                      std::to_string(n) + ")");
+}
+
+}  // namespace
+
+ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
+  check_request(graph, options);  // before the upload
+  DeviceGraph device_graph = translate_device_errors(
+      "rooted spanning forest", [&] { return DeviceGraph(runtime, graph, options.profile); });
+  return rooted_spanning_forest(runtime, graph, device_graph, options);
+}
+
+ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph,
+                                   const DeviceGraph& device_graph, const RstOptions& options) {
+  const std::size_t n = graph.vertices();
+  check_request(graph, options);
   return translate_device_errors("rooted spanning forest", [&] {
-    if (options.method == RstMethod::bfs) return bfs_spanning_forest(runtime, graph, options);
+    if (options.method == RstMethod::bfs)
+      return bfs_spanning_forest(runtime, graph, device_graph, options);
     Profile* profile = options.profile;
     if (options.method == RstMethod::path_reversal) {
-      DeviceGraph device_graph(runtime, graph, profile);
       return detail::path_reversal_forest(runtime, device_graph, options.root, profile)
           .download(runtime, profile);
     }
-    DeviceGraph device_graph(runtime, graph, profile);
     Components cc = detail::connectivity(runtime, device_graph, profile).components;
     RootingOptions rooting;
     if (options.root) rooting.roots.push_back(*options.root);

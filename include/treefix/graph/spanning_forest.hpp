@@ -14,6 +14,7 @@
 #include "treefix/core/names.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/device_graph.hpp"
 #include "treefix/primitives/listrank.hpp"
 #include "treefix/treefix/tree.hpp"
 
@@ -35,5 +36,9 @@ struct RstOptions {
 // graphs). Sizes: vertices and arcs / 2 below 2^31.
 ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph,
                                    const RstOptions& options = {});
+// The same on a graph already on the device: `device_graph` holds `graph` (uploaded by the
+// caller, who keeps it for other calls); nothing is uploaded again.
+ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph,
+                                   const DeviceGraph& device_graph, const RstOptions& options = {});
 
 }  // namespace treefix

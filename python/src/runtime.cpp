@@ -1,0 +1,96 @@
+// treefix.devices(), treefix.Runtime and the default runtime.
+#include "runtime.hpp"
+
+#include <pybind11/stl.h>
+
+#include "treefix/core/error.hpp"
+
+namespace treefix::python {
+
+RuntimeHandle runtime_or_default(const std::optional<RuntimeHandle>& runtime) {
+  if (runtime && *runtime) return *runtime;
+  // Made once, on first use, and never destroyed: a process keeps its OpenCL context until it
+  // ends (tearing a driver down while the interpreter exits gains nothing).
+  static RuntimeHandle* made = nullptr;
+  static std::mutex making;
+  py::gil_scoped_release release;  // the device setup takes a while; other threads run meanwhile
+  std::lock_guard<std::mutex> lock(making);
+  if (!made) made = new RuntimeHandle(std::make_shared<RuntimeBox>(""));
+  return *made;
+}
+
+namespace {
+
+py::dict device_dict(const DeviceDescription& d) {
+  py::dict info;
+  info["spec"] = std::to_string(d.platform_index) + ":" + std::to_string(d.device_index);
+  info["platform"] = d.platform_name;
+  info["name"] = d.device_name;
+  info["vendor"] = d.vendor;
+  info["driver"] = d.driver_version;
+  info["version"] = d.device_version;
+  info["type"] = d.is_gpu ? "gpu" : d.is_cpu ? "cpu" : "accelerator";
+  info["global_mem_bytes"] = d.global_mem_bytes;
+  info["max_alloc_bytes"] = d.max_alloc_bytes;
+  info["compute_units"] = d.compute_units;
+  info["fp64"] = d.fp64;
+  info["summary"] = d.summary();
+  return info;
+}
+
+py::list devices() {
+  std::vector<DeviceDescription> found;
+  try {
+    py::gil_scoped_release release;
+    found = list_devices();
+  } catch (const DeviceError& e) {
+    if (e.code() != -1001) throw;  // CL_PLATFORM_NOT_FOUND_KHR: no OpenCL platform, no devices
+  }
+  py::list list;
+  for (const DeviceDescription& d : found) list.append(device_dict(d));
+  return list;
+}
+
+}  // namespace
+
+void bind_runtime(py::module_& m) {
+  m.def("devices", &devices, R"doc(
+The OpenCL devices of every platform, as dicts: spec ("P:D", usable as Runtime(spec)), platform,
+name, vendor, driver, version, type ("gpu", "cpu" or "accelerator"), global_mem_bytes,
+max_alloc_bytes, compute_units, fp64, summary. An empty list when no OpenCL platform is installed.)doc");
+
+  py::class_<RuntimeBox, RuntimeHandle>(m, "Runtime", R"doc(
+An OpenCL device with its context, queue and compiled programs, kept between calls.
+
+Runtime(device=None): device is a spec as the command line's --device takes it: "gpu", "cpu",
+"P:D" (indices from devices()), or words matched against the platform and device names ("nvidia",
+"pocl"; several, comma-separated, must all match). None: $TREEFIX_DEVICE if set, else the first
+GPU, else any device. RuntimeError when no device matches or none exists.
+
+Every function and class of the module takes runtime=None, meaning a default Runtime made on first
+use and kept for the process. A Runtime may be shared by several Python threads: their device work
+takes turns on it (the GIL is released meanwhile).)doc")
+      .def(py::init([](const std::optional<std::string>& device) {
+             py::gil_scoped_release release;
+             return std::make_shared<RuntimeBox>(device.value_or(""));
+           }),
+           py::arg("device") = py::none())
+      .def_property_readonly(
+          "device", [](RuntimeBox& box) { return device_dict(box.runtime.description()); },
+          "The device, as a dict like those of devices().")
+      .def_property_readonly(
+          "programs_built",
+          [](RuntimeBox& box) {
+            return on_device(box, [](Runtime& runtime) { return runtime.programs_built(); });
+          },
+          "Programs compiled (or loaded from the disk cache) so far.")
+      .def("__repr__", [](RuntimeBox& box) {
+        return "treefix.Runtime(" + box.runtime.description().summary() + ")";
+      });
+
+  m.def(
+      "default_runtime", [] { return runtime_or_default(std::nullopt); },
+      "The Runtime that runtime=None stands for (made on first use).");
+}
+
+}  // namespace treefix::python
