@@ -1,4 +1,5 @@
 """rootfix / leaffix and treefix.Tree against NumPy references."""
+import math
 import threading
 import time
 import tracemalloc
@@ -52,19 +53,59 @@ def test_every_algorithm_gives_the_same_sums(rt, algorithm):
         np.testing.assert_array_equal(got, reference(parent, w))
 
 
+def exact_sums(parent, w):
+    """Each vertex's rootfix and leaffix rounded once from the exact sums (math.fsum), and the
+    sums of |w| over the same terms: the oracle of the accurate default."""
+    n = len(parent)
+    w = [float(x) for x in w]
+    children = [[] for _ in range(n)]
+    for v, p in enumerate(parent):
+        if p >= 0:
+            children[p].append(v)
+    root_terms, leaf_terms = [None] * n, [None] * n
+    order = [v for v in range(n) if parent[v] < 0]
+    for v in order:                       # top-down: each vertex's ancestors' weights
+        root_terms[v] = (root_terms[parent[v]] if parent[v] >= 0 else []) + [w[v]]
+        order.extend(children[v])
+    for v in reversed(order):             # bottom-up: each subtree's weights
+        leaf_terms[v] = [w[v]] + [x for c in children[v] for x in leaf_terms[c]]
+    exact = lambda terms: np.array([math.fsum(t) for t in terms])
+    magnitude = lambda terms: np.array([math.fsum(abs(x) for x in t) for t in terms])
+    return exact(root_terms), magnitude(root_terms), exact(leaf_terms), magnitude(leaf_terms)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_real_float_sums_are_within_the_stated_bound(rt, dtype):
-    # Compared with a float64 reference: within 8 u times the sum of |w| over the forest (the
-    # Euler tour's scan runs over every weight before a vertex's; the accurate sums do better).
+    # The accurate default: every result within 8·u·S of the exact sum, S the sum of |w| over the
+    # terms it combines; the Euler tour's is the exact sum rounded once, so a leaf's leaffix and
+    # a root's rootfix are their own weights.
     rng = np.random.default_rng(3)
-    parent = random_tree(5000, rng)
-    w = rng.standard_normal(len(parent)).astype(dtype)
+    parent = random_tree(2000, rng, roots=3)
+    w = (rng.standard_normal(len(parent)) * 10.0 ** rng.integers(-8, 9, len(parent))).astype(dtype)
     tree = treefix.Tree(parent, runtime=rt)
-    w64 = w.astype(np.float64)
-    for fix, reference in ((tree.rootfix, rootfix_reference), (tree.leaffix, leaffix_reference)):
-        exact = reference(parent, w64)
-        error = np.abs(fix(w).astype(np.float64) - exact)
-        assert error.max() <= 8 * U[dtype] * np.abs(w64).sum()
+    root_exact, root_s, leaf_exact, leaf_s = exact_sums(parent, w)
+    for algorithm in ("auto", "euler", "levels", "sequential"):
+        root = tree.rootfix(w, algorithm=algorithm).astype(np.float64)
+        leaf = tree.leaffix(w, algorithm=algorithm).astype(np.float64)
+        assert np.all(np.abs(root - root_exact) <= 8 * U[dtype] * root_s)
+        assert np.all(np.abs(leaf - leaf_exact) <= 8 * U[dtype] * leaf_s)
+        is_leaf = tree.subtree_sizes() == 1
+        assert np.array_equal(leaf[is_leaf], w[is_leaf].astype(np.float64))
+        assert np.array_equal(root[parent < 0], w[parent < 0].astype(np.float64))
+    if dtype == np.float64:  # correctly rounded: fsum rounds the same exact sum
+        assert np.array_equal(tree.rootfix(w, algorithm="euler"), root_exact)
+        assert np.array_equal(tree.leaffix(w, algorithm="euler"), leaf_exact)
+
+
+def test_float_results_are_the_same_bits_on_every_call(rt):
+    rng = np.random.default_rng(8)
+    parent = random_tree(20000, rng, roots=5)
+    w = rng.random(len(parent), dtype=np.float32)
+    tree = treefix.Tree(parent, runtime=rt)
+    first_root, first_leaf = tree.rootfix(w), tree.leaffix(w)
+    for _ in range(20):
+        assert np.array_equal(tree.rootfix(w).view(np.uint32), first_root.view(np.uint32))
+        assert np.array_equal(tree.leaffix(w).view(np.uint32), first_leaf.view(np.uint32))
 
 
 def test_default_weights_are_int64_ones(rt):
@@ -211,9 +252,12 @@ def test_bird_phylogeny_root_to_tip_distances(rt):
     tree = treefix.Tree.from_newick(str(data_file("birds_gumbs2022.nwk")), runtime=rt)
     parent = tree.parents
     assert tree.n == len(tree.names) == len(tree.lengths)
-    exact = rootfix_reference(parent, tree.lengths.astype(np.float64))
-    error = np.abs(tree.rootfix(tree.lengths) - exact)
-    assert error.max() <= 8 * U[np.float64] * np.abs(tree.lengths).sum()
+    root_exact, root_s, leaf_exact, _ = exact_sums(parent, tree.lengths)
+    distances = tree.rootfix(tree.lengths)
+    assert np.all(np.abs(distances - root_exact) <= 8 * U[np.float64] * root_s)
+    # a tip's leaffix is its own branch length, exactly
+    tips = tree.subtree_sizes() == 1
+    np.testing.assert_array_equal(tree.leaffix(tree.lengths)[tips], tree.lengths[tips])
     leaves = tree.subtree_sizes() == 1
     assert all(tree.names[v] for v in np.nonzero(leaves)[0])  # every tip is named
 
