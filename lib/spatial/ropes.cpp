@@ -8,6 +8,7 @@
 #include <numeric>
 #include <thread>
 
+#include "spatial/spatial_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
 
@@ -24,16 +25,17 @@ double TraversalStats::work_expansion() const {
   return needed > 0 ? carried / needed : 1.0;
 }
 
-std::size_t lockstep_width(const Runtime& runtime) { return runtime.tuning().lockstep_width; }
+std::size_t lockstep_width(const Runtime& runtime) {
+  return runtime.tuning()[knobs::lockstep_width];
+}
 
 Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
                        bool sorted) {
   if (wish != Variant::automatic) return wish;
-  // Lockstep pays through coalesced loads on SIMT hardware when the group's items need nearly
-  // the same nodes (coherent, sorted, unguided); elsewhere the nodes it carries items through
-  // cost more than coalescing saves, and on a CPU device its barriers cost and there is nothing
-  // to coalesce (docs/ropes.md, the table of `treefix-bench spatial`).
-  if (runtime.description().is_gpu && sorted && !pieces.guided && pieces.coherent)
+  // Lockstep where the device's row says it pays: on queries whose items need nearly the same
+  // nodes (spatial_tuning.hpp).
+  if (runtime.tuning()[knobs::lockstep_when_coherent] && sorted && !pieces.guided &&
+      pieces.coherent)
     return Variant::lockstep;
   return Variant::independent;
 }

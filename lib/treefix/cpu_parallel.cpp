@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "treefix/core/error.hpp"
+#include "treefix/treefix/fix.hpp"
 
 namespace treefix::cpu_parallel {
 
@@ -76,8 +77,6 @@ void with_operator(Op op, F&& f) {
       return;
   }
 }
-
-enum class Fix { root, leaf };
 
 Method resolve(Method method, Op op, const Plan& plan) {
   if (method == Method::automatic)
