@@ -11,6 +11,7 @@
 #include "spatial/spatial_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
+#include "treefix/core/parallel.hpp"
 
 namespace treefix {
 
@@ -129,7 +130,7 @@ void throw_stack_overflow(const std::string& label, std::size_t bound) {
 
 void parallel_for_items(std::size_t items, unsigned threads,
                         const std::function<void(std::size_t, std::size_t)>& body) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = host_threads();  // $OMP_NUM_THREADS, else the hardware's
   std::size_t chunk = 256;
   std::size_t chunks = (items + chunk - 1) / chunk;
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, chunks)));
