@@ -26,7 +26,7 @@ class ScopedTuning {
 // Sets the scan strategy of the test runtime for a scope.
 class ScanStrategy {
  public:
-  explicit ScanStrategy(bool single_pass) { tuning_->single_pass_scan = single_pass; }
+  explicit ScanStrategy(bool single_pass) { tuning_->set("single_pass_scan", single_pass); }
 
  private:
   ScopedTuning tuning_;

@@ -171,7 +171,7 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
          {std::size_t{1}, std::size_t{3}, std::size_t{64}, std::size_t{1} << 30}) {
       CAPTURE(small);
       test::ScopedTuning tuning;
-      tuning->bfs_small_frontier = small;
+      tuning->set("bfs_small_frontier", small);
       const vertex_t source = static_cast<vertex_t>(g.vertices() / 3);
       check_bfs(g, source);
       BfsOptions top_down;
@@ -188,8 +188,8 @@ TEST_CASE("bfs: small frontiers run many levels in one launch, and the switch-ov
   for (std::size_t l = 0; l < reference.levels; ++l) expected_offset[l + 1] += expected_offset[l];
   for (std::size_t small : {std::size_t{2}, std::size_t{1} << 30}) {
     test::ScopedTuning tuning;
-    tuning->bfs_grid_barrier = false;  // the two portable kernels (NVIDIA has a third)
-    tuning->bfs_small_frontier = small;
+    tuning->set("bfs_grid_barrier", false);  // the two portable kernels (NVIDIA has a third)
+    tuning->set("bfs_small_frontier", small);
     DeviceBfs searched = bfs(rt, device, {0});
     CHECK(searched.level_offset == expected_offset);
     CHECK(searched.depth.download(rt) == reference.depth);
@@ -216,10 +216,10 @@ TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number pe
       CAPTURE(shape.buffer);
       CAPTURE(shape.levels);
       test::ScopedTuning tuning;
-      tuning->bfs_small_frontier = std::size_t{1} << 30;
-      tuning->bfs_small_arcs = std::size_t{1} << 30;
-      tuning->bfs_small_buffer = shape.buffer;
-      tuning->bfs_small_levels = shape.levels;
+      tuning->set("bfs_small_frontier", std::size_t{1} << 30);
+      tuning->set("bfs_small_arcs", std::size_t{1} << 30);
+      tuning->set("bfs_small_buffer", shape.buffer);
+      tuning->set("bfs_small_levels", shape.levels);
       check_bfs(g, static_cast<vertex_t>(g.vertices() / 2));
     }
   }
@@ -232,8 +232,8 @@ TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number pe
     for (vertex_t leaf = 0; leaf < leaves; ++leaf) s.push_back(hub), t.push_back(hub + 1 + leaf);
     Csr g = csr_from_edges(static_cast<std::size_t>(hub + 1 + leaves), s, t, true);
     test::ScopedTuning tuning;
-    tuning->bfs_small_frontier = std::size_t{1} << 30;
-    tuning->bfs_small_arcs = std::size_t{1} << 30;
+    tuning->set("bfs_small_frontier", std::size_t{1} << 30);
+    tuning->set("bfs_small_arcs", std::size_t{1} << 30);
     BfsOptions options;
     options.huge_degree = 1000;
     for (bool beamer : {false, true}) {
@@ -251,10 +251,10 @@ TEST_CASE("bfs: narrow levels read from the queue in chunks, a bounded number pe
   for (std::size_t buffer : {std::size_t{2}, std::size_t{0}}) {
     CAPTURE(buffer);
     test::ScopedTuning tuning;
-    tuning->bfs_grid_barrier = false;  // the two portable kernels (NVIDIA has a third)
-    tuning->bfs_small_frontier = 64;
-    tuning->bfs_small_levels = 100;
-    tuning->bfs_small_buffer = buffer;
+    tuning->set("bfs_grid_barrier", false);  // the two portable kernels (NVIDIA has a third)
+    tuning->set("bfs_small_frontier", 64);
+    tuning->set("bfs_small_levels", 100);
+    tuning->set("bfs_small_buffer", buffer);
     DeviceBfs searched = bfs(rt, device, {0});
     CHECK(searched.level_offset == expected_offset);
     CHECK(searched.depth.download(rt) == reference.depth);
@@ -276,10 +276,10 @@ TEST_CASE("bfs: medium levels with a grid-wide barrier, and the switch-over to t
     for (std::size_t small : {std::size_t{3}, std::size_t{64}}) {
       CAPTURE(small);
       test::ScopedTuning tuning;
-      tuning->bfs_grid_barrier = true;
-      tuning->bfs_grid_groups_per_unit = 1;
-      tuning->bfs_small_frontier = small;
-      tuning->bfs_grid_frontier = 4000;
+      tuning->set("bfs_grid_barrier", true);
+      tuning->set("bfs_grid_groups_per_unit", 1);
+      tuning->set("bfs_small_frontier", small);
+      tuning->set("bfs_grid_frontier", 4000);
       const vertex_t source = static_cast<vertex_t>(g.vertices() / 3);
       BfsOptions options;
       options.direction_optimizing = small == 64;
@@ -301,9 +301,9 @@ TEST_CASE(
   // with the portable kernels.
   Csr g = generate::grid2d(40, 50);
   test::ScopedTuning tuning;
-  tuning->bfs_grid_barrier = true;
-  tuning->bfs_grid_groups_per_unit = 64;
-  tuning->bfs_small_frontier = 3;
+  tuning->set("bfs_grid_barrier", true);
+  tuning->set("bfs_grid_groups_per_unit", 64);
+  tuning->set("bfs_small_frontier", 3);
   DeviceGraph device(test::runtime(), g);
   DeviceBfs searched = bfs(test::runtime(), device, {0});
   CHECK(searched.grid_barrier_gave_up);
@@ -322,9 +322,9 @@ TEST_CASE("bfs: the arc threshold hands narrow frontiers of many arcs to every g
     for (std::size_t arcs : {std::size_t{8}, std::size_t{40}}) {
       CAPTURE(arcs);
       test::ScopedTuning tuning;
-      tuning->bfs_small_frontier = std::size_t{1} << 30;
-      tuning->bfs_small_arcs = arcs;
-      tuning->bfs_small_buffer = 3;
+      tuning->set("bfs_small_frontier", std::size_t{1} << 30);
+      tuning->set("bfs_small_arcs", arcs);
+      tuning->set("bfs_small_buffer", 3);
       check_bfs(g, 0);
       BfsOptions top_down;
       top_down.direction_optimizing = false;

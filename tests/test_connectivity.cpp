@@ -51,8 +51,8 @@ TEST_CASE("connectivity: CSR graphs of every family, with 0, 1 and 2 sampled arc
     for (std::size_t samples : {0, 1, 2}) {
       CAPTURE(samples);
       test::ScopedTuning tuning;
-      tuning->connectivity_samples = samples;
-      tuning->connectivity_sample_degree = 0;  // sample whatever the degree
+      tuning->set("connectivity_samples", samples);
+      tuning->set("connectivity_sample_degree", 0);  // sample whatever the degree
       Components cc = connected_components(rt, device);
       CHECK(cc.label.download(rt) == expected);
       CHECK(cc.count == components);
@@ -81,8 +81,8 @@ TEST_CASE("connectivity: the giant-component skip on a graph with one large comp
   DeviceGraph device(rt, g);
   for (std::size_t samples : {1, 2, 3}) {
     test::ScopedTuning tuning;
-    tuning->connectivity_samples = samples;
-    tuning->connectivity_sample_degree = 0;
+    tuning->set("connectivity_samples", samples);
+    tuning->set("connectivity_sample_degree", 0);
     Components cc = connected_components(rt, device);
     CHECK(cc.label.download(rt) == expected);
     check_spanning_forest(g, cc, count_components(expected));

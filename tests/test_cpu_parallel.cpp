@@ -2,10 +2,17 @@
 // direction, on awkward sizes and degenerate shapes, with thread counts that split and do not.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
 
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
+#include "treefix/spatial/ropes.hpp"
 #include "treefix/treefix/cpu_parallel.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
@@ -123,4 +130,22 @@ TEST_CASE("cpu_parallel automatic: levels for bushy trees, euler for deep ones")
   CHECK(cpu::Plan(generate::caterpillar(n, n / 2), 4).split_fraction() < 0.01);
   CHECK(cpu::Plan(generate::path(n), 1).split_fraction() == 1.0);  // one thread: nothing to gain
   CHECK(cpu::Plan(ParentArray{}, 4).split_fraction() == 1.0);
+}
+
+TEST_CASE("cpu_parallel and the host rope traversals take the host thread count by default") {
+  // host_threads() is $OMP_NUM_THREADS where it is set, so both follow it.
+  const cpu::Plan plan(generate::random_recursive(1000, 3));
+  CHECK(plan.threads() == treefix::host_threads());
+  CHECK(cpu::Plan(generate::random_recursive(10, 3), 3).threads() == 3);
+  std::mutex mutex;
+  std::set<std::thread::id> seen;
+  std::vector<int> covered(100000, 0);
+  treefix::parallel_for_items(covered.size(), 0, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) ++covered[i];
+    std::lock_guard<std::mutex> lock(mutex);
+    seen.insert(std::this_thread::get_id());
+  });
+  CHECK(std::count(covered.begin(), covered.end(), 1) == static_cast<long>(covered.size()));
+  CHECK(seen.size() >= 1);
+  CHECK(seen.size() <= treefix::host_threads());
 }

@@ -112,7 +112,7 @@ TEST_CASE("device-built kd-trees: every point in one leaf, exact boxes, both key
             CAPTURE(name);
             CAPTURE(leaf);
             test::ScopedTuning tuning;
-            tuning->boost_key_sort = boost;
+            tuning->set("boost_key_sort", boost);
             auto device = DevicePoints::upload(rt, points);
             KdTree t = build_kd_tree(rt, device, {leaf}).download(rt);
             check_permutation(t.point_index, points, t.points);
@@ -247,9 +247,12 @@ TEST_CASE("device builds: the key sort and radix tile come from the environment,
       throw;
     }
   };
-  CHECK(read_with("TREEFIX_KEY_SORT", "boost").boost_key_sort == std::optional<bool>(true));
-  CHECK(read_with("TREEFIX_KEY_SORT", " radix ").boost_key_sort == std::optional<bool>(false));
-  CHECK(read_with("TREEFIX_RADIX_ITEMS", "16").radix_sort_items == std::optional<std::size_t>(16));
+  CHECK(read_with("TREEFIX_KEY_SORT", "boost").tuning("boost_key_sort") ==
+        std::optional<std::size_t>(1));
+  CHECK(read_with("TREEFIX_KEY_SORT", " radix ").tuning("boost_key_sort") ==
+        std::optional<std::size_t>(0));
+  CHECK(read_with("TREEFIX_RADIX_ITEMS", "16").tuning("radix_sort_items") ==
+        std::optional<std::size_t>(16));
   try {
     read_with("TREEFIX_KEY_SORT", "fast");
     FAIL("expected an InputError");
@@ -258,5 +261,5 @@ TEST_CASE("device builds: the key sort and radix tile come from the environment,
           std::string::npos);
   }
   CHECK_THROWS_AS(read_with("TREEFIX_RADIX_ITEMS", "-4"), InputError);
-  CHECK_FALSE(Environment::read().boost_key_sort.has_value());
+  CHECK_FALSE(Environment::read().tuning("boost_key_sort").has_value());
 }

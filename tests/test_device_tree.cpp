@@ -243,7 +243,7 @@ TEST_CASE("radix sort: stable, every key width, awkward sizes, identity values")
       check_radix_sort<cl_ulong>(n, bits, rng, radix_sort_by_key64);
   for (std::size_t items : {3, 16}) {  // other tile sizes (Tuning::radix_sort_items)
     test::ScopedTuning tuning;
-    tuning->radix_sort_items = items;
+    tuning->set("radix_sort_items", items);
     check_radix_sort<cl_uint>(65537, 25, rng, radix_sort_by_key);
     check_radix_sort<cl_ulong>(65537, 63, rng, radix_sort_by_key64);
   }

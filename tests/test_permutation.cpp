@@ -59,7 +59,7 @@ TEST_CASE("permutation: one gather and two passes give to[i] = from[index[i]] at
     const auto index = random_permutation(n, n);
     {
       test::ScopedTuning tuning;
-      tuning->two_pass_permutation_from = 0;
+      tuning->set("two_pass_permutation_from", 0);
       check_permutation<std::int32_t>(index, false);
       check_permutation<double>(index, false);
     }
@@ -68,8 +68,8 @@ TEST_CASE("permutation: one gather and two passes give to[i] = from[index[i]] at
     for (unsigned block_log : {3u, 6u, 10u, 16u}) {
       CAPTURE(block_log);
       test::ScopedTuning tuning;
-      tuning->two_pass_permutation_from = 1;
-      tuning->permutation_block_log = block_log;
+      tuning->set("two_pass_permutation_from", 1);
+      tuning->set("permutation_block_log", block_log);
       const bool two_pass = (n + (std::size_t(1) << block_log) - 1) >> block_log >= 2;
       check_permutation<float>(index, two_pass);
       check_permutation<std::int64_t>(index, two_pass);
@@ -83,11 +83,11 @@ TEST_CASE("permutation: identity, reversal and a threshold above n keep one gath
   std::iota(identity.begin(), identity.end(), 0u);
   std::reverse_copy(identity.begin(), identity.end(), reversal.begin());
   test::ScopedTuning tuning;
-  tuning->two_pass_permutation_from = 1;
-  tuning->permutation_block_log = 8;
+  tuning->set("two_pass_permutation_from", 1);
+  tuning->set("permutation_block_log", 8);
   check_permutation<std::uint32_t>(identity, true);
   check_permutation<std::uint32_t>(reversal, true);
-  tuning->two_pass_permutation_from = n + 1;  // below the threshold: one gather
+  tuning->set("two_pass_permutation_from", n + 1);  // below the threshold: one gather
   check_permutation<std::uint32_t>(reversal, false);
 }
 
@@ -104,8 +104,8 @@ TEST_CASE("permutation: the pre-order layout gives the same treefix through one 
     for (bool two_pass : {false, true}) {
       CAPTURE(two_pass);
       test::ScopedTuning tuning;
-      tuning->two_pass_permutation_from = two_pass ? 1 : 0;
-      tuning->permutation_block_log = 7;
+      tuning->set("two_pass_permutation_from", two_pass ? 1 : 0);
+      tuning->set("permutation_block_log", 7);
       DeviceTreeOptions options;
       options.layout = TourLayout::preorder;
       DeviceTree tree(rt, parent, options);
@@ -133,15 +133,15 @@ TEST_CASE("permutation: the pre-order layout gives the same treefix through one 
 
 TEST_CASE("permutation: TREEFIX_PERMUTATION is one-pass or two-pass, checked") {
   setenv("TREEFIX_PERMUTATION", "two-pass", 1);
-  CHECK(Environment::read().two_pass_permutation == std::optional<bool>(true));
+  CHECK(Environment::read().tuning("two_pass_permutation_from") == std::optional<std::size_t>(1));
   setenv("TREEFIX_PERMUTATION", "one-pass", 1);
-  CHECK(Environment::read().two_pass_permutation == std::optional<bool>(false));
+  CHECK(Environment::read().tuning("two_pass_permutation_from") == std::optional<std::size_t>(0));
   setenv("TREEFIX_PERMUTATION", "three", 1);
   CHECK_THROWS_WITH_AS(
       Environment::read(),
       doctest::Contains("TREEFIX_PERMUTATION='three': expected two-pass or one-pass"), InputError);
   unsetenv("TREEFIX_PERMUTATION");
-  CHECK_FALSE(Environment::read().two_pass_permutation.has_value());
+  CHECK_FALSE(Environment::read().tuning("two_pass_permutation_from").has_value());
 }
 
 TEST_CASE(

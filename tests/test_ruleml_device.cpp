@@ -262,7 +262,7 @@ TEST_CASE("write_buffer_gather: pieces of any size, staged or direct, land back 
   for (bool pinned : {false, true}) {
     CAPTURE(pinned);
     test::ScopedTuning tuning;
-    tuning->pinned_transfers = pinned;
+    tuning->set("pinned_transfers", pinned);
     DeviceArray<char> device(rt, whole.size());
     detail::write_buffer_gather(rt, device.buffer(), host, nullptr);
     const std::vector<char> back = device.download(rt);

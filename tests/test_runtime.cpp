@@ -16,7 +16,7 @@ TEST_CASE("devices are listed and the test runtime is one of them") {
     found |= d.platform_index == chosen.platform_index && d.device_index == chosen.device_index;
   CHECK(found);
   CHECK(chosen.max_work_group_size >= 1);
-  CHECK(test::runtime().tuning().work_group_size <= chosen.max_work_group_size);
+  CHECK(test::runtime().tuning().value("work_group_size") <= chosen.max_work_group_size);
 }
 
 TEST_CASE("device selection by words that match nothing names the devices present") {
@@ -66,7 +66,7 @@ TEST_CASE("transfers through page-locked staging: one chunk, two slots, many chu
   for (bool pinned : {false, true}) {
     CAPTURE(pinned);
     test::ScopedTuning tuning;
-    tuning->pinned_transfers = pinned;
+    tuning->set("pinned_transfers", pinned);
     for (std::size_t n : sizes) {
       CAPTURE(n);
       auto values = test::random_values<std::int32_t>(n, 7 + n, -1000000, 1000000);

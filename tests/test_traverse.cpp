@@ -187,7 +187,7 @@ TEST_CASE("ropes: lockstep groups wider than 32 items combine several mask words
   auto counts = reference::correlation_brute(data, queries, 0.1);
   auto near = reference::knn_brute(data, queries, 3);
   test::ScopedTuning tuning;
-  tuning->lockstep_width = 128;
+  tuning->set("lockstep_width", 128);
   QueryOptions o;
   o.variant = Variant::lockstep;
   TraversalStats stats;

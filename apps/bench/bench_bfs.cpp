@@ -36,7 +36,7 @@ struct BfsBenchOptions : GraphInputs {
   CommonOptions common{"", "", 5, 1};
   std::size_t tree_vertices = std::size_t{1} << 22;
   bool skip_trees = false;
-  std::string small_frontiers;  // Tuning::bfs_small_frontier values to compare ("" = default)
+  std::string small_frontiers;  // bfs_small_frontier knob values to compare ("" = default)
   std::string group_counts;     // BfsOptions::groups values to compare ("" = default)
 };
 
@@ -70,14 +70,14 @@ TraversalInput traversal_input(Runtime& rt, const std::string& name, const Csr& 
 
 struct TraversalVariant {
   bool beamer;
-  std::size_t small, groups;  // Tuning::bfs_small_frontier, BfsOptions::groups (0: default)
+  std::size_t small, groups;  // bfs_small_frontier knob, BfsOptions::groups (0: default)
 };
 
 void bench_traversal(Runtime& rt, const TraversalInput& in, Runs runs, TraversalVariant variant,
                      Table& table) {
   const Csr& g = *in.graph;
-  const std::size_t saved_small = rt.tuning().bfs_small_frontier;
-  rt.tuning().bfs_small_frontier = variant.small;
+  const std::size_t saved_small = rt.tuning().value("bfs_small_frontier");
+  rt.tuning().set("bfs_small_frontier", variant.small);
   std::vector<double> kernel_ms, wall_ms, rate;
   std::size_t levels = 0, launches = 0, bottom_up = 0;
   for (std::size_t i = 0; i < in.sources.size(); ++i) {
@@ -105,7 +105,7 @@ void bench_traversal(Runtime& rt, const TraversalInput& in, Runs runs, Traversal
     launches = r.kernel_launches;
     bottom_up = r.bottom_up_levels;
   }
-  rt.tuning().bfs_small_frontier = saved_small;
+  rt.tuning().set("bfs_small_frontier", saved_small);
   table.add({in.name, variant.beamer ? "direction-optimising" : "top-down",
              std::to_string(variant.small), variant.groups ? std::to_string(variant.groups) : "all",
              std::to_string(g.vertices()), std::to_string(g.edges()), std::to_string(levels),
@@ -206,9 +206,10 @@ void bench_tree(Runtime& rt, const std::string& name, const ParentArray& parent,
                                : euler     ? median(euler_wall_ms)
                                            : median(cpu_ms);
       table.add({name, std::to_string(n), std::to_string(levels.levels()),
-                 leaf ? "leaffix" : "rootfix", to_string(op), std::to_string(stats.kernel_launches),
-                 cell(build_ms), cell(host_build_ms), cell(median(kernel_ms)),
-                 cell(median(wall_ms)), euler ? std::to_string(euler_launches) : "-",
+                 to_string(leaf ? Fix::leaf : Fix::root), to_string(op),
+                 std::to_string(stats.kernel_launches), cell(build_ms), cell(host_build_ms),
+                 cell(median(kernel_ms)), cell(median(wall_ms)),
+                 euler ? std::to_string(euler_launches) : "-",
                  euler ? cell(median(euler_kernel_ms)) : "-",
                  euler ? cell(median(euler_wall_ms)) : "-",
                  pick_levels ? "levels"
@@ -239,7 +240,7 @@ void run(Session& session, const BfsBenchOptions& o) {
   }
   std::vector<std::size_t> smalls, group_counts;
   for (const auto& value : split(o.small_frontiers)) smalls.push_back(std::stoul(value));
-  if (smalls.empty()) smalls.push_back(rt.tuning().bfs_small_frontier);
+  if (smalls.empty()) smalls.push_back(rt.tuning().value("bfs_small_frontier"));
   for (const auto& value : split(o.group_counts)) group_counts.push_back(std::stoul(value));
   if (group_counts.empty()) group_counts.push_back(0);
   for (const auto& [name, g] : graphs) {
@@ -283,7 +284,7 @@ void add_options(CLI::App* suite, BfsBenchOptions& o) {
   add_setting(suite, "--tree-vertices", o.tree_vertices, "vertices of the star and caterpillar");
   suite->add_flag("--skip-trees", o.skip_trees, "only the BFS traversal part");
   suite->add_option("--small-frontiers", o.small_frontiers,
-                    "comma list of Tuning::bfs_small_frontier values to compare (default: the "
+                    "comma list of bfs_small_frontier knob values to compare (default: the "
                     "device's)");
   suite->add_option("--groups", o.group_counts,
                     "comma list of work-group counts per level launch to compare (0: enough to "

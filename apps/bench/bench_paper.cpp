@@ -243,9 +243,13 @@ void run(Session& session, const Args& args) {
     throw InputError("sizes 2^" + std::to_string(args.min_log) + "..2^" +
                      std::to_string(args.max_log) + " out of range (0..30)");
   const auto fixes = split(args.fix);
-  for (const auto& fix : fixes)
-    if (fix != "rootfix" && fix != "leaffix")
-      throw InputError("--fix: '" + fix + "' is not rootfix or leaffix");
+  for (const auto& fix : fixes) {
+    try {
+      parse_fix(fix);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--fix: ") + e.what());
+    }
+  }
   if (fixes.empty()) throw InputError("--fix is empty");
   if (args.common.warmup < 1)
     throw InputError("--warmup must be at least 1 (the first run checks the result)");
@@ -271,7 +275,7 @@ void run(Session& session, const Args& args) {
   for (const auto& algorithm : algorithms)
     for (const auto& fix : fixes) {
       if (!is_device_algorithm(algorithm)) continue;
-      const bool root = fix == "rootfix";
+      const bool root = parse_fix(fix) == Fix::root;
       try {
         const ParentArray tiny = generate::random_recursive(1000, 1);
         TreefixOptions options = device_options(algorithm);
@@ -317,7 +321,7 @@ void run(Session& session, const Args& args) {
       TreeForms forms;  // shared by both fixes
       for (std::size_t f = 0; f < fixes.size(); ++f) {
         const std::string& fix = fixes[f];
-        const bool root = fix == "rootfix";
+        const bool root = parse_fix(fix) == Fix::root;
         const auto expected =
             root ? reference::rootfix(parent, w, Op::sum) : reference::leaffix(parent, w, Op::sum);
         const std::string label = fix + ", " + shape + ", n=" + std::to_string(n);

@@ -9,7 +9,7 @@
 // Beside it, written next to --csv (FILE-kernels.csv, FILE-host-call.csv, FILE-transfers.csv):
 //   kernels    the fused Euler rootfix's device time (profiling events: permutations + scan) per
 //              tour layout (vertex ids, pre-order with one-gather or two-pass permutations:
-//              Tuning::two_pass_permutation_from) and scan tile (items per work-item);
+//              the two_pass_permutation_from knob) and scan tile (items per work-item);
 //   host-call  rootfix(runtime, parent, weights) on a tree it has not seen: wall time and phases;
 //   transfers  host -> device and back, pageable against pinned staging, into a reused and a
 //              fresh buffer, GB/s.
@@ -90,7 +90,7 @@ void pipeline_rows(Runtime& rt, const Args& args, const std::string& shape, std:
     request.weights = base + "-weights" + ext;
     write_tree_file(request.tree, parent);
     write_values_file(request.weights, w);
-    request.leaffix = args.fix == "leaffix";
+    request.leaffix = parse_fix(args.fix) == Fix::leaf;
     std::vector<float> expected;
     for (const std::string& algorithm : split(args.algorithms)) {
       request.options.algorithm = parse<Algorithm>(algorithm);
@@ -150,21 +150,22 @@ void kernel_rows(Runtime& rt, const Args& args, const std::string& shape, std::s
         Variant{TourLayout::preorder, true}}) {
     DeviceTreeOptions prepare;
     prepare.layout = variant.layout;
-    rt.tuning().two_pass_permutation_from = variant.two_pass ? 1 : 0;  // planned with the tree
+    rt.tuning().set("two_pass_permutation_from",
+                    variant.two_pass ? 1 : 0);  // planned with the tree
     DeviceTree tree(rt, parent, prepare);
     const bool preorder = tree.euler_tour().preorder_layout();
     const char* permutation = "none";
     if (preorder)
       permutation = tree.euler_tour().to_preorder().two_pass() ? "two-pass" : "one-gather";
     for (std::size_t items : {4, 6, 8, 12}) {
-      rt.tuning().scan_items_4 = items;
+      rt.tuning().set("scan_items_4", items);
       std::vector<double> compute, scan, permute;
       for (std::size_t i = 0; i < runs.total(); ++i) {
         Profile profile;
         TreefixOptions options;
         options.algorithm = Algorithm::euler;
         options.profile = &profile;
-        if (args.fix == "leaffix")
+        if (parse_fix(args.fix) == Fix::leaf)
           leaffix(rt, tree, weights, result, options);
         else
           rootfix(rt, tree, weights, result, options);
@@ -193,8 +194,8 @@ void host_call_rows(Runtime& rt, const Args& args, const std::string& shape, std
     TreefixOptions options;
     options.phases = &phases;
     const double wall = host_ms([&] {
-      auto r =
-          args.fix == "leaffix" ? leaffix(rt, parent, w, options) : rootfix(rt, parent, w, options);
+      auto r = parse_fix(args.fix) == Fix::leaf ? leaffix(rt, parent, w, options)
+                                                : rootfix(rt, parent, w, options);
     });
     if (!runs.timed(i)) continue;
     times["wall"].push_back(wall);
@@ -234,7 +235,9 @@ void transfer_rows(Runtime& rt, const Args& args, Table& table) {
         table.add(
             {std::to_string(bytes), name, fresh ? "fresh" : "reused", cell(median(up)),
              general(mb / median(up), 4), cell(median(down)), general(mb / median(down), 4),
-             rt.tuning().pinned_transfers == (staging == detail::Staging::pinned) ? "yes" : "no"});
+             (rt.tuning().value("pinned_transfers") != 0) == (staging == detail::Staging::pinned)
+                 ? "yes"
+                 : "no"});
       }
   }
 }

@@ -43,7 +43,7 @@ struct RootingBenchOptions : GraphInputs {
               tour = std::size_t{1} << 22;
   bool path_bfs = false;
   std::string parts = "cc,rst,listrank,root,tour";
-  std::string cc_samples = "auto,0,1,2";  // Tuning::connectivity_samples values ("auto": default)
+  std::string cc_samples = "auto,0,1,2";  // connectivity_samples knob values ("auto": default)
 };
 
 using Clock = std::chrono::steady_clock;
@@ -181,8 +181,8 @@ void bench_cc(Runtime& rt, const std::string& name, const Csr& g, const RootingB
   for (const auto& value : split(o.cc_samples)) {
     rt.tuning() = saved;    // "auto": the device's setting, sampling only dense graphs
     if (value != "auto") {  // this many samples, whatever the degree
-      rt.tuning().connectivity_samples = std::stoul(value);
-      rt.tuning().connectivity_sample_degree = 0;
+      rt.tuning().set("connectivity_samples", std::stoul(value));
+      rt.tuning().set("connectivity_sample_degree", 0);
     }
     Components cc;
     std::string phases;
@@ -350,7 +350,7 @@ void add_options(CLI::App* suite, RootingBenchOptions& o) {
   add_setting(suite, "--tour", o.tour, "vertices of the Euler-tour trees");
   add_selection(suite, "--parts", o.parts);
   add_setting(suite, "--cc-samples", o.cc_samples,
-              "connectivity: Tuning::connectivity_samples values to compare (auto: the device's "
+              "connectivity: connectivity_samples knob values to compare (auto: the device's "
               "default, which samples only graphs of 16+ arcs per vertex)");
 }
 

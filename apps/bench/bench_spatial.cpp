@@ -91,9 +91,9 @@ void sort_rows(Runtime& rt, const Args& a, std::size_t n, unsigned bits, Table& 
   std::vector<Key> keys(n);
   auto keys_device = DeviceArray<Key>(rt, n, "keys");
   auto values = DeviceArray<cl_int>(rt, n, "values");
-  const std::size_t saved_items = rt.tuning().radix_sort_items;
+  const std::size_t saved_items = rt.tuning().value("radix_sort_items");
   for (const std::string impl : {"radix-4", "radix-8", "radix-16", "boost"}) {
-    if (impl != "boost") rt.tuning().radix_sort_items = std::stoul(impl.substr(6));
+    if (impl != "boost") rt.tuning().set("radix_sort_items", std::stoul(impl.substr(6)));
     std::vector<double> wall, device;
     const Runs runs = a.common.runs();
     for (std::size_t r = 0; r < runs.total(); ++r) {
@@ -118,7 +118,7 @@ void sort_rows(Runtime& rt, const Args& a, std::size_t n, unsigned bits, Table& 
     rows.add({impl, std::to_string(n), std::to_string(bits),
               impl == "boost" ? "" : cell(median(device), 4), cell(w, 4), cell(n / (1e3 * w), 1)});
   }
-  rt.tuning().radix_sort_items = saved_items;
+  rt.tuning().set("radix_sort_items", saved_items);
 }
 
 // Per-phase medians of `build(profile)` (which finishes the queue), plus the wall time.

@@ -45,7 +45,7 @@ void run(Session& session, const Args& args) {
   Table table({"shape", "n", "type", "fix", "form", "precision", "write_ms", "scan_ms", "read_ms",
                "permute_ms", "compute_ms", "upload_ms", "download_ms", "host_tour_ms",
                "sequential_ms", "speedup_compute"});
-  const bool root = args.fix == "rootfix";
+  const bool root = parse_fix(args.fix) == Fix::root;
   for (const std::string& shape : split(args.shapes)) {
     for (int lg = args.min_log; lg <= args.max_log; ++lg) {
       const std::size_t n = std::size_t(1) << lg;

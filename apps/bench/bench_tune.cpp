@@ -1,18 +1,21 @@
-// treefix-bench tune: sweeps the fields of Tuning (treefix/core/tuning.hpp) on the current device,
-// one field at a time with the others at the device's resolved values, each against the workload
-// it governs; times are OpenCL profiling events of that workload's kernels, medians after
-// warm-up:
-//   work_group_size, scan_items_4, single_pass_scan   inclusive scan of n floats
-//   scan_items_8                                      inclusive scan of n doubles (or longs)
-//   list_rank_stride                                  ruling-set ranking of a shuffled list of n
-//   lockstep_width                                    lockstep correlation on sorted points
-// Prints every (field, value) row and the best Tuning: the row to copy into default_tuning().
+// treefix-bench tune: sweeps every tuning row that names sweep values (treefix/core/tuning.hpp)
+// on the current device, one row at a time with the others at the device's resolved values, each
+// against the workload its row names; times are OpenCL profiling events of that workload's
+// kernels, medians after warm-up. The workloads:
+//   scan-4-byte   inclusive scan of n floats
+//   scan-8-byte   inclusive scan of n doubles (or longs)
+//   list-rank     ruling-set ranking of a shuffled list of n
+//   lockstep      lockstep correlation on sorted points
+// Prints every (knob, value) row and the best tuning: the values to write into the rows'
+// defaults for this device (TuningRow::measured_on).
 #include <algorithm>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <random>
+#include <string>
 
 #include "bench.hpp"
 #include "treefix/core/device_array.hpp"
@@ -28,20 +31,6 @@ struct Args {
   int log_n = 24;
   std::size_t points = 200000;
 };
-
-// One field's candidates: a name, how to set a value, and the workload's time under the Tuning.
-struct Sweep {
-  const char* field;
-  std::vector<std::size_t> values;
-  std::function<void(Tuning&, std::size_t)> set;
-  std::function<double(Runtime&)> time_ms;  // one timed run of the workload
-};
-
-// The setter of a Tuning field from a swept value (bool fields: nonzero is true).
-template <class T>
-std::function<void(Tuning&, std::size_t)> setter(T Tuning::*field) {
-  return [field](Tuning& t, std::size_t v) { t.*field = static_cast<T>(v); };
-}
 
 void run(Session& session, const Args& args) {
   Runtime& rt = session.runtime;
@@ -91,46 +80,46 @@ void run(Session& session, const Args& args) {
     return p.milliseconds("traverse");
   };
 
-  const auto scan_4 = scan_ms(ValueType::float32), scan_8 = scan_ms(ValueType::float64);
-  const std::vector<Sweep> sweeps = {
-      {"work_group_size", {64, 128, 256, 512, 1024}, setter(&Tuning::work_group_size), scan_4},
-      {"scan_items_4", {4, 8, 12, 16, 24}, setter(&Tuning::scan_items_4), scan_4},
-      {"single_pass_scan", {0, 1}, setter(&Tuning::single_pass_scan), scan_4},
-      {"scan_items_8", {2, 4, 6, 8, 12}, setter(&Tuning::scan_items_8), scan_8},
-      {"list_rank_stride",
-       {8, 16, 32, 64, 128, 256},
-       setter(&Tuning::list_rank_stride),
-       list_rank_ms},
-      {"lockstep_width", {16, 32, 64, 128}, setter(&Tuning::lockstep_width), lockstep_ms},
+  // The workloads a row's sweep may name: one timed run each.
+  const std::map<std::string, std::function<double(Runtime&)>> workloads = {
+      {"scan-4-byte", scan_ms(ValueType::float32)},
+      {"scan-8-byte", scan_ms(ValueType::float64)},
+      {"list-rank", list_rank_ms},
+      {"lockstep", lockstep_ms},
   };
 
-  Table table({"field", "value", "median_ms", "best"});
+  Table table({"knob", "value", "median_ms", "best"});
   Tuning best = resolved;
-  for (const Sweep& sweep : sweeps) {
+  for (const TuningRow& row : tuning_rows()) {
+    if (row.sweep.empty()) continue;
+    const auto workload = workloads.find(row.workload);
+    if (workload == workloads.end()) {
+      std::cerr << "  " << row.name << ": no workload '" << row.workload << "' here, not swept\n";
+      continue;
+    }
     std::vector<double> times;
-    for (std::size_t value : sweep.values) {
+    for (std::size_t value : row.sweep) {
       rt.tuning() = resolved;
-      sweep.set(rt.tuning(), value);
       double ms = std::numeric_limits<double>::infinity();
       try {
-        ms = median_ms(session.runs, [&] { return sweep.time_ms(rt); });
+        rt.tuning().set(row.name, value);
+        ms = median_ms(session.runs, [&] { return workload->second(rt); });
       } catch (const Error& e) {  // a value the device cannot take (local memory, work-group size)
-        std::cerr << "  " << sweep.field << " = " << value << ": " << e.what() << "\n";
+        std::cerr << "  " << row.name << " = " << value << ": " << e.what() << "\n";
       }
       times.push_back(ms);
-      std::cerr << "  " << sweep.field << " = " << value << ": " << ms << " ms\n";
+      std::cerr << "  " << row.name << " = " << row.format(value) << ": " << ms << " ms\n";
     }
     const std::size_t at = std::min_element(times.begin(), times.end()) - times.begin();
-    sweep.set(best, sweep.values[at]);
+    best.set(row.name, row.sweep[at]);
     for (std::size_t i = 0; i < times.size(); ++i)
-      table.add(
-          {sweep.field, std::to_string(sweep.values[i]), cell(times[i], 4), i == at ? "*" : ""});
+      table.add({row.name, row.format(row.sweep[i]), cell(times[i], 4), i == at ? "*" : ""});
   }
   rt.tuning() = resolved;
   table.print(std::cout);
   std::cout << "# best tuning on this device: " << best.summary()
             << "\n# single_pass_scan is also a correctness choice: keep it off where running "
-               "work-groups are not known to progress (treefix/core/tuning.hpp)\n";
+               "work-groups are not known to progress (lib/primitives/scan_tuning.cpp)\n";
   session.write_csv({&table});
 }
 
@@ -141,7 +130,7 @@ void add_options(CLI::App* suite, Args& o) {
       ->check(CLI::Range(1000, 100000000));
 }
 
-TREEFIX_BENCH("tune", "Sweep the per-device Tuning fields and print the best row", run,
+TREEFIX_BENCH("tune", "Sweep the tuning rows that name sweep values and print the best values", run,
               add_options);
 
 }  // namespace

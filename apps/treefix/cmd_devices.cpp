@@ -1,5 +1,7 @@
-// treefix devices: the OpenCL devices present, and which one the default choice takes.
+// treefix devices: the OpenCL devices present, and which one the default choice takes; with
+// --tuning, every tuning row with its value on that device.
 #include <iostream>
+#include <memory>
 
 #include "command.hpp"
 
@@ -8,7 +10,11 @@ namespace {
 
 void setup_devices(CLI::App& app) {
   auto* command = app.add_subcommand("devices", "List OpenCL platforms and devices");
-  command->callback([] {
+  auto tuning = std::make_shared<bool>(false);
+  command->add_flag("--tuning", *tuning,
+                    "also list every tuning knob with its value on the default device, its "
+                    "default there and its environment variable");
+  command->callback([tuning] {
     auto devices = list_devices();
     if (devices.empty()) {
       std::cout << "no OpenCL device found\n";
@@ -20,6 +26,7 @@ void setup_devices(CLI::App& app) {
     std::cout << "default: " << chosen.description().platform_index << ":"
               << chosen.description().device_index << "  " << chosen.description().device_name
               << "\n";
+    if (*tuning) std::cout << "\n" << tuning_listing(chosen.tuning(), chosen.description());
   });
 }
 

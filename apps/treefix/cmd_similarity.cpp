@@ -30,15 +30,10 @@ struct SimilarityOptions {
   SimilarityParameters parameters;
 };
 
-// Where the files are parsed (--parse). auto: on the device when it is a GPU and the host has at
-// most 8 threads. Reading 10^5 files costs about as much as parsing them with pugixml, and the
-// file-system calls of one process serialise (about 1 us a file): with 16 host threads the
-// host's parse fits within the time the reading takes anyway, with fewer it does not. On the
-// H100's host the device parse took 0.92-0.95x the host parse's time at 16 threads, 1.65x faster
-// at 8, 2.2x at 4, 2.9x at 2 (bench/README.md, forest pipeline).
+// Where the files are parsed (--parse); auto: where the forest module expects it to be faster.
 bool parse_on_device(const std::string& where, Runtime& runtime) {
   if (where != "auto") return where == "device";
-  return runtime.description().is_gpu && host_threads() <= 8;
+  return ruleml_device_parse_pays(runtime);
 }
 
 void run_similarity(const SimilarityOptions& o, PhaseTimes& phases) {

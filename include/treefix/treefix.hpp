@@ -58,6 +58,7 @@
 #include "treefix/spatial/trees.hpp"
 #include "treefix/treefix/cpu_parallel.hpp"
 #include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/gensum.hpp"
 #include "treefix/treefix/levels.hpp"

@@ -35,7 +35,7 @@
 // parent[], which stays in cache for graphs whose labels fit), one exchange per hook.
 // Indices are int (vertices and arcs below 2^31); row offsets are EDGE_T.
 
-#include "graph/csr.clh"
+#include "primitives/csr.clh"
 
 #ifndef TEAM
 #define TEAM 32

@@ -1,5 +1,5 @@
 // Rope-stack traversal skeleton (autoropes, Goldfarb, Jo & Kulkarni). The library splices a
-// traversal's pieces in front of this file (see include/treefix/traverse.hpp); the pieces define:
+// traversal's pieces in front of this file (include/treefix/spatial/ropes.hpp); the pieces define:
 //   ROPE_ARITY, ROPE_CALL_SETS (1 = unguided), ROPE_PARAMS / ROPE_ARGS (invariant kernel
 //   arguments and their names), the type rope_state, and the functions
 //   rope_init(s, item, ARGS)  rope_truncate(s, node, ARGS) -> bool  rope_visit(s, node, ARGS)

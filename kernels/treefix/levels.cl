@@ -16,7 +16,7 @@
 #include "core/common.clh"
 #include "primitives/workgroup.clh"
 
-#include "graph/csr.clh"
+#include "primitives/csr.clh"
 
 // value_t, OP and IDENTITY come from common.clh; OP(a, b) keeps a before b.
 WG_DEFINE_SCAN(wg_value, value_t, OP, IDENTITY)

@@ -7,6 +7,7 @@
 
 #include "core/device_select.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/tuning.hpp"
 
 namespace treefix {
 namespace {
@@ -21,22 +22,6 @@ std::string text(const char* name) {
                    expected);
 }
 
-std::optional<std::size_t> positive(const char* name, std::size_t most) {
-  std::string value = detail::trim(text(name));
-  if (value.empty()) return std::nullopt;
-  std::size_t parsed = 0;
-  for (char c : value) {
-    if (c < '0' || c > '9' || parsed > most / 10) {  // no sign, no suffix, no overflow
-      parsed = 0;
-      break;
-    }
-    parsed = parsed * 10 + static_cast<std::size_t>(c - '0');
-  }
-  if (parsed == 0 || parsed > most)
-    refuse(name, value, "a positive integer of at most " + std::to_string(most));
-  return parsed;
-}
-
 // A folder's path, or nothing when unset; a path to something else than a folder is refused (a
 // missing folder is not: the disk cache is an optimisation, and stays off).
 std::string directory(const char* name) {
@@ -47,15 +32,6 @@ std::string directory(const char* name) {
   return value;
 }
 
-// One of two words: true for `yes`, false for `no`, nothing when unset.
-std::optional<bool> either(const char* name, const char* yes, const char* no) {
-  std::string value = detail::trim(text(name));
-  if (value.empty()) return std::nullopt;
-  if (value == yes) return true;
-  if (value == no) return false;
-  refuse(name, value, std::string(yes) + " or " + no);
-}
-
 }  // namespace
 
 Environment Environment::read() {
@@ -63,22 +39,23 @@ Environment Environment::read() {
   e.device = text("TREEFIX_DEVICE");
   e.cache_dir = directory("TREEFIX_CACHE_DIR");
   e.build_options = text("TREEFIX_BUILD_OPTIONS");
-  e.work_group_size = positive("TREEFIX_WG_SIZE", 1 << 16);
-  e.lockstep_width = positive("TREEFIX_LOCKSTEP_WIDTH", 1 << 16);
-  e.list_rank_stride = positive("TREEFIX_LIST_RANK_STRIDE", 1 << 20);
-  e.radix_sort_items = positive("TREEFIX_RADIX_ITEMS", 64);
-  e.single_pass_scan = either("TREEFIX_SCAN", "single-pass", "reduce-then-scan");
-  e.pinned_transfers = either("TREEFIX_TRANSFERS", "pinned", "pageable");
-  e.boost_key_sort = either("TREEFIX_KEY_SORT", "boost", "radix");
-  e.bfs_small_frontier = positive("TREEFIX_BFS_SMALL_FRONTIER", 1 << 30);
-  e.bfs_small_arcs = positive("TREEFIX_BFS_SMALL_ARCS", 1u << 31);
-  e.bfs_grid_barrier = either("TREEFIX_BFS_GRID_BARRIER", "on", "off");
-  e.two_pass_permutation = either("TREEFIX_PERMUTATION", "two-pass", "one-pass");
-  if (std::string samples = detail::trim(text("TREEFIX_CC_SAMPLES")); samples == "0")
-    e.connectivity_samples = 0;
-  else
-    e.connectivity_samples = positive("TREEFIX_CC_SAMPLES", 64);
+  for (const TuningRow& row : tuning_rows()) {
+    std::optional<std::size_t> value;
+    if (!row.environment.empty()) {
+      if (const std::string raw = text(row.environment.c_str()); !detail::trim(raw).empty())
+        value = row.parse(raw);
+    }
+    e.tuning_overrides.push_back(value);
+  }
   return e;
+}
+
+std::optional<std::size_t> Environment::tuning(std::string_view name) const {
+  const std::vector<TuningRow>& rows = tuning_rows();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].name == name)
+      return i < tuning_overrides.size() ? tuning_overrides[i] : std::nullopt;
+  throw InputError("unknown tuning knob '" + std::string(name) + "'");
 }
 
 }  // namespace treefix

@@ -7,6 +7,7 @@
 
 #include "core/device_select.hpp"
 #include "core/program_cache.hpp"
+#include "core/runtime_tuning.hpp"
 #include "treefix/core/environment.hpp"
 #include "treefix/core/host_memory.hpp"
 
@@ -85,7 +86,7 @@ SizedProgram Runtime::sized_program_from_source(const std::string& label, const 
                                                 const std::string& options, std::size_t wish) {
   return translate_device_errors("sizing a program", [&] {
     return impl_->programs->build_sized(label, source, options,
-                                        wish ? wish : impl_->tuning.work_group_size);
+                                        wish ? wish : impl_->tuning[knobs::work_group_size]);
   });
 }
 
@@ -95,8 +96,9 @@ std::size_t Runtime::saturating_groups(std::size_t wg_size) const {
   // Enough resident groups to hide memory latency: on a GPU as many as a unit holds threads for,
   // on a CPU a few per core so that PoCL's threads balance.
   const Tuning& t = impl_->tuning;
-  std::size_t per_unit = std::max(t.min_groups_per_unit,
-                                  t.resident_items_per_unit / std::max<std::size_t>(1, wg_size));
+  std::size_t per_unit =
+      std::max(t[knobs::min_groups_per_unit],
+               t[knobs::resident_items_per_unit] / std::max<std::size_t>(1, wg_size));
   return std::max<std::size_t>(
       1, impl_->description.compute_units * std::max<std::size_t>(1, per_unit));
 }

@@ -3,21 +3,23 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/transfer_tuning.hpp"
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/parallel.hpp"
 
 namespace treefix::detail {
 namespace {
 
-// Staging chunk: large enough that a DMA's fixed cost (~10 us) is small next to it, small enough
-// that the first copy into staging, which nothing overlaps, is short.
-constexpr std::size_t kChunkBytes = std::size_t(8) << 20;
-// Below this a direct copy wins: no staging copy, one DMA.
-constexpr std::size_t kPinnedFrom = std::size_t(1) << 20;
+// Staging chunk and threshold: the rows in transfer_tuning.cpp.
+std::size_t chunk_bytes(const Runtime& runtime) {
+  return runtime.tuning()[knobs::staging_chunk_bytes];
+}
 
 Staging chosen(const Runtime& runtime, std::size_t bytes) {
-  return runtime.tuning().pinned_transfers && bytes >= kPinnedFrom ? Staging::pinned
-                                                                   : Staging::direct;
+  const Tuning& tuning = runtime.tuning();
+  return tuning[knobs::pinned_transfers] && bytes >= tuning[knobs::pinned_transfers_from]
+             ? Staging::pinned
+             : Staging::direct;
 }
 
 }  // namespace
@@ -63,7 +65,7 @@ struct Transfer {
   template <class Fill>
   void staged_upload(std::size_t bytes, Fill fill) const {
     cl::Event in_flight[2];
-    const std::size_t chunk = std::min(bytes, kChunkBytes);
+    const std::size_t chunk = std::min(bytes, chunk_bytes(runtime));
     for (std::size_t done = 0, k = 0; done < bytes; done += chunk, ++k) {
       const std::size_t slot = k % 2, size = std::min(chunk, bytes - done);
       char* const stage = static_cast<char*>(runtime.pinned_staging(slot, chunk));
@@ -105,7 +107,7 @@ void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::si
   const Transfer download{runtime, buffer, offset, profile, false};
   download.run(host, bytes, staging, [&] {
     // The DMA of chunk k + 1 runs while chunk k is copied out of its staging slot.
-    const std::size_t chunk = std::min(bytes, kChunkBytes);
+    const std::size_t chunk = std::min(bytes, chunk_bytes(runtime));
     const std::size_t chunks = (bytes + chunk - 1) / chunk;
     cl::Event in_flight[2];
     void* stage[2] = {runtime.pinned_staging(0, chunk),
@@ -158,8 +160,8 @@ void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
 }
 
 void warm_up_transfers(Runtime& runtime) {
-  if (!runtime.tuning().pinned_transfers) return;
-  std::vector<char> host(kChunkBytes + 1, 0);
+  if (!runtime.tuning()[knobs::pinned_transfers]) return;
+  std::vector<char> host(chunk_bytes(runtime) + 1, 0);
   cl::Buffer device = runtime.allocate(host.size(), "transfer warm-up");
   write_buffer(runtime, device, host.data(), host.size(), nullptr, 0, Staging::pinned);
   read_buffer(runtime, device, host.data(), host.size(), nullptr, 0, Staging::pinned);

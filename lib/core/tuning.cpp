@@ -1,106 +1,149 @@
-// Tuning: per-device defaults, environment overrides, the device's limits (resolve_tuning).
+// Tuning: the registry of rows, resolving them for a device, reading them by name and printing
+// them (treefix/core/tuning.hpp). The rows themselves live in their modules' *_tuning.cpp.
 #include "treefix/core/tuning.hpp"
 
-#include <algorithm>
-#include <string>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/device_select.hpp"
 #include "treefix/core/environment.hpp"
+#include "treefix/core/error.hpp"
 #include "treefix/core/runtime.hpp"
 
 namespace treefix {
 namespace {
-std::size_t floor_pow2(std::size_t x) {
-  std::size_t p = 1;
-  while (p * 2 <= x) p *= 2;
-  return p;
+
+std::vector<TuningRow>& registry() {
+  static std::vector<TuningRow> rows;  // filled at static initialisation, read-only after
+  return rows;
 }
-bool is_nvidia(const DeviceDescription& d) {
-  return detail::lower(d.vendor + " " + d.platform_name).find("nvidia") != std::string::npos;
+
+std::size_t index_of(std::string_view name) {
+  const std::vector<TuningRow>& rows = registry();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].name == name) return i;
+  throw InputError("unknown tuning knob '" + std::string(name) +
+                   "' (`treefix devices --tuning` lists them)");
 }
+
 }  // namespace
 
-Tuning default_tuning(const DeviceDescription& d) {
-  Tuning t;
-  if (d.is_gpu) {
-    t.scan_items_4 = 12, t.scan_items_8 = 6, t.scan_items_16 = 3;
-    t.list_rank_stride = 32;
-    t.resident_items_per_unit = 2048, t.min_groups_per_unit = 1;
-    // Look-back needs running work-groups to make progress: NVIDIA's do (known); others unknown.
-    t.single_pass_scan = is_nvidia(d);
-    if (is_nvidia(d)) {
-      // Scan tile: the plain scan of 2^24 floats prefers 24 items (0.083 against 0.107 ms, the
-      // tuner), but the fused Euler-tour scan, the product, prefers fewer: 12 against 24 with
-      // the one-word look-back (0.295 against 0.349 ms at 2^24), and 8 since the windowed
-      // look-back (0.240 against 0.286 for 12 on the random trees, 0.261 against 0.316 on the
-      // star; `treefix-bench pipeline` kernels table, bench/results/h100-2026-11-25-scan).
-      t.scan_items_4 = 8;
-      // Pinned staging: 32-35 GB/s against 8-11 GB/s pageable (the pipeline's transfers table).
-      t.pinned_transfers = true;
+std::size_t declare_tuning_row(TuningRow row) {
+  std::vector<TuningRow>& rows = registry();
+  for (const TuningRow& known : rows) {
+    if (known.name == row.name) {  // two modules claim one knob: a programming error
+      std::fprintf(stderr, "treefix: tuning knob '%s' declared twice\n", row.name.c_str());
+      std::abort();
     }
-    // the one-group BFS kernel: a level there costs a few dependent loads and barriers, a level
-    // with every group a launch and its tail (~15 us on the H100); the 2048 grid's widest
-    // levels (~4096 vertices, 16K arcs) stay in it
-    t.bfs_small_frontier = 16384;
-    t.bfs_small_arcs = 65536;
-    if (is_nvidia(d)) {
-      // Past a few hundred vertices a level outgrows one compute unit (the 2048 grid: 15 us a
-      // level in one group); NVIDIA keeps a launch's groups resident, so a grid barrier works.
-      t.bfs_grid_barrier = true;
-      t.bfs_small_frontier = 512;
-    }
-  } else {
-    // A CPU device runs a work-group on one core: long tiles, long ruler sublists (fewer
-    // dependent rounds), a few groups per core for balance.
-    t.scan_items_4 = t.scan_items_8 = t.scan_items_16 = 16;
-    t.list_rank_stride = 256;
-    t.resident_items_per_unit = 0, t.min_groups_per_unit = 4;
-    t.single_pass_scan = false;
-    t.bfs_small_frontier = t.work_group_size;
-    t.bfs_small_arcs = 16 * t.work_group_size;
   }
-  return t;
+  rows.push_back(std::move(row));
+  return rows.size() - 1;
 }
 
-Tuning resolve_tuning(const DeviceDescription& d, const Environment& env) {
-  Tuning t = default_tuning(d);
-  if (env.work_group_size) t.work_group_size = *env.work_group_size;
-  if (env.single_pass_scan) t.single_pass_scan = *env.single_pass_scan;
-  if (env.lockstep_width) t.lockstep_width = *env.lockstep_width;
-  if (env.list_rank_stride) t.list_rank_stride = *env.list_rank_stride;
-  if (env.pinned_transfers) t.pinned_transfers = *env.pinned_transfers;
-  if (env.boost_key_sort) t.boost_key_sort = *env.boost_key_sort;
-  if (env.radix_sort_items) t.radix_sort_items = *env.radix_sort_items;
-  if (env.connectivity_samples) t.connectivity_samples = *env.connectivity_samples;
-  if (env.bfs_small_frontier) t.bfs_small_frontier = *env.bfs_small_frontier;
-  if (env.bfs_small_arcs) t.bfs_small_arcs = *env.bfs_small_arcs;
-  if (env.bfs_grid_barrier) t.bfs_grid_barrier = *env.bfs_grid_barrier;
-  if (env.two_pass_permutation) t.two_pass_permutation_from = *env.two_pass_permutation ? 1 : 0;
-  const std::size_t most = std::max<std::size_t>(1, d.max_work_group_size);
-  t.work_group_size = floor_pow2(std::min(t.work_group_size, most));
-  t.lockstep_width = std::min(t.lockstep_width, most);
-  return t;
+const std::vector<TuningRow>& tuning_rows() { return registry(); }
+
+const TuningRow* find_tuning_row(std::string_view name) {
+  for (const TuningRow& row : registry())
+    if (row.name == name) return &row;
+  return nullptr;
+}
+
+std::size_t TuningRow::default_on(const DeviceDescription& device) const {
+  if (!device.is_gpu) return on_cpu;
+  const std::string who = detail::lower(device.vendor + " " + device.platform_name);
+  for (const auto& [vendor, value] : measured)
+    if (who.find(vendor) != std::string::npos) return value;
+  return on_gpu;
+}
+
+std::string TuningRow::format(std::size_t value) const {
+  for (const auto& [word, meaning] : words)
+    if (meaning == value) return word;
+  return std::to_string(value);
+}
+
+std::string TuningRow::expected() const {
+  if (!words.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < words.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i].first;
+    return list;
+  }
+  const std::string positive = "a positive integer of at most " + std::to_string(most);
+  if (least == 1) return positive;
+  if (least == 0) return positive + ", or 0";
+  return "an integer from " + std::to_string(least) + " to " + std::to_string(most);
+}
+
+std::size_t TuningRow::parse(const std::string& raw) const {
+  const std::string text = detail::trim(raw);
+  auto refuse = [&]() -> std::size_t {
+    throw InputError("environment variable " + environment + "='" + raw + "': expected " +
+                     expected());
+  };
+  if (!words.empty()) {
+    for (const auto& [word, value] : words)
+      if (text == word) return value;
+    return refuse();
+  }
+  if (text.empty()) return refuse();
+  std::size_t parsed = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9' || parsed > most / 10) return refuse();  // no sign, suffix, overflow
+    parsed = parsed * 10 + static_cast<std::size_t>(c - '0');
+  }
+  if (parsed < least || parsed > most) return refuse();
+  return parsed;
+}
+
+std::size_t Tuning::value(std::string_view name) const { return values_.at(index_of(name)); }
+
+void Tuning::set(std::string_view name, std::size_t value) { set_value(index_of(name), value); }
+
+void Tuning::set_value(std::size_t index, std::size_t value) {
+  const TuningRow& row = registry().at(index);
+  if (value < row.least || value > row.most)
+    throw InputError("tuning knob " + row.name + " = " + std::to_string(value) + ": expected " +
+                     row.expected());
+  values_.at(index) = value;
 }
 
 std::string Tuning::summary() const {
-  return "work-group " + std::to_string(work_group_size) + ", scan items " +
-         std::to_string(scan_items_4) + "/" + std::to_string(scan_items_8) + "/" +
-         std::to_string(scan_items_16) + ", scan " +
-         (single_pass_scan ? "single-pass" : "reduce-then-scan") + ", list-rank stride " +
-         std::to_string(list_rank_stride) + ", lockstep width " + std::to_string(lockstep_width) +
-         ", resident items/unit " + std::to_string(resident_items_per_unit) + ", min groups/unit " +
-         std::to_string(min_groups_per_unit) + ", transfers " +
-         (pinned_transfers ? "pinned" : "pageable") + ", key sort " +
-         (boost_key_sort ? "boost" : "radix") + ", radix items " +
-         std::to_string(radix_sort_items) + ", connectivity samples " +
-         std::to_string(connectivity_samples) + ", BFS small frontier " +
-         std::to_string(bfs_small_frontier) + " vertices / " + std::to_string(bfs_small_arcs) +
-         " arcs, BFS grid barrier " + (bfs_grid_barrier ? "on" : "off") +
-         ", two-pass permutations " +
-         (two_pass_permutation_from
-              ? "from " + std::to_string(two_pass_permutation_from) + " elements, blocks of 2^" +
-                    std::to_string(permutation_block_log)
-              : std::string("off"));
+  std::string text;
+  const std::vector<TuningRow>& rows = registry();
+  for (std::size_t i = 0; i < rows.size() && i < values_.size(); ++i)
+    text += (i ? ", " : "") + rows[i].name + " " + rows[i].format(values_[i]);
+  return text;
+}
+
+Tuning resolve_tuning(const DeviceDescription& device, const Environment& environment) {
+  const std::vector<TuningRow>& rows = registry();
+  Tuning tuning;
+  tuning.values_.resize(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const TuningRow& row = rows[i];
+    std::size_t value = row.default_on(device);
+    if (i < environment.tuning_overrides.size() && environment.tuning_overrides[i])
+      value = *environment.tuning_overrides[i];
+    tuning.values_[i] = row.fit ? row.fit(value, device) : value;
+  }
+  return tuning;
+}
+
+std::string tuning_listing(const Tuning& tuning, const DeviceDescription& device) {
+  auto pad = [](std::string text, std::size_t width) {
+    return text.size() < width ? text + std::string(width - text.size(), ' ') : text + " ";
+  };
+  std::string out =
+      pad("module", 12) + pad("knob", 28) + pad("value", 18) + pad("default", 18) + "environment\n";
+  for (const TuningRow& row : registry()) {
+    out += pad(row.module, 12) + pad(row.name, 28) + pad(row.format(tuning.value(row.name)), 18) +
+           pad(row.format(row.default_on(device)), 18) +
+           (row.environment.empty() ? std::string("-")
+                                    : row.environment + " (" + row.expected() + ")") +
+           "\n" + std::string(12, ' ') + row.help + "\n";
+  }
+  return out;
 }
 
 }  // namespace treefix

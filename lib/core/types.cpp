@@ -11,7 +11,7 @@ bool is_integer(ValueType t) { return t == ValueType::int32 || t == ValueType::i
 
 namespace {
 // What the kernels call each value type and operator, in the enums' order (types.hpp): the
-// OpenCL C type and the -D flags that kernels/common.clh selects on.
+// OpenCL C type and the -D flags that kernels/core/common.clh selects on.
 struct ValueTypeSpelling {
   const char* opencl_name;
   const char* flag;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "graph/bfs_tuning.hpp"
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
@@ -34,15 +35,15 @@ struct GridLevels {
 };
 
 GridLevels grid_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
-  Kernels kernels(runtime, "graph/bfs_grid.cl", graph.offset_option(), {profile, "bfs"}, 128);
+  const Tuning& tuning = runtime.tuning();
+  Kernels kernels(runtime, "graph/bfs_grid.cl", graph.offset_option(), {profile, "bfs"},
+                  tuning[knobs::bfs_grid_group_size]);
   const std::size_t units = std::max<std::size_t>(1, runtime.description().compute_units);
-  return {kernels, units * std::max<std::size_t>(1, runtime.tuning().bfs_grid_groups_per_unit)};
+  return {kernels, units * std::max<std::size_t>(1, tuning[knobs::bfs_grid_groups_per_unit])};
 }
 
 SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
-  // On a GPU as large a group as the device allows (up to 1024): more loads in flight per level.
-  // A CPU runs the group's items one after the other between barriers: the usual size.
-  const std::size_t wish = runtime.description().is_gpu ? 1024 : 0;
+  const std::size_t wish = runtime.tuning()[knobs::bfs_small_group_size];
   Kernels kernels(runtime, "graph/bfs_small.cl", graph.offset_option(), {profile, "bfs"}, wish);
   const std::size_t wg = kernels.wg_size();
   // Local memory: the kernel's own (a scan's wg uints, 3 x 32 counters) and two halves of
@@ -52,8 +53,8 @@ SmallLevels small_levels(Runtime& runtime, const DeviceGraph& graph, Profile* pr
   const std::size_t local = runtime.description().local_mem_bytes;
   const std::size_t spare = local > own_bytes + 512 ? local - own_bytes - 512 : 0;
   std::size_t capacity = std::clamp<std::size_t>(spare / (2 * entry_bytes), 1, 4 * wg);
-  if (runtime.tuning().bfs_small_buffer)
-    capacity = std::min(capacity, runtime.tuning().bfs_small_buffer);
+  if (const std::size_t most = runtime.tuning()[knobs::bfs_small_buffer])
+    capacity = std::min(capacity, most);
   return {kernels, capacity, entry_bytes};
 }
 
@@ -108,7 +109,7 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     const bool may_go_bottom_up = options.direction_optimizing && graph.undirected();
     const Tuning& tuning = runtime.tuning();
     const bool first_bottom_up =
-        may_go_bottom_up && sources > tuning.bfs_small_frontier &&
+        may_go_bottom_up && sources > tuning[knobs::bfs_small_frontier] &&
         static_cast<double>(sources) > static_cast<double>(n - sources) / options.bottom_up_alpha;
     std::vector<std::int32_t> initial(kStateFields, 0);
     initial[kEnd] = static_cast<std::int32_t>(sources);
@@ -138,11 +139,11 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     const Grid grid =
         search.groups(options.groups ? options.groups : runtime.saturating_groups(wg));
     const cl_int small_frontier =
-        static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_small_frontier, INT32_MAX));
+        static_cast<cl_int>(std::min<std::size_t>(tuning[knobs::bfs_small_frontier], INT32_MAX));
     const cl_uint small_arcs =
-        static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_small_arcs, UINT32_MAX));
+        static_cast<cl_uint>(std::min<std::size_t>(tuning[knobs::bfs_small_arcs], UINT32_MAX));
     const cl_int most_levels =
-        static_cast<cl_int>(std::clamp<std::size_t>(tuning.bfs_small_levels, 1, INT32_MAX));
+        static_cast<cl_int>(std::clamp<std::size_t>(tuning[knobs::bfs_small_levels], 1, INT32_MAX));
     const LocalBytes vertices{2 * small.capacity * sizeof(cl_int)},
         firsts{2 * small.capacity * (small.entry_bytes - 8)},
         lengths{2 * small.capacity * sizeof(cl_uint)};
@@ -165,12 +166,12 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
                                                         graph.wide_offsets() ? n : n / 2 + 1);
       side_length = DeviceArray<std::uint32_t>::workspace(runtime, "bfs.queue_row_length", n);
       grid_frontier =
-          static_cast<cl_int>(std::min<std::size_t>(tuning.bfs_grid_frontier, INT32_MAX));
-      grid_arcs = static_cast<cl_uint>(std::min<std::size_t>(tuning.bfs_grid_arcs, UINT32_MAX));
+          static_cast<cl_int>(std::min<std::size_t>(tuning[knobs::bfs_grid_frontier], INT32_MAX));
+      grid_arcs =
+          static_cast<cl_uint>(std::min<std::size_t>(tuning[knobs::bfs_grid_arcs], UINT32_MAX));
     }
-    // polls of a waiting group before it gives up: seconds either way (a GPU's poll is a round
-    // trip to its L2 cache, a CPU's a cached load, and a CPU thread may be descheduled)
-    const cl_int spin_limit = runtime.description().is_gpu ? 1 << 22 : 1 << 26;
+    // polls of a waiting group before it gives up
+    const cl_int spin_limit = static_cast<cl_int>(tuning[knobs::bfs_grid_patience]);
     std::size_t current = 0;  // state[current] holds the latest state
     auto swap = [&] {
       ++result.kernel_launches;
@@ -245,14 +246,14 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
       throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
                        "-1 (the graph has " + std::to_string(n) + " vertices)");
   bool aborted = false;
-  if (runtime.tuning().bfs_grid_barrier) {
+  if (runtime.tuning()[knobs::bfs_grid_barrier]) {
     DeviceBfs result = search_levels(runtime, graph, distinct, options, true, &aborted);
     if (!aborted) return result;
   }
   // the portable kernels alone (and after a grid-barrier search that could not keep its groups
   // resident: every vertex is searched again)
   DeviceBfs result = search_levels(runtime, graph, distinct, options, false, &aborted);
-  result.grid_barrier_gave_up = runtime.tuning().bfs_grid_barrier;
+  result.grid_barrier_gave_up = runtime.tuning()[knobs::bfs_grid_barrier];
   return result;
 }
 

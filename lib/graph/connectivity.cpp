@@ -6,6 +6,7 @@
 #include <climits>
 #include <string>
 
+#include "graph/connectivity_tuning.hpp"
 #include "graph/graph_detail.hpp"
 #include "treefix/core/launch.hpp"
 
@@ -99,8 +100,9 @@ Connectivity connectivity(Runtime& rt, const DeviceGraph& graph, Profile* profil
     cl::Buffer counters = rt.allocate(2 * sizeof(cl_int), "connectivity counters");
     cl::Buffer giant = rt.allocate(sizeof(cl_int), "giant component");
     const Tuning& tuning = rt.tuning();
-    const std::size_t samples =
-        arcs >= tuning.connectivity_sample_degree * n ? tuning.connectivity_samples : 0;
+    const std::size_t samples = arcs >= tuning[knobs::connectivity_sample_degree] * n
+                                    ? tuning[knobs::connectivity_samples]
+                                    : 0;
     const Grid vertices = cc.grid_stride(n);
     cc.run("cc_init_csr", vertices, graph.row_offset(), graph.column(), parent, out.hook_edge,
            hook_source, count);

@@ -4,6 +4,7 @@
 #include <climits>
 #include <utility>
 
+#include "primitives/primitives_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
 
@@ -103,7 +104,8 @@ void list_rank(Runtime& runtime, const cl::Buffer& succ, const cl::Buffer& rank,
       predecessors(k, succ, pred, n, phase);
       wyllie_from_pred(k, pred, nullptr, rank, n, "wyllie", phase);
     } else {
-      std::size_t stride = options.stride ? options.stride : runtime.tuning().list_rank_stride;
+      std::size_t stride =
+          options.stride ? options.stride : runtime.tuning()[knobs::list_rank_stride];
       ruling_set(k, succ, rank, n, stride, phase);
     }
   });

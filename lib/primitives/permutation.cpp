@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "primitives/primitives_tuning.hpp"
 #include "treefix/core/error.hpp"
 
 namespace treefix {
@@ -35,10 +36,11 @@ DevicePermutation::DevicePermutation(Runtime& runtime, cl::Buffer index, std::si
   if (n > 0xFFFFFFFFull)
     throw CapacityError("permutation of " + std::to_string(n) + " elements: at most 2^32 - 1");
   const Tuning& tuning = runtime.tuning();
-  if (tuning.two_pass_permutation_from == 0 || n < tuning.two_pass_permutation_from) return;
+  const std::size_t two_pass_from = tuning[knobs::two_pass_permutation_from];
+  if (two_pass_from == 0 || n < two_pass_from) return;
   // Blocks of `to`: their run starts must fit in local memory (4 bytes a block, 1 KB spare).
   const std::size_t local = runtime.description().local_mem_bytes;
-  unsigned block_log = tuning.permutation_block_log;
+  unsigned block_log = tuning[knobs::permutation_block_log];
   auto blocks_of = [&](unsigned log) { return (n + (std::size_t(1) << log) - 1) >> log; };
   while (blocks_of(block_log) * 4 + 1024 > local) ++block_log;
   const std::size_t blocks = blocks_of(block_log);

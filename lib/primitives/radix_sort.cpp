@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "core/runtime_tuning.hpp"
+#include "primitives/primitives_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/scan.hpp"
@@ -26,14 +28,14 @@ struct SortKernels {
   Kernels kernels;
   std::size_t items;
 };
-// The sort's kernels: work-groups of at most 256 and Tuning::radix_sort_items pairs each, as
+// The sort's kernels: work-groups of at most 256 and the radix_sort_items knob pairs each, as
 // many as the device's local memory holds (a tile needs 6 bytes a pair, plus 2 KB).
 SortKernels sort_kernels(Runtime& runtime, const Phase& phase) {
-  const std::size_t wg = std::min<std::size_t>(256, runtime.tuning().work_group_size);
+  const std::size_t wg = std::min<std::size_t>(256, runtime.tuning()[knobs::work_group_size]);
   const std::size_t local = runtime.description().local_mem_bytes;
   const std::size_t room = local > 4096 ? (local - 2048) / (6 * wg) : 1;
-  const std::size_t items =
-      std::max<std::size_t>(1, std::min<std::size_t>(runtime.tuning().radix_sort_items, room));
+  const std::size_t items = std::max<std::size_t>(
+      1, std::min<std::size_t>(runtime.tuning()[knobs::radix_sort_items], room));
   return {
       Kernels(runtime, "primitives/radix_sort.cl", "-DITEMS=" + std::to_string(items), phase, wg),
       items};

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/runtime_tuning.hpp"
+#include "primitives/scan_tuning.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
 
 namespace treefix {
@@ -14,7 +16,7 @@ namespace {
 // Items per work-item from the Tuning, bounded so that the padded tile and the scratch fit in
 // half the local memory.
 std::size_t items_per_thread(const Runtime& runtime, std::size_t wg, std::size_t bytes) {
-  std::size_t items = std::max<std::size_t>(1, runtime.tuning().scan_items(bytes));
+  std::size_t items = std::max<std::size_t>(1, knobs::scan_items(runtime.tuning(), bytes));
   const std::size_t budget = runtime.description().local_mem_bytes / 2;
   while (items > 1 && (wg * items * 33 / 32 + wg) * bytes > budget) --items;
   return items;
@@ -32,8 +34,8 @@ ScanPlan plan_scan(Runtime& runtime, const std::string& program, const std::stri
   const bool word_slots = lookback_as == kLookbackWords;
   plan.lookback_words = word_slots ? value_bytes / 4 : 1;
   plan.single_pass = n > 0 && (value_bytes == 4 || word_slots) && !lookback_as.empty() &&
-                     runtime.description().int64_atomics && runtime.tuning().single_pass_scan;
-  std::size_t wg = runtime.tuning().work_group_size;
+                     runtime.description().int64_atomics && runtime.tuning()[knobs::single_pass_scan];
+  std::size_t wg = runtime.tuning()[knobs::work_group_size];
   // local memory bounds the group size too (tile + scratch of value_bytes each; blocked: the
   // scratch and the look-back's window)
   auto local_bytes = [&](std::size_t g) {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "primitives/permute_rows.hpp"
 #include "spatial/morton.hpp"
-#include "spatial/permute.hpp"
 #include "spatial/radix_tree.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"

@@ -2,9 +2,9 @@
 // (treefix/spatial/neighbours.hpp): kernels/spatial/ropes_knn.clh, ropes_correlation.clh.
 #include <string>
 
+#include "primitives/permute_rows.hpp"
 #include "spatial/device_trees.hpp"
 #include "spatial/morton.hpp"
-#include "spatial/permute.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/spatial/neighbours.hpp"
 

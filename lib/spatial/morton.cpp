@@ -3,7 +3,8 @@
 
 #include <algorithm>
 
-#include "spatial/permute.hpp"
+#include "primitives/permute_rows.hpp"
+#include "spatial/spatial_tuning.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/radix_sort.hpp"
 #include "treefix/primitives/sort.hpp"
@@ -32,7 +33,7 @@ cl::Buffer sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, st
   morton.in("codes").run("morton_codes", grid, cl_uint(n), coord, frame, code);
   fit(runtime, order, n, "Morton order");
   const int code_bits = morton_bits(dim) * dim;
-  if (runtime.tuning().boost_key_sort) {
+  if (runtime.tuning()[knobs::boost_key_sort]) {
     Permuter(runtime, "int", {profile, "sort"}).iota(n, order.buffer());
     sort_by_key<cl_ulong>(runtime, code, order.buffer(), n, true);
   } else {

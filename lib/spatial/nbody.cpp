@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "primitives/permute_rows.hpp"
 #include "spatial/nbody_detail.hpp"
-#include "spatial/permute.hpp"
 #include "treefix/core/error.hpp"
 
 namespace treefix {

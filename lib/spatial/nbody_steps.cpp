@@ -5,8 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "primitives/permute_rows.hpp"
 #include "spatial/nbody_detail.hpp"
-#include "spatial/permute.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/spatial/nbody.hpp"

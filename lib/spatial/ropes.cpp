@@ -8,8 +8,10 @@
 #include <numeric>
 #include <thread>
 
+#include "spatial/spatial_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
+#include "treefix/core/parallel.hpp"
 
 namespace treefix {
 
@@ -24,16 +26,18 @@ double TraversalStats::work_expansion() const {
   return needed > 0 ? carried / needed : 1.0;
 }
 
-std::size_t lockstep_width(const Runtime& runtime) { return runtime.tuning().lockstep_width; }
+std::size_t lockstep_width(const Runtime& runtime) {
+  return runtime.tuning()[knobs::lockstep_width];
+}
 
 Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
                        bool sorted) {
   if (wish != Variant::automatic) return wish;
-  // Lockstep pays through coalesced loads on SIMT hardware when the group's items need nearly
-  // the same nodes (coherent, sorted, unguided); elsewhere the nodes it carries items through
-  // cost more than coalescing saves, and on a CPU device its barriers cost and there is nothing
-  // to coalesce (docs/design/spatial.md; the table of `treefix-bench spatial` is in bench/README.md).
-  if (runtime.description().is_gpu && sorted && !pieces.guided && pieces.coherent)
+  // Lockstep where the device's row says it pays (SIMT hardware, through coalesced loads), on
+  // queries whose items need nearly the same nodes: coherent, sorted, unguided
+  // (docs/design/spatial.md; the measurements are in bench/README.md).
+  if (runtime.tuning()[knobs::lockstep_when_coherent] && sorted && !pieces.guided &&
+      pieces.coherent)
     return Variant::lockstep;
   return Variant::independent;
 }
@@ -127,7 +131,7 @@ void throw_stack_overflow(const std::string& label, std::size_t bound) {
 
 void parallel_for_items(std::size_t items, unsigned threads,
                         const std::function<void(std::size_t, std::size_t)>& body) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = host_threads();  // $OMP_NUM_THREADS, else the hardware's
   std::size_t chunk = 256;
   std::size_t chunks = (items + chunk - 1) / chunk;
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, chunks)));

@@ -12,6 +12,8 @@
 #include <type_traits>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
+#include "treefix/treefix/fix.hpp"
 
 namespace treefix::cpu_parallel {
 
@@ -76,8 +78,6 @@ void with_operator(Op op, F&& f) {
       return;
   }
 }
-
-enum class Fix { root, leaf };
 
 Method resolve(Method method, Op op, const Plan& plan) {
   if (method == Method::automatic)
@@ -201,8 +201,7 @@ std::vector<T> treefix(const Plan& plan, const std::vector<T>& w, Op op, bool ex
 }  // namespace
 
 Plan::Plan(const ParentArray& parent, unsigned threads)
-    : parent_(parent),
-      threads_(threads ? threads : std::max(1u, std::thread::hardware_concurrency())) {
+    : parent_(parent), threads_(threads ? threads : host_threads()) {
   const std::size_t n = parent.size();
   {
     const EulerTour tour = build_euler_tour(parent);  // validates

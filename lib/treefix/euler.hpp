@@ -4,7 +4,7 @@
 
 namespace treefix::detail {
 
-enum class Fix { root, leaf };
+using Fix = treefix::Fix;  // treefix/treefix/fix.hpp
 
 // result = rootfix or leaffix of weights over tree's Euler tour (built on first use). The caller
 // has checked the arrays and the operator.

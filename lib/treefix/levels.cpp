@@ -8,6 +8,7 @@
 #include <climits>
 #include <utility>
 
+#include "core/runtime_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
@@ -43,7 +44,7 @@ LevelStructure::LevelStructure(Runtime& runtime, const DeviceArray<vertex_t>& pa
 namespace {
 // Rows of at least this many children take the device-wide fold (as the BFS chose them).
 std::size_t huge_degree_for(const Runtime& runtime) {
-  return 64 * runtime.tuning().work_group_size;
+  return 64 * runtime.tuning()[knobs::work_group_size];
 }
 }  // namespace
 

@@ -3,7 +3,7 @@
 // transfers happen only through upload(), write() and download(), and are profiled when asked.
 //
 // Transfers of large arrays go through page-locked (pinned) staging memory where the device's
-// Tuning says so (Tuning::pinned_transfers): the host copies a chunk into one of two mapped
+// the tuning says so (knob pinned_transfers): the host copies a chunk into one of two mapped
 // CL_MEM_ALLOC_HOST_PTR buffers (on every host core) while the DMA of the previous chunk runs.
 // Elsewhere, and for small arrays, the runtime copies straight from the caller's memory.
 #include <cstddef>

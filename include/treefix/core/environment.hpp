@@ -6,25 +6,15 @@
 //   TREEFIX_CACHE_DIR         folder for built program binaries (the disk cache; off when unset
 //                             or missing; a path to a file is refused)
 //   TREEFIX_BUILD_OPTIONS     appended to every OpenCL build
-//   TREEFIX_WG_SIZE           work-group size of every sized kernel: a positive integer, rounded
-//                             down to a power of two and to the device's maximum
-//   TREEFIX_SCAN              single-pass | reduce-then-scan: the scan strategy
-//   TREEFIX_LOCKSTEP_WIDTH    items per lockstep group of the rope traversals (positive integer)
-//   TREEFIX_LIST_RANK_STRIDE  elements per ruler of the ruling-set list ranking (positive integer)
-//   TREEFIX_TRANSFERS         pinned | pageable: how large host <-> device copies are staged
-//   TREEFIX_KEY_SORT          radix | boost: the sort of the spatial trees' Morton keys
-//   TREEFIX_RADIX_ITEMS       pairs per work-item of a radix sort tile (positive integer)
-//   TREEFIX_CC_SAMPLES        arcs per row sampled by connectivity before skipping the giant
-//                             component (0 .. 64; 0: ECL-CC alone)
-//   TREEFIX_BFS_SMALL_FRONTIER  frontier size up to which one work-group runs BFS levels
-//   TREEFIX_BFS_SMALL_ARCS    ... and the frontier's arcs (positive integers)
-//   TREEFIX_BFS_GRID_BARRIER  on | off: BFS levels with a grid-wide barrier (needs resident groups)
-//   TREEFIX_PERMUTATION       one-pass | two-pass: how planned permutations run, at every size
+//   TREEFIX_*                 the tuning rows' overrides (treefix/core/tuning.hpp; `treefix
+//                             devices --tuning` lists each with what it takes)
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
-// positive integer". The last twelve override the per-device Tuning (treefix/core/tuning.hpp).
+// positive integer of at most 65536".
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace treefix {
 
@@ -32,18 +22,11 @@ struct Environment {
   std::string device;
   std::string cache_dir;
   std::string build_options;
-  std::optional<std::size_t> work_group_size;
-  std::optional<bool> single_pass_scan;
-  std::optional<std::size_t> lockstep_width;
-  std::optional<std::size_t> list_rank_stride;
-  std::optional<bool> pinned_transfers;
-  std::optional<bool> boost_key_sort;
-  std::optional<std::size_t> radix_sort_items;
-  std::optional<std::size_t> connectivity_samples;
-  std::optional<std::size_t> bfs_small_frontier;
-  std::optional<std::size_t> bfs_small_arcs;
-  std::optional<bool> bfs_grid_barrier;
-  std::optional<bool> two_pass_permutation;
+  // One entry per tuning row (tuning_rows() order): its override, or nothing when unset.
+  std::vector<std::optional<std::size_t>> tuning_overrides;
+
+  // The override of the row of that name (InputError for an unknown name).
+  std::optional<std::size_t> tuning(std::string_view name) const;
 
   static Environment read();
 };

@@ -8,8 +8,8 @@
 //   fill(runtime, flag, cl_int(0), 1, {profile, "bfs"});
 //
 // Kernels builds its file once per (file, options) through the Runtime's program cache, with
-// -DWG_SIZE = the largest power of two <= the wish (default: Tuning::work_group_size) that all its
-// kernels accept, and keeps one cl::Kernel per name, so a loop of launches costs no kernel
+// -DWG_SIZE = the largest power of two <= the wish (default: tuning knob work_group_size) that all
+// its kernels accept, and keeps one cl::Kernel per name, so a loop of launches costs no kernel
 // creation. Arguments are set in order and typed:
 //   cl::Buffer, DeviceArray<T>      the buffer
 //   Index{value, wide}              idx_t of kernels/core/common.clh: ulong when wide, else uint

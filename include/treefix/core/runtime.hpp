@@ -16,10 +16,10 @@
 // once per (source, options) for the Runtime's device; with $TREEFIX_CACHE_DIR set, built binaries
 // are also kept on disk, keyed by platform, device, driver, source and options.
 //
-// What the library chooses per device (work-group size, scan strategy, ...) is one Tuning record,
-// resolved when the Runtime is made (treefix/core/tuning.hpp); environment variables are read
-// then, and only then (treefix/core/environment.hpp). Kernels are launched through
-// treefix/core/launch.hpp.
+// What the library chooses per device (work-group size, scan strategy, ...) is a Tuning: one value
+// per row the modules declare, resolved when the Runtime is made (treefix/core/tuning.hpp);
+// environment variables are read then, and only then (treefix/core/environment.hpp). Kernels are
+// launched through treefix/core/launch.hpp.
 #include <CL/opencl.hpp>
 
 #include <cstddef>
@@ -79,7 +79,7 @@ class Runtime {
   cl::Program program_from_source(const std::string& label, const std::string& source,
                                   const std::string& options = "");
   // Builds `name` with -DWG_SIZE=w, w = the largest power of two <= wish that all its kernels
-  // accept (wish 0 = Tuning::work_group_size).
+  // accept (wish 0 = tuning knob work_group_size).
   SizedProgram sized_program(const std::string& name, const std::string& options,
                              std::size_t wish = 0);
   SizedProgram sized_program_from_source(const std::string& label, const std::string& source,
@@ -107,7 +107,7 @@ class Runtime {
   cl::Buffer& scratch(const std::string& slot, std::size_t bytes);
   // Page-locked host memory kept between calls: a CL_MEM_ALLOC_HOST_PTR buffer of at least
   // `bytes`, mapped once; returns its host address. The staging areas of pinned transfers
-  // (DeviceArray, Tuning::pinned_transfers); `slot` 0 and 1 double-buffer them.
+  // (DeviceArray, tuning knob pinned_transfers); `slot` 0 and 1 double-buffer them.
   void* pinned_staging(std::size_t slot, std::size_t bytes);
 
  private:

@@ -1,122 +1,141 @@
 #pragma once
-// Tuning: every choice the library makes per device, in one record (CLBlast's parameter
-// database and CUB's tuning policies in miniature). Runtime resolves it once, in
-// resolve_tuning(): defaults by vendor and device type, then the environment's overrides
-// (treefix/core/environment.hpp), then clamped to what the device allows. Algorithms read
-// runtime.tuning() and nothing else; `treefix-bench tune` sweeps the fields on a device and prints
-// the best row, to be copied into default_tuning().
+// Tuning: every choice the library makes per device, as data. Each knob is one row, declared by
+// the module that reads it, beside that code (lib/<module>/*_tuning.cpp): its name, environment
+// variable, help, default by device class (CPU, GPU) and by device where measured (a vendor's
+// GPUs), valid range and the values `treefix-bench tune` sweeps. Core holds only this mechanism.
 //
-// | field                    | NVIDIA GPU | other GPU | CPU (PoCL) | environment              |
-// |--------------------------|------------|-----------|------------|--------------------------|
-// | work_group_size          | 256        | 256       | 256        | TREEFIX_WG_SIZE          |
-// | scan_items_4/_8/_16      | 8/6/3      | 12/6/3    | 16/16/16   |                          |
-// | single_pass_scan         | on         | off       | off        | TREEFIX_SCAN             |
-// | list_rank_stride         | 32         | 32        | 256        | TREEFIX_LIST_RANK_STRIDE |
-// | lockstep_width           | 32         | 32        | 32         | TREEFIX_LOCKSTEP_WIDTH   |
-// | resident_items_per_unit  | 2048       | 2048      | 0          |                          |
-// | min_groups_per_unit      | 1          | 1         | 4          |                          |
-// | pinned_transfers         | on         | off       | off        | TREEFIX_TRANSFERS        |
-// | boost_key_sort           | off        | off       | off        | TREEFIX_KEY_SORT         |
-// | radix_sort_items         | 8          | 8         | 8          | TREEFIX_RADIX_ITEMS      |
-// | connectivity_samples     | 2          | 2         | 2          | TREEFIX_CC_SAMPLES       |
-// | connectivity_sample_degree | 16       | 16        | 16         |                          |
-// | bfs_small_frontier       | 512        | 16384     | wg         | TREEFIX_BFS_SMALL_FRONTIER |
-// | bfs_small_arcs           | 65536      | 65536     | 16 wg      | TREEFIX_BFS_SMALL_ARCS   |
-// | bfs_small_levels         | 16384      | 16384     | 16384      |                          |
-// | bfs_small_buffer         | 0 (local memory) | 0   | 0          |                          |
-// | bfs_grid_barrier         | on         | off       | off        | TREEFIX_BFS_GRID_BARRIER |
-// | bfs_grid_frontier / _arcs | 65536 / 2^20 | same    | same       |                          |
-// | bfs_grid_groups_per_unit | 2          | 2         | 2          |                          |
-// | two_pass_permutation_from | 0 (off)   | 0 (off)   | 0 (off)    | TREEFIX_PERMUTATION      |
-// | permutation_block_log    | 18         | 18        | 18         |                          |
+// Runtime resolves every row once, when it is made: the first default that matches the device
+// (a measured device's, then its class's), then the environment's override
+// (treefix/core/environment.hpp), then fitted to what the device allows. Algorithms read
+// runtime.tuning()[knob]; the environment parsing, Tuning::summary(), the tuner's sweeps and
+// `treefix devices --tuning` all come from the rows, so adding a knob is one edit: its row.
+//
+// Models: CUB's per-algorithm tuning policies with a fallback chain, CLBlast's database rows
+// written by its tuner, Boost.Compute's parameter_cache (a default read beside its override).
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace treefix {
 
 struct DeviceDescription;
 struct Environment;
 
-struct Tuning {
-  // Work-group size of every kernel compiled with -DWG_SIZE (a power of two; a program whose
-  // kernels accept fewer is rebuilt smaller).
-  std::size_t work_group_size = 256;
-  // Scan tile: elements per work-item, by value size (4, 8 and 16 bytes). More amortises the
-  // work-group scan; local memory bounds it (the scan planner shrinks it when it must).
-  std::size_t scan_items_4 = 12, scan_items_8 = 6, scan_items_16 = 3;
-  // Single-pass scan with decoupled look-back: a work-group waits for its predecessors, which is
-  // correct only where running work-groups keep making progress. OpenCL does not promise that;
-  // NVIDIA GPUs give it. Off elsewhere: the portable reduce-then-scan.
-  bool single_pass_scan = false;
-  // Ruling-set list ranking: one ruler per this many elements (longer sublists, fewer rulers).
-  std::size_t list_rank_stride = 32;
-  // Items per work-group of the lockstep rope traversal (a warp's width, as in the paper).
-  std::size_t lockstep_width = 32;
-  // Grid-stride kernels launch enough groups to fill the device: per compute unit
-  // max(min_groups_per_unit, resident_items_per_unit / work-group size).
-  std::size_t resident_items_per_unit = 2048;
-  std::size_t min_groups_per_unit = 1;
-  // Host <-> device copies of large arrays through page-locked (pinned) staging memory
-  // (CL_MEM_ALLOC_HOST_PTR, double-buffered) instead of straight from pageable memory. Pinned
-  // DMA is about twice as fast on a discrete GPU; on a CPU device it only adds a copy.
-  // `treefix-bench pipeline` measures both.
-  bool pinned_transfers = false;
-  // The Morton keys of the spatial trees' builds (64-bit codes with point indices) sorted by
-  // Boost.Compute's sort_by_key instead of our radix sort (two 32-bit LSD passes over the key
-  // halves). `treefix-bench spatial` times both (its sort table).
-  bool boost_key_sort = false;
-  // Pairs per work-item of a radix sort tile (primitives/radix_sort.hpp): a tile of
-  // work-group * items pairs is sorted in local memory (6 bytes a pair), so local memory bounds
-  // it. More items: fewer tiles, so less counting and scanning; longer local sorts.
-  std::size_t radix_sort_items = 8;
-  // Connected components: arcs per row linked in Afforest's sampling rounds before the most
-  // frequent component is found and skipped (0: ECL-CC alone, every edge linked once).
-  // `treefix-bench rooting` times 0, 1 and 2 on every graph.
-  std::size_t connectivity_samples = 2;
-  // ... applied only to graphs of at least this many arcs per vertex: on the H100, sampling
-  // halved Kronecker-22 (30 arcs per vertex: 5.43 -> 2.72 ms) but slowed the 2048 grid (4 per
-  // vertex: 1.45 -> 2.04 ms), the road network and the mesh (2 and 13.5 per vertex).
-  std::size_t connectivity_sample_degree = 16;
-  // BFS: while a level holds at most bfs_small_frontier vertices and bfs_small_arcs arcs (and
-  // no huge row), one work-group runs it and the following levels in one launch (work-group
-  // barriers between levels, kernels/graph/bfs_small.cl), until a frontier grows past them:
-  // a level there costs a few dependent loads and barriers, a level with every group a launch.
-  // The frontier is read in chunks, so local memory does not bound it. Tests set a few vertices
-  // so that a search switches paths often.
-  std::size_t bfs_small_frontier = 512;
-  std::size_t bfs_small_arcs = 8192;
-  // ... for at most this many levels per launch (bounds one launch's time; the next goes on).
-  std::size_t bfs_small_levels = 16384;
-  // ... keeping at most this many frontier vertices in local memory per chunk (0: as many as
-  // the device's local memory holds). Tests set a few to force the chunked path.
-  std::size_t bfs_small_buffer = 0;
-  // BFS levels too wide for one group but at most bfs_grid_frontier vertices and bfs_grid_arcs
-  // arcs (top-down, no huge row) run in one launch of bfs_grid_groups_per_unit small groups per
-  // compute unit with a grid-wide barrier between levels (kernels/graph/bfs_grid.cl). Correct
-  // only where every group of the launch stays resident: NVIDIA GPUs (known), off elsewhere. A
-  // group that waits too long gives up and the search runs again without it.
-  bool bfs_grid_barrier = false;
-  std::size_t bfs_grid_frontier = 65536, bfs_grid_arcs = std::size_t{1} << 20;
-  std::size_t bfs_grid_groups_per_unit = 2;
-  // Permutations planned once and applied many times (primitives/permutation.hpp; the tree's
-  // pre-order layout) of at least this many elements run as two gathers with local reads
-  // instead of one random gather (0: never). Blocks of the output of 2^permutation_block_log
-  // elements. `treefix-bench pipeline` (its kernels table) times both. Off everywhere: on PoCL
-  // it gains nothing (bench/results/pocl-2026-11-26-permutation); on the H100, where it is meant
-  // to cut the random-tree rootfix's two 0.39 ms gathers, it has not been timed yet.
-  std::size_t two_pass_permutation_from = 0;
-  unsigned permutation_block_log = 18;
+// One knob's row. Values are unsigned integers; a switch is 0 or 1, and a row with `words`
+// takes those words (and only those) from its environment variable.
+struct TuningRow {
+  std::string module;       // the module that reads it: "graph"
+  std::string name;         // "bfs_small_frontier": the name benches and tests set it by
+  std::string help;         // one line, for `treefix devices --tuning`
+  std::string environment;  // "TREEFIX_BFS_SMALL_FRONTIER", or empty: no override
+  std::size_t on_cpu = 0;   // default on a CPU device (and any device that is not a GPU)
+  std::size_t on_gpu = 0;   // default on a GPU ...
+  // ... unless measured on this vendor's GPUs: (lower-case vendor or platform word, value); the
+  // first that matches wins.
+  std::vector<std::pair<std::string, std::size_t>> measured;
+  std::size_t least = 0, most = 1;  // valid range, inclusive
+  // Environment words and their values, in the order a refusal lists them ("single-pass" 1,
+  // "reduce-then-scan" 0).
+  std::vector<std::pair<std::string, std::size_t>> words;
+  // Fits a value to the device (a power of two, at most its work-group size); none: as it is.
+  std::size_t (*fit)(std::size_t value, const DeviceDescription& device) = nullptr;
+  // The values `treefix-bench tune` tries, timed on `workload` (a workload the tuner knows:
+  // "scan-4-byte", "scan-8-byte", "list-rank", "lockstep"); empty: not swept.
+  std::vector<std::size_t> sweep;
+  std::string workload;
 
-  std::size_t scan_items(std::size_t value_bytes) const {
-    return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;
+  TuningRow(std::string module_name, std::string knob_name, std::string help_line)
+      : module(std::move(module_name)), name(std::move(knob_name)), help(std::move(help_line)) {}
+  // Chained setters, so that a row reads as one declaration.
+  TuningRow& env(std::string variable) { return environment = std::move(variable), *this; }
+  TuningRow& defaults(std::size_t cpu, std::size_t gpu) {
+    return on_cpu = cpu, on_gpu = gpu, *this;
   }
-  std::string summary() const;  // "wg 256, scan items 12/6/3, single-pass on, ..."
+  TuningRow& measured_on(std::string vendor, std::size_t value) {
+    return measured.emplace_back(std::move(vendor), value), *this;
+  }
+  TuningRow& range(std::size_t low, std::size_t high) { return least = low, most = high, *this; }
+  // A switch: 0 or 1, written `yes` or `no` in the environment.
+  TuningRow& switch_words(std::string yes, std::string no) {
+    words = {{std::move(yes), 1}, {std::move(no), 0}};
+    return range(0, 1);
+  }
+  TuningRow& word(std::string text, std::size_t value) {
+    return words.emplace_back(std::move(text), value), *this;
+  }
+  TuningRow& fitted(std::size_t (*to_device)(std::size_t, const DeviceDescription&)) {
+    return fit = to_device, *this;
+  }
+  TuningRow& swept(std::vector<std::size_t> values, std::string on_workload) {
+    return sweep = std::move(values), workload = std::move(on_workload), *this;
+  }
+
+  // The default on a device: measured, else by class.
+  std::size_t default_on(const DeviceDescription& device) const;
+  // `value` as the environment would write it: its word if it has one, else the number.
+  std::string format(std::size_t value) const;
+  // A value from the environment's text; InputError naming the variable and what it takes.
+  std::size_t parse(const std::string& text) const;
+  // "a positive integer of at most 64", "single-pass or reduce-then-scan".
+  std::string expected() const;
 };
 
-// The defaults for a device, by vendor and type (the table above).
-Tuning default_tuning(const DeviceDescription& device);
-// Defaults, then the environment's overrides, clamped to the device: the one place a Tuning is
-// made. Throws InputError for an override out of range.
+// A declared row's handle, typed by how its readers use it (std::size_t, unsigned or bool).
+template <class T>
+struct Knob {
+  std::size_t index;  // in tuning_rows()
+};
+
+// Registers a row (at static initialisation, from the module's *_tuning.cpp) and returns its
+// handle. A name declared twice is a programming error: it aborts with the name. A row exists in
+// a program when its file is linked in, which the code that reads its handle ensures: keep a
+// row's declaration in a file that its readers reference.
+std::size_t declare_tuning_row(TuningRow row);
+template <class T>
+Knob<T> declare(TuningRow row) {
+  return Knob<T>{declare_tuning_row(std::move(row))};
+}
+
+// Every declared row, in the order of declaration.
+const std::vector<TuningRow>& tuning_rows();
+// The row of that name, or nullptr.
+const TuningRow* find_tuning_row(std::string_view name);
+
+// One value per row, as resolved for one device (and changed by benches and tests).
+class Tuning {
+ public:
+  Tuning() = default;
+
+  template <class T>
+  T operator[](Knob<T> knob) const {
+    return static_cast<T>(values_.at(knob.index));
+  }
+  template <class T>
+  void set(Knob<T> knob, T value) {
+    set_value(knob.index, static_cast<std::size_t>(value));
+  }
+  // By name (benches, tests): InputError for an unknown name or a value out of the row's range.
+  std::size_t value(std::string_view name) const;
+  void set(std::string_view name, std::size_t value);
+
+  // "work_group_size 256, scan_items_4 12, ..., single_pass_scan reduce-then-scan, ..."
+  std::string summary() const;
+
+ private:
+  friend Tuning resolve_tuning(const DeviceDescription&, const Environment&);
+  void set_value(std::size_t index, std::size_t value);
+  std::vector<std::size_t> values_;  // by row index
+};
+
+// Every row's default on the device, then the environment's overrides, fitted to the device:
+// the one place a Tuning is made.
 Tuning resolve_tuning(const DeviceDescription& device, const Environment& environment);
+
+// Every row as `treefix devices --tuning` prints it: module, knob, the value in `tuning`, the
+// default on `device`, the environment variable and what it takes, the help line.
+std::string tuning_listing(const Tuning& tuning, const DeviceDescription& device);
 
 }  // namespace treefix

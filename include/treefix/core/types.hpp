@@ -1,6 +1,6 @@
 #pragma once
 // Value types and operators that the treefix kernels are compiled for. One kernel source serves
-// every combination: the host turns (ValueType, Op) into -D options (see kernels/common.clh).
+// every combination: the host turns (ValueType, Op) into -D options (see kernels/core/common.clh).
 #include <cstdint>
 #include <string>
 #include <type_traits>

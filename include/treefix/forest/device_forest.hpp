@@ -64,6 +64,11 @@ DeviceSemanticForest read_ruleml_forest_on_device(Runtime& runtime, const std::s
                                                   DeviceForestTimes* times = nullptr,
                                                   Profile* profile = nullptr);
 
+// Whether reading RuleML files on this device (read_ruleml_forest_on_device) is expected to beat
+// the host reader on this host's threads: a GPU, and a host of few threads (the row
+// ruleml_device_parse_threads, `treefix devices --tuning`).
+bool ruleml_device_parse_pays(const Runtime& runtime);
+
 // A host forest on the device; its label ids are `labels`' (what label_ids() answers with).
 DeviceSemanticForest upload_forest(Runtime& runtime, const NamedSemanticForest& forest,
                                    const Interner& labels, Profile* profile = nullptr);

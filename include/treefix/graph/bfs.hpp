@@ -5,7 +5,7 @@
 // queue into the next slice, with load-balanced neighbour gathering (see kernels/graph/bfs.cl): a
 // work-group prefix sum over row lengths for short rows, whole-group sweeps for long rows, and a
 // device-wide sweep for rows of `huge_degree` edges or more. The device decides each level
-// (top-down, bottom-up, or, while the frontier is at most Tuning::bfs_small_frontier vertices,
+// (top-down, bottom-up, or, while the frontier is at most tuning knob bfs_small_frontier vertices,
 // many levels in one work-group); the host enqueues launches in batches and reads the search's
 // state once per batch, never per level.
 //
@@ -54,7 +54,7 @@ struct DeviceBfs {
   std::size_t huge_degree = 0;           // the threshold used
   std::size_t kernel_launches = 0;       // every kernel enqueued, initialisation included
   std::size_t bottom_up_levels = 0;      // levels expanded bottom-up (direction-optimising)
-  // Tuning::bfs_grid_barrier was on but a work-group of that kernel waited too long (the device
+  // tuning knob bfs_grid_barrier was on but a work-group of that kernel waited too long (the device
   // did not keep every group resident): the search was run again without it.
   bool grid_barrier_gave_up = false;
   std::size_t levels() const { return level_offset.empty() ? 0 : level_offset.size() - 1; }

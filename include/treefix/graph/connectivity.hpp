@@ -1,12 +1,11 @@
 #pragma once
 // Connected components on the device by asynchronous union-find (ECL-CC's hooking with path
 // halving, split three ways by row length; Afforest's neighbour sampling and giant-component
-// skip, Tuning::connectivity_samples). Labels are the smallest vertex of each component, and the
-// hooking edges are returned as a spanning forest.
-// Determinism: the labels do not depend on timing; which edges form the spanning forest does (a
-// root is hooked by whichever edge wins its exchange first).
-// Correct without forward progress between work-groups: no work-item waits for another.
-// Sizes: vertices and edges below 2^31 (32-bit device indices); CapacityError beyond.
+// skip, tuning knob connectivity_samples). Labels are the smallest vertex of each component, and
+// the hooking edges are returned as a spanning forest. Determinism: the labels do not depend on
+// timing; which edges form the spanning forest does (a root is hooked by whichever edge wins its
+// exchange first). Correct without forward progress between work-groups: no work-item waits for
+// another. Sizes: vertices and edges below 2^31 (32-bit device indices); CapacityError beyond.
 #include <cstddef>
 
 #include "treefix/core/device_array.hpp"

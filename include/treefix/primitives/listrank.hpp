@@ -34,7 +34,7 @@ TREEFIX_ENUM_NAMES(ListRankMethod, "list-ranking method", {ListRankMethod::wylli
 struct ListRankOptions {
   ListRankMethod method = ListRankMethod::ruling_set;
   std::size_t stride =
-      0;  // ruling_set: one ruler per ~stride elements (0: Tuning::list_rank_stride)
+      0;  // ruling_set: one ruler per ~stride elements (0: tuning knob list_rank_stride)
   Profile* profile = nullptr;  // receives every kernel event, phase "listrank"
 };
 

@@ -8,10 +8,10 @@
 //
 // One gather reads `from` at random. Once `from` outgrows the caches, every element costs a
 // whole sector or burst of memory traffic for its 4 bytes. So for large n
-// (Tuning::two_pass_permutation_from), the plan is two gathers whose random reads stay local
+// (tuning knob two_pass_permutation_from), the plan is two gathers whose random reads stay local
 // (kernels/primitives/permute.cl):
 //   1. within each chunk of `from` (2^11 to 2^16 elements), regroup the elements by the block of
-//      `to` (2^Tuning::permutation_block_log elements) they go to;
+//      `to` (2^permutation_block_log elements, a tuning knob) they go to;
 //   2. gather each block of `to` from its runs, one run in every chunk, which stay in the cache
 //      while the block is written.
 // Two reads and two writes of the array instead of one each, but every read hits memory that

@@ -1,6 +1,7 @@
 #pragma once
 // Device-wide primitives shared by every algorithm (the CUB "device" layer). Their work-group
-// building blocks live in kernels/workgroup.clh and are included by the algorithm kernels.
+// building blocks live in kernels/primitives/workgroup.clh and are included by the algorithm
+// kernels.
 #include <cstddef>
 
 #include "treefix/core/device_array.hpp"

@@ -6,7 +6,7 @@
 //   codes    Morton codes of the quantised coordinates: 63 bits for 3 coordinates (21 each),
 //            min(21, 63 / dim) bits a coordinate otherwise
 //   sort     the codes with the point indices: our radix sort (two 32-bit passes over the key
-//            halves) or Boost.Compute's sort_by_key (Tuning::boost_key_sort)
+//            halves) or Boost.Compute's sort_by_key (tuning knob boost_key_sort)
 //   build    the binary radix tree of the sorted codes (Karras 2012; ties told apart by position),
 //            then collapsed: into a kd-style tree with leaf buckets, or into an octree
 //   summary  bottom-up, level by level: kd boxes, octree masses and centres of mass

@@ -1,5 +1,5 @@
 #pragma once
-// Barnes-Hut gravity on an octree, run by the rope-stack engine (kernels/ropes_nbody.clh).
+// Barnes-Hut gravity on an octree, run by the rope-stack engine (kernels/spatial/ropes_nbody.clh).
 // Units with G = 1: a_i = sum_{j != i} m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^{3/2}; a cell of
 // side s at distance d (body to centre of mass) is replaced by its mass when s < theta * d
 // (theta = 0: the exact direct sum). Coincident bodies with eps = 0 exert no force on each other.

@@ -1,7 +1,7 @@
 #pragma once
 // The rope-stack traversal engine: a point-by-tree traversal described by small pieces of OpenCL C
-// is spliced into the generic kernels of kernels/ropes.cl and compiled at run time (see that file
-// for the contract the pieces fulfil). Applications (nbody.hpp, knn and correlation in
+// is spliced into the generic kernels of kernels/spatial/ropes.cl and compiled at run time (see
+// that file for the contract the pieces fulfil). Applications (nbody.hpp, knn and correlation in
 // spatial_queries below) are such pieces plus host code; a new traversal needs no new kernel.
 //
 //   Variant::independent  each work-item walks alone; its stack of nodes lies in global memory,
@@ -37,8 +37,8 @@ TREEFIX_ENUM_NAMES(Variant, "traversal variant", {Variant::lockstep, "lockstep"}
 TREEFIX_ENUM_NAMES(SortMode, "sort mode", {SortMode::on, "on"}, {SortMode::off, "off"},
                    {SortMode::automatic, "auto"});
 
-// The pieces of one traversal: OpenCL C text defining the contract of kernels/ropes.cl, and the
-// -D options it is compiled with (dimension, k, ...).
+// The pieces of one traversal: OpenCL C text defining the contract of kernels/spatial/ropes.cl, and
+// the -D options it is compiled with (dimension, k, ...).
 struct TraversalPieces {
   std::string label;          // names the program in errors and in the cache ("knn-kd")
   std::string source;         // the pieces (Runtime::expanded_source of a .clh, or any text)
@@ -60,7 +60,7 @@ struct TraversalStats {
   double work_expansion() const;
 };
 
-// Items per lockstep group (one work-group): Tuning::lockstep_width (32, a warp, as in the
+// Items per lockstep group (one work-group): tuning knob lockstep_width (32, a warp, as in the
 // paper; $TREEFIX_LOCKSTEP_WIDTH), rounded down to a power of two when built.
 std::size_t lockstep_width(const Runtime& runtime);
 
@@ -84,10 +84,11 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
 // The message of that overflow (an Error: the tree's height was wrong).
 [[noreturn]] void throw_stack_overflow(const std::string& label, std::size_t bound);
 
-// The same traversal on the host, item by item, on `threads` std::threads (0 = hardware
-// concurrency): the multi-threaded CPU baseline and the tree-based references. T provides
-// init(item), truncate(node), visit(node), call_set(node), child(node, call_set, i), finish(item)
-// through a per-item state made by make_state(); it mirrors the OpenCL pieces line by line.
+// The same traversal on the host, item by item, on `threads` std::threads (0 = host_threads():
+// $OMP_NUM_THREADS, else the hardware's): the multi-threaded CPU baseline and the tree-based
+// references. T provides init(item), truncate(node), visit(node), call_set(node),
+// child(node, call_set, i), finish(item) through a per-item state made by make_state(); it mirrors
+// the OpenCL pieces line by line.
 void parallel_for_items(std::size_t items, unsigned threads,
                         const std::function<void(std::size_t begin, std::size_t end)>& body);
 

@@ -46,7 +46,8 @@ namespace treefix::cpu_parallel {
 
 class Plan {
  public:
-  // Validates the forest (InputError). threads 0 = std::thread::hardware_concurrency().
+  // Validates the forest (InputError). threads 0 = host_threads() ($OMP_NUM_THREADS, else
+  // the hardware's).
   explicit Plan(const ParentArray& parent, unsigned threads = 0);
   std::size_t size() const { return parent_.size(); }
   unsigned threads() const { return threads_; }

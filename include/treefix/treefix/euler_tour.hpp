@@ -42,7 +42,7 @@ TREEFIX_ENUM_NAMES(TourLayout, "tour layout", {TourLayout::automatic, "auto"},
 // entries.
 struct DeviceChildLists {
   DeviceArray<std::int32_t> child_offset, child;
-  // The -D option of the CSR kernels that read these offsets (graph/csr.clh).
+  // The -D option of the CSR kernels that read these offsets (primitives/csr.clh).
   static const char* offset_option() { return "-DEDGE_T=int"; }
 };
 

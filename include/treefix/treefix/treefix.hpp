@@ -27,6 +27,7 @@
 #include "treefix/core/runtime.hpp"
 #include "treefix/core/types.hpp"
 #include "treefix/treefix/euler_tour.hpp"
+#include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/levels.hpp"
 #include "treefix/treefix/precision.hpp"
 #include "treefix/treefix/tree.hpp"
@@ -34,8 +35,9 @@
 namespace treefix {
 
 enum class Algorithm { automatic, euler, levels, sequential };
-// The two forms of the Euler-tour method (kernels/treefix.cl): three kernels over a materialised
-// tour, as in the paper (Write, Scan, Read: timed separately), or fused into the scan passes.
+// The two forms of the Euler-tour method (kernels/treefix/treefix.cl): three kernels over a
+// materialised tour, as in the paper (Write, Scan, Read: timed separately), or fused into the scan
+// passes.
 enum class EulerKernels { fused, three };
 TREEFIX_ENUM_NAMES(Algorithm, "algorithm", {Algorithm::automatic, "auto"},
                    {Algorithm::euler, "euler"}, {Algorithm::levels, "levels"},

@@ -1,10 +1,10 @@
-// Moving arrays into and out of a tree's order (spatial/permute.hpp).
-#include "spatial/permute.hpp"
+// Moving rows or columns of values into and out of an order (primitives/permute_rows.hpp).
+#include "primitives/permute_rows.hpp"
 
 namespace treefix::detail {
 
 Permuter::Permuter(Runtime& runtime, const std::string& value_type, Phase phase)
-    : kernels_(runtime, "spatial/permute.cl", "-DVALUE_T=" + value_type, phase) {}
+    : kernels_(runtime, "primitives/permute_rows.cl", "-DVALUE_T=" + value_type, phase) {}
 
 void Permuter::permute(std::size_t n, std::size_t width, std::size_t item_stride,
                        std::size_t value_stride, const cl::Buffer& order, bool scatter,

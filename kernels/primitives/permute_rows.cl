@@ -1,4 +1,4 @@
-// permute.cl: moving values into and out of a tree's order (the builds, the query sort, the
+// permute_rows.cl: moving values into and out of a tree's order (the builds, the query sort, the
 // n-body state), for one value type -DVALUE_T (float, int, uint or ulong). Element j of item i
 // lies at i * item_stride + j * value_stride: rows of `width` values (strides width, 1) or a
 // structure of arrays of `width` columns of n (strides 1, n). order[i] is the source position of

@@ -1,6 +1,8 @@
 #pragma once
-// Internal to the spatial module: moving arrays into and out of a tree's order on the device
-// (kernels/spatial/permute.cl), for one value type.
+// Internal: moving arrays of rows or columns into and out of an order on the device (the spatial
+// trees' builds, query sort and n-body state; kernels/primitives/permute_rows.cl), for one value
+// type. The permutation planned once for many arrays of single values is DevicePermutation
+// (treefix/primitives/permutation.hpp).
 #include <cstddef>
 #include <string>
 
