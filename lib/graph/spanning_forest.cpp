@@ -2,6 +2,8 @@
 // path reversal (pr).
 #include "treefix/graph/spanning_forest.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,34 @@ ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const RstOpt
   return result.parent.download(runtime, profile);
 }
 
+// Connectivity + Euler-tour rooting of the graph already on the device.
+ParentArray euler_spanning_forest(Runtime& runtime, const DeviceGraph& device_graph,
+                                  const RstOptions& options) {
+  Profile* profile = options.profile;
+  Components cc = detail::connectivity(runtime, device_graph, profile).components;
+  RootingOptions rooting;
+  if (options.root) rooting.roots.push_back(*options.root);
+  rooting.list_rank = options.list_rank;
+  rooting.profile = profile;
+  return detail::root_forest(runtime, device_graph.vertices(), cc.forest_source.buffer(),
+                             cc.forest_target.buffer(), cc.forest_source.size(), rooting, &cc.label)
+      .download(runtime, profile);
+}
+
 }  // namespace
+
+std::size_t rst_bfs_level_budget(const Runtime& runtime, std::size_t n) {
+  // Levels per log2(n) that cost what connectivity + Euler costs, wall time with transfers, from
+  // the measurements in docs/rooting.md ("Choosing the method"): on an H100, BFS with the grid
+  // barrier (about 3.5 us a level) and connectivity + Euler break even near 1000 levels on a
+  // 2^17-vertex road network: 60 per log2(n). Without the barrier a narrow level costs about 4x
+  // more (15 us): 14. On a CPU device (PoCL) a level costs about as much as on a GPU without the
+  // barrier, and connectivity + Euler's passes over the arrays cost more: 16.
+  const DeviceDescription& device = runtime.description();
+  const double per_log2 = device.is_gpu ? (runtime.tuning().bfs_grid_barrier ? 60.0 : 14.0) : 16.0;
+  const double log2n = std::log2(static_cast<double>(std::max<std::size_t>(n, 2)));
+  return static_cast<std::size_t>(per_log2 * log2n);
+}
 
 ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
   const std::size_t n = graph.vertices(), arcs = graph.edges();
@@ -48,22 +77,32 @@ ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const Rst
     throw InputError("root " + std::to_string(*options.root) + " is not a vertex (there are " +
                      std::to_string(n) + ")");
   return translate_device_errors("rooted spanning forest", [&] {
-    if (options.method == RstMethod::bfs) return bfs_spanning_forest(runtime, graph, options);
+    auto chose = [&](RstMethod method) {
+      if (options.chosen) *options.chosen = method;
+    };
+    if (options.method == RstMethod::bfs) {
+      chose(RstMethod::bfs);
+      return bfs_spanning_forest(runtime, graph, options);
+    }
     Profile* profile = options.profile;
+    DeviceGraph device_graph(runtime, graph, profile);
     if (options.method == RstMethod::path_reversal) {
-      DeviceGraph device_graph(runtime, graph, profile);
+      chose(RstMethod::path_reversal);
       return detail::path_reversal_forest(runtime, device_graph, options.root, profile)
           .download(runtime, profile);
     }
-    DeviceGraph device_graph(runtime, graph, profile);
-    Components cc = detail::connectivity(runtime, device_graph, profile).components;
-    RootingOptions rooting;
-    if (options.root) rooting.roots.push_back(*options.root);
-    rooting.list_rank = options.list_rank;
-    rooting.profile = profile;
-    return detail::root_forest(runtime, n, cc.forest_source.buffer(), cc.forest_target.buffer(),
-                               cc.forest_source.size(), rooting, &cc.label)
-        .download(runtime, profile);
+    if (options.method == RstMethod::automatic && n > 0) {
+      BfsOptions bfs_options;
+      bfs_options.profile = profile;
+      bfs_options.max_levels = rst_bfs_level_budget(runtime, n);
+      DeviceBfs searched = bfs(runtime, device_graph, {options.root.value_or(0)}, bfs_options);
+      if (searched.complete && searched.reached() == n) {
+        chose(RstMethod::bfs);
+        return searched.parent.download(runtime, profile);
+      }
+    }
+    chose(RstMethod::euler);
+    return euler_spanning_forest(runtime, device_graph, options);
   });
 }
 
