@@ -147,10 +147,13 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
       {"euler+wyllie", RstMethod::euler, ListRankMethod::wyllie},
       {"pr", RstMethod::path_reversal, ListRankMethod::ruling_set}};
   if (with_bfs) variants.push_back({"bfs", RstMethod::bfs, ListRankMethod::ruling_set});
+  variants.push_back({"auto", RstMethod::automatic, ListRankMethod::ruling_set});
   for (auto& v : variants) {
     RstOptions options;
     options.method = v.method;
     options.list_rank.method = v.ranking;
+    RstMethod chosen = v.method;
+    options.chosen = &chosen;
     ParentArray parent;
     std::string phases;
     // BFS on the path: one level per vertex; one run (programs are built by then), no warm-up.
@@ -167,7 +170,9 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
     check_forest(g, parent, name + " " + v.label);
     table.add({"rst", name, v.label, std::to_string(g.vertices()), std::to_string(g.edges() / 2),
                fixed(kernel), fixed(wall), std::to_string(tree_shape(parent).depth),
-               "host in/out; ms: " + phases});
+               (v.method == RstMethod::automatic ? "chose " + std::string(to_string(chosen)) + "; "
+                                                 : std::string()) +
+                   "host in/out; ms: " + phases});
   }
 }
 

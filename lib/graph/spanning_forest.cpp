@@ -58,14 +58,13 @@ ParentArray euler_spanning_forest(Runtime& runtime, const DeviceGraph& device_gr
 }  // namespace
 
 std::size_t rst_bfs_level_budget(const Runtime& runtime, std::size_t n) {
-  // Levels per log2(n) that cost what connectivity + Euler costs, wall time with transfers, from
-  // the measurements in docs/rooting.md ("Choosing the method"): on an H100, BFS with the grid
-  // barrier (about 3.5 us a level) and connectivity + Euler break even near 1000 levels on a
-  // 2^17-vertex road network: 60 per log2(n). Without the barrier a narrow level costs about 4x
-  // more (15 us): 14. On a CPU device (PoCL) a level costs about as much as on a GPU without the
-  // barrier, and connectivity + Euler's passes over the arrays cost more: 16.
+  // Levels per log2(n) at which BFS and connectivity + Euler cost the same wall time (transfers
+  // included), measured (docs/rooting.md, "Choosing the method"): on an H100 with the grid barrier
+  // (about 3.5 us a level) they break even near 1000 levels on luxembourg_osm (2^16.8 vertices):
+  // 60. Without the barrier a narrow level costs about 4.4x more there: 14. On PoCL (CPU) the
+  // break-even fell at 420-740 levels on 2^16-2^17-vertex grids, strips and road networks: 32.
   const DeviceDescription& device = runtime.description();
-  const double per_log2 = device.is_gpu ? (runtime.tuning().bfs_grid_barrier ? 60.0 : 14.0) : 16.0;
+  const double per_log2 = device.is_gpu ? (runtime.tuning().bfs_grid_barrier ? 60.0 : 14.0) : 32.0;
   const double log2n = std::log2(static_cast<double>(std::max<std::size_t>(n, 2)));
   return static_cast<std::size_t>(per_log2 * log2n);
 }
