@@ -12,16 +12,9 @@
 //                        interleaves leaves (+w ... -w) between the path's entries     [path end]
 //   leaffix:star         root and m-1 leaves, one term each                            [the root]
 //   leaffix:random       random recursive tree of m vertices, labels shuffled          [the root]
-//   rootfix:random-every, leaffix:random-every
-//                        the seed's own placement: a random recursive tree of m vertices, labels
-//                        shuffled, the GenSum terms its weights; the error is measured at EVERY
-//                        vertex against that vertex's exact treefix (vertices whose exact value
-//                        is 0 have no relative error and are left out)              [every vertex]
-// Algorithms: sequential (CPU reference in --type), euler (TreefixOptions::accurate off: the
-// plain scan), levels, euler-accurate (accurate on), euler-default (the options as a caller
-// who sets nothing gets them: whichever of the two the library makes its default). An algorithm the
-// library rejects with InputError (not in this build) gets rows with status "unavailable" and empty
-// errors; nothing else changes when it arrives.
+// Algorithms: sequential (CPU reference in --type), euler, levels, euler-accurate (euler with
+// TreefixOptions::accurate). An algorithm the library rejects with InputError (not in this build)
+// gets rows with status "unavailable" and empty errors; nothing else changes when it arrives.
 #include <algorithm>
 #include <cmath>
 #include <ctime>
@@ -62,6 +55,11 @@ struct Trial {
   std::vector<double> exact_all;
 };
 
+// The seed's own placement, settings rootfix:random-every and leaffix:random-every: a random
+// recursive tree of m vertices, labels shuffled, the GenSum terms its weights; the error is
+// measured at EVERY vertex against that vertex's exact treefix (vertices whose exact value is 0
+// have no relative error and are left out); max and median over every vertex of every tree.
+//
 // The exact treefix of every vertex, each rounded once to double: rootfix sums the weights on the
 // vertex's root path, leaffix those of its subtree (each weight goes to every ancestor's list).
 template <class T>
@@ -158,14 +156,14 @@ std::vector<T> compute(Runtime& rt, const std::string& algorithm, bool root, con
                 : reference::leaffix(t.parent, t.weights, Op::sum);
   TreefixOptions options;
   options.op = Op::sum;
-  if (algorithm == "euler" || algorithm == "euler-accurate" || algorithm == "euler-default")
+  if (algorithm == "euler" || algorithm == "euler-accurate")
     options.algorithm = Algorithm::euler;
   else if (algorithm == "levels")
     options.algorithm = Algorithm::levels;
   else
     throw InputError("unknown algorithm '" + algorithm +
-                     "' (sequential, euler, levels, euler-accurate, euler-default)");
-  if (algorithm != "euler-default") options.accurate = algorithm == "euler-accurate";
+                     "' (sequential, euler, levels, euler-accurate)");
+  options.accurate = algorithm == "euler-accurate";
   return root ? rootfix(rt, t.parent, t.weights, options)
               : leaffix(rt, t.parent, t.weights, options);
 }
@@ -222,7 +220,7 @@ void run(Session& session, const Args& args) {
             }
           } catch (const InputError& e) {
             if (algorithms[a] != "euler" && algorithms[a] != "levels" &&
-                algorithms[a] != "euler-accurate" && algorithms[a] != "euler-default")
+                algorithms[a] != "euler-accurate")
               throw;
             unavailable[a] = true;
             if (std::find(reported_unavailable.begin(), reported_unavailable.end(),

@@ -39,14 +39,16 @@ awk -F, 'NR > 1 { n[$1] = $2; sum[$1] += $4; levels[$1]++ } END {
 # Fig. 10 with the seed's placement: every vertex of random trees.
 "$bench" accuracy --terms 300 --trees 2 --max-cond-log 3 \
   --settings rootfix:random-every,leaffix:random-every \
-  --algorithms sequential,euler,levels,euler-accurate,euler-default \
   --csv results/accuracy.csv > accuracy.txt 2> /dev/null
-[[ $(grep -c ',random-every,.*,ok$' results/accuracy.csv) == $((2 * 3 * 5)) ]] || fail "accuracy rows"
-# at condition 10 no float treefix of 300 terms is off by more than 1e-3 at any vertex... except
-# where cancellation makes a vertex's own sum tiny; the accurate one stays near one rounding
+# the suite's default algorithms (at least four), every row measured
+rows=$(grep -c ',random-every,.*,ok$' results/accuracy.csv)
+((rows >= 2 * 3 * 4)) || fail "accuracy rows: $rows"
+grep -v '^device' results/accuracy.csv | grep -qv ',ok$' && fail "an accuracy row is not ok"
+# the most accurate algorithm stays near one float rounding at every vertex (condition 10)
 err=$(column max_rel_error results/accuracy.csv)
-awk -F, -v e="$err" '$0 ~ /,euler-accurate,/ && $0 ~ /,10,/ { found = 1; if ($e > 1e-5) bad = 1 } END { exit bad || !found }' \
-  results/accuracy.csv || fail "accurate euler's error at every vertex"
+cond=$(column condition_target results/accuracy.csv)
+awk -F, -v e="$err" -v c="$cond" 'NR > 1 && $c == 10 { if (best == "" || $e < best) best = $e } END { exit !(best != "" && best < 1e-6) }' \
+  results/accuracy.csv || fail "no algorithm within a rounding at every vertex"
 
 # Goldfarb, Jo & Kulkarni: 7-D uniform and clustered 2-D query points; per-warp expansion.
 "$bench" ropes --apps correlate,knn-kd --bodies 0 --points 3000 --dims 7 --repeats 1 \
