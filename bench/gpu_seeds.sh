@@ -89,11 +89,12 @@ run accuracy-every 90 accuracy --terms $terms --trees $trees --min-cond-log 1 --
 run accuracy-ours 60 accuracy --terms $terms --trees $trees --min-cond-log 1 --max-cond-log 10 \
   --type float
 
-# Sahu & Donur, Figs. 1 and 2: every method on high-diameter real and synthetic graphs.
+# Sahu & Donur, Figs. 1 and 2: every method on high-diameter real and synthetic graphs, auto
+# (which method it chose), and PR-RST with 1, 2 and 3 jump levels per launch.
 graph_args=()
 for g in "${graphs[@]}"; do graph_args+=(--graph "$g"); done
 run rooting 120 rooting --parts rst --grid-side $grid --scale $scale --path $path "${graph_args[@]}" \
-  --repeats 3
+  --pr-levels 1,2,3 --repeats 3
 
 # The thesis: the similarity grid (1,024 to 10,240 trees) with its run-time speedup
 # (construction + device against one CPU thread); traversals of every 5- and 6-node shape (with

@@ -370,3 +370,24 @@ TEST_CASE("rooting: auto takes BFS on low-diameter graphs and euler past the lev
   // the budget grows with the graph
   CHECK(rst_bfs_level_budget(rt, 1 << 20) > rst_bfs_level_budget(rt, 1 << 10));
 }
+
+TEST_CASE("rooting: PR-RST builds and walks several jump levels per launch") {
+  auto& rt = test::runtime();
+  const auto graphs = test::graph_families();
+  for (std::size_t per_launch : {2, 3, 5}) {
+    CAPTURE(per_launch);
+    test::ScopedTuning tuning;
+    tuning->pr_levels_per_launch = per_launch;
+    for (auto& [family, g] : graphs) {
+      const std::string& name = family;
+      CAPTURE(name);
+      RstOptions options;
+      options.method = RstMethod::path_reversal;
+      check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options));
+      if (g.vertices() > 1) {
+        options.root = static_cast<vertex_t>(g.vertices() - 2);
+        check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options), *options.root);
+      }
+    }
+  }
+}

@@ -29,6 +29,7 @@
 // | bfs_grid_groups_per_unit | 2          | 2         | 2          |                          |
 // | two_pass_permutation_from | 0 (off)   | 0 (off)   | 0 (off)    | TREEFIX_PERMUTATION      |
 // | permutation_block_log    | 18         | 18        | 18         |                          |
+// | pr_levels_per_launch     | 1          | 1         | 1          |                          |
 #include <cstddef>
 #include <string>
 
@@ -111,6 +112,10 @@ struct Tuning {
     return value_bytes <= 4 ? scan_items_4 : value_bytes <= 8 ? scan_items_8 : scan_items_16;
   }
   std::string summary() const;  // "wg 256, scan items 12/6/3, single-pass on, ..."
+  // PR-RST (path reversal): levels of the pointer-jumping table that one launch builds, and that
+  // one re-root broadcast launch walks. m levels cost 2^m - 1 dependent reads per work-item where
+  // m launches cost 2m, so 2 reads as much as 1 in half the launches (bench: rooting, pr rows).
+  std::size_t pr_levels_per_launch = 1;
 };
 
 // The defaults for a device, by vendor and type (the table above).
