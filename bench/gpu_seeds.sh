@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The seeds' experiments (docs/seeds.md) in one call on the GPU machine, sized for about six
-# minutes on an H100 with 16 host cores (each experiment is capped by `timeout`). From the repository root:
+# minutes on an H100 with 16 host cores (each experiment is capped by `timeout`). From the
+# repository root:
 #
 #   bench/gpu_seeds.sh OUTDIR
 #
