@@ -122,14 +122,18 @@ def main():
     if paper:
         print("\n## Treefix (rootfix, sum) on each real graph's BFS spanning tree (ms)\n")
         algs = list(dict.fromkeys(r["algorithm"] for r in paper))
-        print("| graph | n | depth | branching | " + " | ".join(algs) + " |")
-        print("|---|---|---|---|" + "---|" * len(algs))
+        # branching: children per internal vertex; vertices per level (n / depth): the seed
+        # paper's Table I "branching" (older CSVs lack the column)
+        print("| graph | n | depth | branching | vertices per level | " + " | ".join(algs) + " |")
+        print("|---|---|---|---|---|" + "---|" * len(algs))
         for shape in dict.fromkeys(r["shape"] for r in paper):
             rs = [r for r in paper if r["shape"] == shape]
             cells = [next((r["compute_ms"] or r["status"] for r in rs if r["algorithm"] == a), "-")
                      for a in algs]
-            print("| %s | %s | %s | %s | %s |" % (os.path.basename(shape), rs[0]["n"], rs[0]["depth"],
-                                                  rs[0]["branching"], " | ".join(cells)))
+            per_level = rs[0].get("vertices_per_level") or "%.1f" % (
+                int(rs[0]["n"]) / max(int(rs[0]["depth"]), 1))
+            print("| %s | %s | %s | %s | %s | %s |" % (os.path.basename(shape), rs[0]["n"], rs[0]["depth"],
+                                                       rs[0]["branching"], per_level, " | ".join(cells)))
     if not peer:
         print("\n(no peers/peers.txt: run without SKIP_PEERS for the peer columns)")
 

@@ -7,6 +7,7 @@ Reads every CSV in RESULTS_DIR and recognises it by its columns:
   performance rows (treefix-bench paper, bench/cupy_treefix.py): algorithm, compute_ms, ...
   accuracy rows (treefix-bench accuracy): max_rel_error, condition_target, ...
   bandwidth (treefix-bench bandwidth): copy_gbs (device copy bandwidth, read + write bytes)
+  level histograms (treefix-bench paper --level-histogram): shape, n, depth, vertices
 Other CSVs are ignored. Only rows with status "ok" are drawn.
 
 Writes into --out (default RESULTS_DIR):
@@ -14,6 +15,8 @@ Writes into --out (default RESULTS_DIR):
                                  line per algorithm, with the Euler-tour bandwidth floor
   accuracy_<type>.png            max relative error vs condition number per setting (as Fig. 10
                                  of Defour & Marin), with the guide u * cond
+  levels.png                     vertices per level of every tree in a level histogram (as
+                                 Fig. 6 of Defour & Marin), one line per tree, log scale
   summary.md                     speedups of the Euler-tour treefix over every other algorithm
                                  per shape and size, fraction of the bandwidth floor reached,
                                  and the accuracy table (bits lost relative to levels)
@@ -49,7 +52,7 @@ def floor_bytes(n, fix, value_type):
 
 
 def load(directory):
-    perf, accuracy, bandwidth = [], [], []
+    perf, accuracy, bandwidth, levels = [], [], [], []
     for path in sorted(glob.glob(os.path.join(directory, "*.csv"))):
         with open(path, newline="") as f:
             reader = csv.DictReader(f)
@@ -61,7 +64,39 @@ def load(directory):
             accuracy += rows
         elif "copy_gbs" in fields:
             bandwidth += rows
-    return perf, accuracy, bandwidth
+        elif {"shape", "n", "depth", "vertices"} <= fields:
+            levels += rows
+    return perf, accuracy, bandwidth, levels
+
+
+def plot_levels(levels, out, summary):
+    """Vertices per depth of each tree (the seed's Fig. 6), and its depth and vertices / depth."""
+    trees = collections.defaultdict(list)
+    for r in levels:
+        trees[(r["shape"], int(r["n"]))].append((int(r["depth"]), int(r["vertices"])))
+    if not trees:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    summary += ["## Vertices per level", "", "| tree | n | depth | vertices / depth | widest level |",
+                "|---|---|---|---|---|"]
+    for (shape, n), rows in sorted(trees.items()):
+        rows.sort()
+        name = os.path.basename(shape[6:]) if shape.startswith("graph:") else shape
+        ax.plot([d for d, _ in rows], [v for _, v in rows], label="%s (n=%d)" % (name, n))
+        depth = rows[-1][0]
+        widest = max(rows, key=lambda dv: dv[1])
+        summary.append("| %s | %d | %d | %.1f | %d at depth %d |"
+                       % (name, n, depth, n / max(depth, 1), widest[1], widest[0]))
+    summary.append("")
+    ax.set_xlabel("depth")
+    ax.set_ylabel("vertices")
+    ax.set_yscale("log")
+    ax.set_xscale("symlog")
+    ax.legend(fontsize="small")
+    ax.set_title("vertices per level")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "levels.png"), dpi=120)
+    plt.close(fig)
 
 
 def ok(rows):
@@ -215,8 +250,8 @@ def main():
         sys.exit("plot.py: %s is not a directory" % args.results)
     out = args.out or args.results
     os.makedirs(out, exist_ok=True)
-    perf, accuracy, bandwidth = load(args.results)
-    if not (perf or accuracy):
+    perf, accuracy, bandwidth, levels = load(args.results)
+    if not (perf or accuracy or levels):
         sys.exit("plot.py: no performance or accuracy CSV in %s" % args.results)
     copy_gbs = float(bandwidth[0]["copy_gbs"]) if bandwidth else None
     summary = ["# Summary of %s" % os.path.abspath(args.results), ""]
@@ -226,6 +261,7 @@ def main():
                     "(rootfix 48n bytes for float with int32 positions, leaffix 56n)." % copy_gbs, ""]
     plot_performance(perf, copy_gbs, out, summary)
     plot_accuracy(accuracy, out, summary)
+    plot_levels(levels, out, summary)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write("\n".join(summary))
     print("plot.py: wrote %s" % ", ".join(sorted(p for p in os.listdir(out)

@@ -7,6 +7,7 @@
 
 #include "fixture.hpp"
 #include "graph_families.hpp"
+#include "treefix/graph/bfs.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
@@ -251,7 +252,8 @@ TEST_CASE("rooting: rooted spanning forests of every graph family, with and with
   for (auto& [family, g] : graphs) {
     const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
-    for (auto method : {RstMethod::euler, RstMethod::bfs, RstMethod::path_reversal}) {
+    for (auto method :
+         {RstMethod::euler, RstMethod::bfs, RstMethod::path_reversal, RstMethod::automatic}) {
       std::string method_name = to_string(method);
       CAPTURE(method_name);
       RstOptions options;
@@ -268,6 +270,7 @@ TEST_CASE("rooting: rooted spanning forests of every graph family, with and with
   bad.root = 5;
   CHECK_THROWS_AS(rooted_spanning_forest(rt, test::raw_csr(3, {{0, 1}}), bad), InputError);
   CHECK(parse<RstMethod>("bfs") == RstMethod::bfs);
+  CHECK(parse<RstMethod>("auto") == RstMethod::automatic);
   CHECK_THROWS_AS(parse<RstMethod>("dfs"), InputError);
 }
 
@@ -320,4 +323,71 @@ TEST_CASE(
         reference::rootfix(parent, weights, Op::sum, false));
   CHECK(leaffix(rt, parent, weights, options) ==
         reference::leaffix(parent, weights, Op::sum, false));
+}
+
+TEST_CASE("rooting: auto takes BFS on low-diameter graphs and euler past the level budget") {
+  auto& rt = test::runtime();
+  const std::size_t n = 5000;
+  RstOptions options;
+  options.method = RstMethod::automatic;
+  RstMethod chosen = RstMethod::path_reversal;
+  options.chosen = &chosen;
+  // a star: two levels, one component: the BFS tree
+  std::vector<std::pair<vertex_t, vertex_t>> star, path, two_stars;
+  for (std::size_t v = 1; v < n; ++v) star.emplace_back(0, static_cast<vertex_t>(v));
+  Csr star_graph = test::raw_csr(n, star);
+  check_rooted_spanning_forest(star_graph, rooted_spanning_forest(rt, star_graph, options));
+  CHECK(chosen == RstMethod::bfs);
+  // a path longer than the budget: euler
+  REQUIRE(rst_bfs_level_budget(rt, n) < n - 1);
+  for (std::size_t v = 1; v < n; ++v)
+    path.emplace_back(static_cast<vertex_t>(v - 1), static_cast<vertex_t>(v));
+  Csr path_graph = test::raw_csr(n, path);
+  check_rooted_spanning_forest(path_graph, rooted_spanning_forest(rt, path_graph, options));
+  CHECK(chosen == RstMethod::euler);
+  options.root = static_cast<vertex_t>(n / 2);  // the root's component first, as euler does
+  check_rooted_spanning_forest(path_graph, rooted_spanning_forest(rt, path_graph, options),
+                               *options.root);
+  CHECK(chosen == RstMethod::euler);
+  // two components: BFS from the root does not cover the graph, so euler
+  for (std::size_t v = 1; v < n / 2; ++v) two_stars.emplace_back(0, static_cast<vertex_t>(v));
+  for (std::size_t v = n / 2 + 1; v < n; ++v)
+    two_stars.emplace_back(static_cast<vertex_t>(n / 2), static_cast<vertex_t>(v));
+  Csr two_graph = test::raw_csr(n, two_stars);
+  options.root.reset();
+  check_rooted_spanning_forest(two_graph, rooted_spanning_forest(rt, two_graph, options));
+  CHECK(chosen == RstMethod::euler);
+  // the budget stops a BFS early: it says so, and its levels so far are those of a full search
+  BfsOptions capped;
+  capped.max_levels = 10;
+  DeviceBfs partial = bfs(rt, DeviceGraph(rt, path_graph), {0}, capped);
+  CHECK_FALSE(partial.complete);
+  CHECK(partial.levels() >= 10);
+  CHECK(partial.levels() < n);
+  for (std::size_t level = 0; level + 1 < partial.level_offset.size(); ++level)
+    CHECK(partial.level_offset[level + 1] - partial.level_offset[level] == 1);
+  CHECK(bfs(rt, DeviceGraph(rt, star_graph), {0}, capped).complete);
+  // the budget grows with the graph
+  CHECK(rst_bfs_level_budget(rt, 1 << 20) > rst_bfs_level_budget(rt, 1 << 10));
+}
+
+TEST_CASE("rooting: PR-RST builds and walks several jump levels per launch") {
+  auto& rt = test::runtime();
+  const auto graphs = test::graph_families();
+  for (std::size_t per_launch : {2, 3, 5}) {
+    CAPTURE(per_launch);
+    test::ScopedTuning tuning;
+    tuning->set("pr_levels_per_launch", per_launch);
+    for (auto& [family, g] : graphs) {
+      const std::string& name = family;
+      CAPTURE(name);
+      RstOptions options;
+      options.method = RstMethod::path_reversal;
+      check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options));
+      if (g.vertices() > 1) {
+        options.root = static_cast<vertex_t>(g.vertices() - 2);
+        check_rooted_spanning_forest(g, rooted_spanning_forest(rt, g, options), *options.root);
+      }
+    }
+  }
 }

@@ -127,11 +127,15 @@ double median(std::vector<double> sample);
 double median_ms(const Runs& runs, const std::function<double()>& once);
 // The median wall milliseconds of f() on the host over the timed runs.
 double median_host_ms(const Runs& runs, const std::function<void()>& f);
-// The depth of a forest (edges on its longest root path) and its branching factor (children per
-// vertex that has any), as the seed paper's Table I reports them for BFS spanning trees.
+// The depth of a forest (edges on its longest root path) and two branching factors: children per
+// vertex that has any (`branching`), and vertices per level, n / depth (`vertices_per_level`,
+// n when the depth is 0), which is what the seed paper's Table I calls the branching of its BFS
+// spanning trees. `level_sizes[d]` counts the vertices at depth d (its Fig. 6).
 struct TreeShape {
   std::size_t depth = 0;
   double branching = 0;
+  double vertices_per_level = 0;
+  std::vector<std::size_t> level_sizes;
 };
 TreeShape tree_shape(const ParentArray& parent);
 

@@ -49,10 +49,29 @@ template <class T>
 struct Trial {
   ParentArray parent;
   std::vector<T> weights;
-  vertex_t measured = 0;
+  vertex_t measured = 0;  // -1: every vertex is measured, against exact_all
   double exact = 0;
   double condition = 0;
+  std::vector<double> exact_all;
 };
+
+// The seed's own placement, settings rootfix:random-every and leaffix:random-every: a random
+// recursive tree of m vertices, labels shuffled, the GenSum terms its weights; the error is
+// measured at EVERY vertex against that vertex's exact treefix (vertices whose exact value is 0
+// have no relative error and are left out); max and median over every vertex of every tree.
+//
+// The exact treefix of every vertex, each rounded once to double: rootfix sums the weights on the
+// vertex's root path, leaffix those of its subtree (each weight goes to every ancestor's list).
+template <class T>
+std::vector<double> exact_treefix(const ParentArray& parent, const std::vector<T>& w, bool root) {
+  std::vector<std::vector<T>> covered(parent.size());
+  for (std::size_t v = 0; v < parent.size(); ++v)
+    for (vertex_t u = static_cast<vertex_t>(v); u != -1; u = parent[u])
+      covered[root ? v : static_cast<std::size_t>(u)].push_back(w[root ? u : v]);
+  std::vector<double> exact(parent.size());
+  for (std::size_t v = 0; v < parent.size(); ++v) exact[v] = gensum::exact_sum_of(covered[v]);
+  return exact;
+}
 
 template <class T>
 Trial<T> make_trial(const std::string& fix, const std::string& shape, std::size_t m, double cond,
@@ -96,9 +115,21 @@ Trial<T> make_trial(const std::string& fix, const std::string& shape, std::size_
       t.parent[label[v]] = label[std::uniform_int_distribution<std::size_t>(0, v - 1)(rng)];
     t.weights = sum.terms;  // already in random order
     t.measured = label[0];
+  } else if (shape == "random-every" && (fix == "rootfix" || fix == "leaffix")) {
+    std::vector<vertex_t> label(m);
+    std::iota(label.begin(), label.end(), 0);
+    std::shuffle(label.begin(), label.end(), rng);
+    t.parent.assign(m, -1);
+    for (std::size_t v = 1; v < m; ++v)
+      t.parent[label[v]] = label[std::uniform_int_distribution<std::size_t>(0, v - 1)(rng)];
+    t.weights = sum.terms;
+    t.measured = -1;
+    t.exact_all = exact_treefix(t.parent, t.weights, fix == "rootfix");
+    return t;
   } else {
     throw InputError("unknown accuracy setting '" + fix + ":" + shape +
-                     "' (rootfix:path, rootfix:caterpillar, leaffix:star, leaffix:random)");
+                     "' (rootfix:path, rootfix:caterpillar, leaffix:star, leaffix:random, "
+                     "rootfix:random-every, leaffix:random-every)");
   }
   // The construction must put exactly the GenSum terms under the measured value: sum, exactly,
   // the weights that its rootfix (ancestors) or leaffix (descendants) covers.
@@ -153,7 +184,8 @@ void run(Session& session, const Args& args) {
   const auto algorithms = split(args.algorithms);
   std::cout << "# accuracy of " << to_string(args.type) << " sums of " << args.terms
             << " GenSum terms on trees; " << args.trees
-            << " trials per setting; relative error of the vertex holding the whole sum\n";
+            << " trials per setting; relative error of the vertex holding the whole sum "
+               "(random-every: of every vertex)\n";
   Table table({"type", "fix", "shape", "terms", "vertices", "trials", "condition_target",
                "condition_median", "algorithm", "max_rel_error", "median_rel_error", "status"});
   std::vector<std::string> reported_unavailable;
@@ -181,8 +213,15 @@ void run(Session& session, const Args& args) {
           if (unavailable[a]) continue;
           try {
             auto r = compute<T>(rt, algorithms[a], root, t);
-            const double got = static_cast<double>(r[t.measured]);
-            errors[a].push_back(std::fabs(got - t.exact) / std::fabs(t.exact));
+            if (t.measured >= 0) {
+              const double got = static_cast<double>(r[t.measured]);
+              errors[a].push_back(std::fabs(got - t.exact) / std::fabs(t.exact));
+            } else {
+              for (std::size_t v = 0; v < r.size(); ++v)
+                if (t.exact_all[v] != 0)
+                  errors[a].push_back(std::fabs(static_cast<double>(r[v]) - t.exact_all[v]) /
+                                      std::fabs(t.exact_all[v]));
+            }
           } catch (const InputError& e) {
             if (algorithms[a].rfind("euler", 0) != 0 && algorithms[a].rfind("levels", 0) != 0)
               throw;
@@ -196,7 +235,7 @@ void run(Session& session, const Args& args) {
         }
       }
       for (std::size_t a = 0; a < algorithms.size(); ++a) {
-        const bool ok = !unavailable[a];
+        const bool ok = !unavailable[a] && !errors[a].empty();
         const double max_err = ok ? *std::max_element(errors[a].begin(), errors[a].end()) : NAN;
         const double med_err = ok ? median(errors[a]) : NAN;
         table.add({to_string(args.type), fix, shape, std::to_string(args.terms),

@@ -15,6 +15,12 @@
 // at larger sizes of that shape (status skipped-too-slow). Unavailable algorithms (InputError
 // from the library) get status "unavailable".
 //
+// The CSV's depth and branching columns describe each tree (branching: children per internal
+// vertex; vertices_per_level: n / depth, the seed's Table I "branching"). --level-histogram FILE
+// writes the number of vertices at every depth (the seed's Fig. 6) of each graph's tree and of
+// each synthetic shape's largest tree (trees of more than 2^16 levels are left out: a path of
+// 2^24 vertices has 2^24 levels of one vertex, which the depth column already says).
+//
 // --dump-dir D writes, per shape and size, the tour positions, weights and expected result as raw
 // little-endian files for bench/cupy_treefix.py (same trees, same weights), and D/index.csv.
 #include <chrono>
@@ -50,7 +56,7 @@ struct Args : TreeSizes {
   unsigned threads = 0;
   double budget_s = 20, max_run_s = 10;
   std::string algorithms = "sequential,cpu-euler,cpu-levels,levels,euler";
-  std::string dump_dir;
+  std::string dump_dir, level_histogram;
   ValueType type = ValueType::float32;
 };
 
@@ -262,7 +268,8 @@ void run(Session& session, const Args& args) {
             << to_string(args.type) << ", medians of up to " << args.common.repeats
             << " runs after warm-up; times in ms\n";
   Table table({"host_threads", "shape", "n", "type", "fix", "algorithm", "compute_ms", "upload_ms",
-               "download_ms", "prepare_ms", "depth", "branching", "runs", "status"});
+               "download_ms", "prepare_ms", "depth", "branching", "vertices_per_level", "runs",
+               "status"});
   table.stream_csv(session.csv, session.info);
   std::ofstream index;
   if (!args.dump_dir.empty()) {
@@ -270,6 +277,12 @@ void run(Session& session, const Args& args) {
     index.open(args.dump_dir + "/index.csv");
     if (!index) throw InputError("cannot write " + args.dump_dir + "/index.csv ");
     index << "shape,n,type,fix,open_file,close_file,weights_file,expected_file\n";
+  }
+  std::ofstream levels;
+  if (!args.level_histogram.empty()) {
+    levels.open(args.level_histogram);
+    if (!levels) throw InputError("cannot write " + args.level_histogram);
+    levels << "shape,n,depth,vertices\n";
   }
   // Build the device programs before timing anything (prepare_ms must not include compilation).
   for (const auto& algorithm : algorithms)
@@ -299,6 +312,18 @@ void run(Session& session, const Args& args) {
       ParentArray parent = make(shape, std::size_t(1) << lg);
       const std::size_t n = parent.size();
       const TreeShape tree = tree_shape(parent);
+      if (levels.is_open() && lg == last) {
+        constexpr std::size_t max_levels = std::size_t(1) << 16;
+        if (tree.level_sizes.size() <= max_levels) {
+          for (std::size_t d = 0; d < tree.level_sizes.size(); ++d)
+            levels << shape << ',' << n << ',' << d << ',' << tree.level_sizes[d] << '\n';
+          levels.flush();
+        } else {
+          std::cerr << "\n[paper] level histogram: " << shape << " n=" << n << " has "
+                    << tree.level_sizes.size() << " levels (more than " << max_levels
+                    << "), left out\n";
+        }
+      }
       std::vector<T> w(n);
       // integers -6..6 that cancel over every 13 consecutive ids: treefix values stay small, so
       // float results are exact whatever the summation order and every algorithm is checkable
@@ -362,7 +387,8 @@ void run(Session& session, const Args& args) {
                      algorithms[a], ok ? general(median(t.compute)) : "",
                      ok ? general(median(t.upload)) : "", ok ? general(median(t.download)) : "",
                      ok ? general(t.prepare) : "", std::to_string(tree.depth),
-                     cell(tree.branching, 2), ok ? std::to_string(t.runs) : "0", t.status});
+                     cell(tree.branching, 2), cell(tree.vertices_per_level, 1),
+                     ok ? std::to_string(t.runs) : "0", t.status});
         }
       }
     }
@@ -389,6 +415,8 @@ void add_options(CLI::App* suite, Args& o) {
   suite->add_option(
       "--dump-dir", o.dump_dir,
       "write the trees (tour positions, weights, expected) for bench/cupy_treefix.py");
+  suite->add_option("--level-histogram", o.level_histogram,
+                    "write the vertices per depth of each shape's largest tree (CSV)");
 }
 
 TREEFIX_BENCH("paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler",

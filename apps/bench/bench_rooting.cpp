@@ -44,6 +44,7 @@ struct RootingBenchOptions : GraphInputs {
   bool path_bfs = false;
   std::string parts = "cc,rst,listrank,root,tour";
   std::string cc_samples = "auto,0,1,2";  // connectivity_samples knob values ("auto": default)
+  std::string pr_levels = "1";            // pr_levels_per_launch knob values: one pr row each
 };
 
 using Clock = std::chrono::steady_clock;
@@ -138,19 +139,29 @@ const char* kKernelPhases = "|connectivity|cc-forest|tour|listrank|parent|check|
 void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const RootingBenchOptions& o,
                bool with_bfs, Table& table) {
   struct Variant {
-    const char* label;
+    std::string label;
     RstMethod method;
     ListRankMethod ranking;
+    std::size_t pr_levels = 0;  // the pr_levels_per_launch knob (0: the device's)
   };
   std::vector<Variant> variants = {
       {"euler+ruling-set", RstMethod::euler, ListRankMethod::ruling_set},
-      {"euler+wyllie", RstMethod::euler, ListRankMethod::wyllie},
-      {"pr", RstMethod::path_reversal, ListRankMethod::ruling_set}};
+      {"euler+wyllie", RstMethod::euler, ListRankMethod::wyllie}};
+  for (const auto& value : split(o.pr_levels)) {
+    const std::size_t levels = std::stoul(value);
+    variants.push_back({levels == 1 ? "pr" : "pr, " + value + " levels a launch",
+                        RstMethod::path_reversal, ListRankMethod::ruling_set, levels});
+  }
   if (with_bfs) variants.push_back({"bfs", RstMethod::bfs, ListRankMethod::ruling_set});
+  variants.push_back({"auto", RstMethod::automatic, ListRankMethod::ruling_set});
   for (auto& v : variants) {
     RstOptions options;
     options.method = v.method;
     options.list_rank.method = v.ranking;
+    RstMethod chosen = v.method;
+    options.chosen = &chosen;
+    const Tuning saved = rt.tuning();
+    if (v.pr_levels) rt.tuning().set("pr_levels_per_launch", v.pr_levels);
     ParentArray parent;
     std::string phases;
     // BFS on the path: one level per vertex; one run (programs are built by then), no warm-up.
@@ -164,10 +175,13 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
           parent = rooted_spanning_forest(rt, g, options);
         },
         &phases);
+    rt.tuning() = saved;
     check_forest(g, parent, name + " " + v.label);
     table.add({"rst", name, v.label, std::to_string(g.vertices()), std::to_string(g.edges() / 2),
                fixed(kernel), fixed(wall), std::to_string(tree_shape(parent).depth),
-               "host in/out; ms: " + phases});
+               (v.method == RstMethod::automatic ? "chose " + std::string(to_string(chosen)) + "; "
+                                                 : std::string()) +
+                   "host in/out; ms: " + phases});
   }
 }
 
@@ -349,6 +363,8 @@ void add_options(CLI::App* suite, RootingBenchOptions& o) {
   add_setting(suite, "--forest", o.forest, "vertices of the rooted path forest");
   add_setting(suite, "--tour", o.tour, "vertices of the Euler-tour trees");
   add_selection(suite, "--parts", o.parts);
+  add_setting(suite, "--pr-levels", o.pr_levels,
+              "PR-RST: jump-table levels per launch to compare (the pr_levels_per_launch knob)");
   add_setting(suite, "--cc-samples", o.cc_samples,
               "connectivity: connectivity_samples knob values to compare (auto: the device's "
               "default, which samples only graphs of 16+ arcs per vertex)");

@@ -3,6 +3,7 @@
 // traversal on the same host. Reports, as the paper's tables 1 and 2 do, the average nodes
 // visited per point and the work expansion of lockstep; timings are OpenCL profiling events
 // (traversal kernel and transfers apart), medians over repeats after one warm-up run.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,7 @@
 
 #include "bench.hpp"
 #include "point_sets.hpp"
+#include "treefix/core/error.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/neighbours.hpp"
@@ -31,17 +33,48 @@ struct RopesArgs : SpatialWorkload {
   }
   CommonOptions common{"", "", 5, 1};
   std::string apps = "nbody,correlate,knn-kd,knn-vp";
+  int dims = 3;              // dimensions of the query points (correlation, kNN)
+  std::size_t clusters = 0;  // 0: uniform points; else Gaussian clusters (point_sets.hpp)
 };
+
+// Work expansion per warp (lockstep_width consecutive items, as the kernels group them): the
+// nodes the warp's lanes were carried through over the nodes they needed. Lockstep: the group's
+// pops (group_steps). Independent and recursive: every lane runs as long as the warp's longest
+// traversal on SIMT hardware, so width x the longest over the sum. Mean and standard deviation
+// over the warps.
+std::pair<double, double> warp_expansion(const TraversalStats& stats, Variant variant,
+                                         std::size_t width) {
+  std::vector<double> per_warp;
+  for (std::size_t first = 0; first < stats.visits.size(); first += width) {
+    const std::size_t last = std::min(stats.visits.size(), first + width);
+    double needed = 0, carried = 0, longest = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      needed += stats.visits[i];
+      carried += stats.group_steps[i];
+      longest = std::max<double>(longest, stats.visits[i]);
+    }
+    if (variant != Variant::lockstep) carried = longest * double(last - first);
+    if (needed > 0) per_warp.push_back(carried / needed);
+  }
+  if (per_warp.empty()) return {1.0, 0.0};
+  double mean = 0, square = 0;
+  for (double e : per_warp) mean += e;
+  mean /= double(per_warp.size());
+  for (double e : per_warp) square += (e - mean) * (e - mean);
+  return {mean, std::sqrt(square / double(per_warp.size()))};
+}
 
 Table make_table() {
   return Table({"app", "n", "variant", "sorted", "kernel_ms", "transfer_ms", "visits_per_point",
-                "work_expansion", "cpu_ms", "speedup_vs_cpu"});
+                "work_expansion", "cpu_ms", "speedup_vs_cpu", "threads", "warp_expansion_mean",
+                "warp_expansion_sd", "point_set"});
 }
 
 // Runs `gpu(profile, stats)` per variant and sort mode, and `cpu(sorted)` on the host threads.
 template <class Gpu, class Cpu>
-void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu, Cpu cpu,
-             Table& rows) {
+void measure(Runtime& rt, const std::string& app, std::size_t n, const RopesArgs& a,
+             const std::string& point_set, Gpu gpu, Cpu cpu, Table& rows) {
+  const std::size_t width = lockstep_width(rt);
   for (bool sorted : {true, false}) {
     std::vector<double> cpu_times;
     for (int r = 0; r < a.cpu_repeats; ++r) cpu_times.push_back(host_ms([&] { cpu(sorted); }));
@@ -59,9 +92,11 @@ void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu,
         transfer.push_back(p.milliseconds("upload") + p.milliseconds("download"));
       }
       const double kernel_ms = median(kernel);
+      const auto [warp_mean, warp_sd] = warp_expansion(stats, v, width);
       rows.add({app, std::to_string(n), to_string(v), sorted ? "1" : "0", cell(kernel_ms),
                 cell(median(transfer)), cell(stats.mean_visits(), 1), cell(stats.work_expansion()),
-                cell(cpu_ms), cell(cpu_ms / kernel_ms, 2)});
+                cell(cpu_ms), cell(cpu_ms / kernel_ms, 2), std::to_string(thread_count(a.threads)),
+                cell(warp_mean), cell(warp_sd), point_set});
       std::cerr << "  done " << app << " " << to_string(v) << (sorted ? " sorted" : "") << "\n";
     }
   }
@@ -69,11 +104,11 @@ void measure(const std::string& app, std::size_t n, const RopesArgs& a, Gpu gpu,
 
 // --dump-dir: the query points, radius, k and our correlation counts for bench/ckdtree_peer.py.
 void dump_points(Runtime& rt, const RopesArgs& a, const KdTree& kd, const PointSet& points,
-                 double radius) {
+                 const std::string& point_set, double radius) {
   if (a.dump_dir.empty()) return;
   const auto counts = correlation_counts(rt, kd, points, radius);
   PointsDump(a.dump_dir)
-      .add("ropes_uniform_" + std::to_string(points.n), points, radius, a.k, &counts);
+      .add("ropes_" + point_set + "_" + std::to_string(points.n), points, radius, a.k, &counts);
 }
 
 void run_ropes(Session& session, const RopesArgs& a) {
@@ -102,7 +137,7 @@ void run_ropes(Session& session, const RopesArgs& a) {
                   a.theta, std::min<std::size_t>(256, a.bodies), error);
     }
     measure(
-        "nbody", a.bodies, a,
+        rt, "nbody", a.bodies, a, "plummer-3d",
         [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
           GravityOptions g = o;
           g.variant = v;
@@ -115,10 +150,17 @@ void run_ropes(Session& session, const RopesArgs& a) {
   }
 
   if ((wants("correlate") || wants("knn-kd") || wants("knn-vp")) && a.points > 0) {
-    PointSet points = uniform_points(a.points, 2);
+    if (a.dims < 1 || a.dims > 16) throw InputError("--dims must be 1..16");
+    PointSet points = a.clusters ? clustered_points(a.points, a.dims, a.clusters, 2)
+                                 : uniform_points(a.points, 2, a.dims);
+    const std::string point_set =
+        (a.clusters ? "clustered-" : "uniform-") + std::to_string(a.dims) + "d";
     PointSet sorted_points = points.permuted(morton_order(points));
-    // radius holding `neighbours` points on average in the unit cube
-    double radius = std::cbrt(3 * a.neighbours / (4 * 3.14159265358979 * double(a.points)));
+    // radius holding `neighbours` points on average: in the unit cube, the ball's volume; other
+    // sets, measured on a sample
+    double radius = a.dims == 3 && a.clusters == 0
+                        ? std::cbrt(3 * a.neighbours / (4 * 3.14159265358979 * double(a.points)))
+                        : radius_for_neighbours(points, a.neighbours);
     auto t0 = std::chrono::steady_clock::now();
     KdTree kd = build_kd_tree(points, a.leaf);
     double kd_ms = ms_since(t0);
@@ -126,10 +168,10 @@ void run_ropes(Session& session, const RopesArgs& a) {
     VpTree vp = build_vp_tree(points, a.leaf);
     double vp_ms = ms_since(t0);
     std::printf(
-        "# points: %zu uniform in the unit cube; kd-tree height %d (%.1f ms), vp-tree height %d "
+        "# points: %zu %s; kd-tree height %d (%.1f ms), vp-tree height %d "
         "(%.1f ms); radius %.5f; k %d\n",
-        a.points, kd.height, kd_ms, vp.height, vp_ms, radius, a.k);
-    dump_points(rt, a, kd, points, radius);
+        a.points, point_set.c_str(), kd.height, kd_ms, vp.height, vp_ms, radius, a.k);
+    dump_points(rt, a, kd, points, point_set, radius);
     auto options = [](Variant v, bool sorted, Profile* p, TraversalStats* s) {
       QueryOptions q;
       q.variant = v;
@@ -140,7 +182,7 @@ void run_ropes(Session& session, const RopesArgs& a) {
     };
     if (wants("correlate"))
       measure(
-          "correlate", a.points, a,
+          rt, "correlate", a.points, a, point_set,
           [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
             correlation_counts(rt, kd, points, radius, options(v, sorted, p, s));
           },
@@ -151,7 +193,7 @@ void run_ropes(Session& session, const RopesArgs& a) {
     // kNN on either tree.
     auto measure_knn = [&](const char* app, const auto& tree) {
       measure(
-          app, a.points, a,
+          rt, app, a.points, a, point_set,
           [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
             knn(rt, tree, points, a.k, options(v, sorted, p, s));
           },
@@ -170,6 +212,9 @@ void run_ropes(Session& session, const RopesArgs& a) {
 void add_options(CLI::App* suite, RopesArgs& o) {
   add_spatial_options(suite, o);
   add_selection(suite, "--apps", o.apps);
+  add_setting(suite, "--dims", o.dims, "dimensions of the query points (correlate, knn; 1..16)");
+  add_setting(suite, "--clusters", o.clusters,
+              "query points in this many Gaussian clusters (0: uniform)");
 }
 
 TREEFIX_BENCH("ropes", "rope-stack traversals: Barnes-Hut, correlation, kNN", run_ropes,

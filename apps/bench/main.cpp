@@ -184,8 +184,14 @@ TreeShape tree_shape(const ParentArray& parent) {
       internal += children[p]++ == 0;
       ++edges;
     }
-  for (vertex_t d : depths(parent)) shape.depth = std::max<std::size_t>(shape.depth, d);
+  for (vertex_t d : depths(parent)) {
+    if (static_cast<std::size_t>(d) >= shape.level_sizes.size()) shape.level_sizes.resize(d + 1);
+    ++shape.level_sizes[d];
+  }
+  shape.depth = shape.level_sizes.empty() ? 0 : shape.level_sizes.size() - 1;
   shape.branching = internal ? static_cast<double>(edges) / internal : 0;
+  shape.vertices_per_level = static_cast<double>(parent.size()) /
+                             static_cast<double>(std::max<std::size_t>(shape.depth, 1));
   return shape;
 }
 

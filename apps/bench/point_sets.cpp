@@ -1,6 +1,7 @@
 // Point sets of the spatial suites (point_sets.hpp).
 #include "point_sets.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -42,12 +43,69 @@ double sampled_error(const Bodies& bodies, const std::vector<float>& acc, double
   return std::sqrt(e / m);
 }
 
-PointSet uniform_points(std::size_t n, std::uint64_t seed) {
-  PointSet p(n, 3);
+PointSet uniform_points(std::size_t n, std::uint64_t seed, int dim) {
+  PointSet p(n, dim);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   for (auto& c : p.coord) c = u(rng);
   return p;
+}
+
+PointSet clustered_points(std::size_t n, int dim, std::size_t clusters, std::uint64_t seed) {
+  if (clusters == 0) throw InputError("clustered points need at least one cluster");
+  PointSet p(n, dim);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  std::vector<float> centre(clusters * static_cast<std::size_t>(dim));
+  for (auto& c : centre) c = u(rng);
+  std::vector<double> share(clusters);
+  for (std::size_t c = 0; c < clusters; ++c) share[c] = 1.0 / double(c + 1);
+  std::discrete_distribution<std::size_t> pick(share.begin(), share.end());
+  std::normal_distribution<float> spread(0.0f, 0.01f);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t c = pick(rng);
+    for (int k = 0; k < dim; ++k)
+      p.at(i, k) = std::clamp(centre[c * dim + k] + spread(rng), 0.0f, 1.0f);
+  }
+  return p;
+}
+
+double radius_for_neighbours(const PointSet& points, double neighbours) {
+  const std::size_t n = points.n, samples = std::min<std::size_t>(256, n);
+  if (samples == 0) return 0;
+  // the smallest `keep` squared distances of each sample: enough for any radius below the one
+  // sought (a sample counts at most `keep` neighbours, which only caps the densest ones)
+  const std::size_t keep = std::min<std::size_t>(n, static_cast<std::size_t>(64 * neighbours) + 1);
+  std::vector<std::vector<double>> nearest(samples);
+  parallel_for_items(samples, 0, [&](std::size_t begin, std::size_t end) {
+    std::vector<double> d2(n);
+    for (std::size_t s = begin; s < end; ++s) {
+      const std::size_t q = s * (n / samples);
+      for (std::size_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int k = 0; k < points.dim; ++k) {
+          const double d = double(points.at(j, k)) - points.at(q, k);
+          sum += d * d;
+        }
+        d2[j] = sum;
+      }
+      std::nth_element(d2.begin(), d2.begin() + (keep - 1), d2.end());
+      nearest[s].assign(d2.begin(), d2.begin() + keep);
+      std::sort(nearest[s].begin(), nearest[s].end());
+    }
+  });
+  auto mean_count = [&](double r2) {
+    double total = 0;
+    for (const auto& d : nearest)
+      total += double(std::upper_bound(d.begin(), d.end(), r2) - d.begin());
+    return total / double(samples);
+  };
+  double lo = 0, hi = double(points.dim);  // the unit cube's squared diagonal holds every point
+  for (int step = 0; step < 60; ++step) {
+    const double mid = 0.5 * (lo + hi);
+    (mean_count(mid) < neighbours ? lo : hi) = mid;
+  }
+  return std::sqrt(hi);
 }
 
 PointsDump::PointsDump(std::string directory) : directory_(std::move(directory)) {

@@ -17,8 +17,17 @@
 
 namespace treefix::bench {
 
-// n points uniform in the unit cube (3-D), from a fixed seed.
-PointSet uniform_points(std::size_t n, std::uint64_t seed);
+// n points uniform in the unit cube of `dim` dimensions, from a fixed seed.
+PointSet uniform_points(std::size_t n, std::uint64_t seed, int dim = 3);
+
+// n points in `clusters` Gaussian clusters (standard deviation 0.01 per coordinate, centres
+// uniform in the unit cube, clamped to it), cluster c holding a share proportional to 1/(c+1):
+// a few dense clusters and many sparse ones, as the cities of a geographic set.
+PointSet clustered_points(std::size_t n, int dim, std::size_t clusters, std::uint64_t seed);
+
+// The radius whose ball holds about `neighbours` points on average (the point itself included),
+// found on a sample of up to 256 points by brute force: for sets whose density is not uniform.
+double radius_for_neighbours(const PointSet& points, double neighbours);
 
 // The relative RMS error of accelerations `acc` (3 per body) against the direct sum in double
 // (softening eps), on 256 bodies evenly spaced in the array (all when fewer).

@@ -43,7 +43,8 @@ void setup_rst(CLI::App& app) {
       ->transform(integer_in(0, INT32_MAX));
   add_enum_option(command, "--method", args->method,
                   "euler: connectivity + Euler-tour rooting; bfs: BFS trees; pr: path reversal "
-                  "(PR-RST)");
+                  "(PR-RST); auto: BFS while its levels stay within the device's budget for "
+                  "the graph's size, else euler");
   args->rooted.add_to(command, args->stats);
 }
 

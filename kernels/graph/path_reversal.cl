@@ -85,16 +85,29 @@ kernel void pr_smallest(global const int* rep, volatile global int* want, const 
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) atomic_min(&want[rep[v]], v);
 }
 
-// Re-root, broadcast level k: every marked vertex marks its 2^k-th ancestor. Level k of the
-// table exists when k == 0 or the shortcut's level k - 1 changed something.
+// Re-root, broadcast levels k, k-1, ..., k-count+1 in one launch: every vertex marked when the
+// launch starts marks its ancestors at 1, 2, ..., 2^count - 1 times 2^(k-count+1) (every sum of
+// those levels' jumps), walking level k-count+1 of the table. Marks that other work-items set
+// during the launch are read or not: both are right, since every ancestor of a marked vertex is
+// on the path (it runs from the path's start up to its tree's root). Level j of the table exists
+// when j == 0 or the shortcut's level j - 1 changed something; a level that does not exist equals
+// the one below it, so the walk reads the lowest level of the launch, which always exists when
+// any of its levels changed.
 kernel void pr_broadcast(global const int* jump, global const int* changed, global int* on_path,
-                         const int n, const int k) {
-  if (k > 0 && !changed[k - 1]) return;
-  global const int* up = jump + (size_t)k * n;
+                         const int n, const int k, const int count) {
+  const int low = k - count + 1;
+  if (low > 0 && !changed[low - 1]) return;
+  global const int* up = jump + (size_t)low * n;
+  const int steps = (1 << count) - 1;
   for (int x = get_global_id(0); x < n; x += get_global_size(0)) {
     if (!on_path[x]) continue;
-    const int y = up[x];
-    if (y != x) on_path[y] = 1;  // never the path's start: it is below every marked vertex
+    int y = x;
+    for (int s = 0; s < steps; ++s) {
+      const int next = up[y];
+      if (next == y) break;  // the tree's root: every further jump stays there
+      y = next;
+      on_path[y] = 1;  // never the path's start: it is below every marked vertex
+    }
   }
 }
 
@@ -110,19 +123,29 @@ kernel void pr_reverse(global const int* parent, global int* new_parent, global 
   }
 }
 
-// Shortcut, level k >= 1: jump[k] = jump[k-1] o jump[k-1]; rep = the newest level. Returns at
-// once when level k - 1 changed nothing (every pointer of it already reaches its root).
-// Level 0 is a copy of parent (the host copies it), with changed[0] = 1.
+// Shortcut, levels k .. k+count-1 (k >= 1) in one launch: level k+i = level k-1 applied 2^(i+1)
+// times, so a work-item follows level k-1's pointers 2^count times from its vertex and writes a
+// level at every power of two; rep = the newest level; changed[j] = 1 when level j differs from
+// level j-1 somewhere. Returns at once when level k-1 changed nothing (every pointer of it already
+// reaches its root). Level 0 is a copy of parent (the host copies it), with changed[0] = 1.
 kernel void pr_jump(global int* jump, global int* rep, volatile global int* changed, const int n,
-                    const int k) {
+                    const int k, const int count) {
   if (!changed[k - 1]) return;
   global const int* below = jump + (size_t)(k - 1) * n;
-  global int* level = jump + (size_t)k * n;
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
-    const int step = below[v], twice = below[step];  // "half" is an OpenCL type name
-    level[v] = twice;
-    rep[v] = twice;
-    if (twice != step && !changed[k]) changed[k] = 1;
+    int previous = below[v], at = previous, hops = 1;
+    for (int i = 0; i < count; ++i) {
+      for (; hops < (2 << i); ++hops) {
+        const int next = below[at];
+        if (next == at) break;  // the root: every further hop stays there
+        at = next;
+      }
+      hops = 2 << i;
+      jump[(size_t)(k + i) * n + v] = at;
+      if (at != previous && !changed[k + i]) changed[k + i] = 1;
+      previous = at;
+    }
+    rep[v] = at;
   }
 }
 

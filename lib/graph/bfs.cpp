@@ -142,8 +142,9 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
         static_cast<cl_int>(std::min<std::size_t>(tuning[knobs::bfs_small_frontier], INT32_MAX));
     const cl_uint small_arcs =
         static_cast<cl_uint>(std::min<std::size_t>(tuning[knobs::bfs_small_arcs], UINT32_MAX));
-    const cl_int most_levels =
-        static_cast<cl_int>(std::clamp<std::size_t>(tuning[knobs::bfs_small_levels], 1, INT32_MAX));
+    const std::size_t level_cap = options.max_levels ? options.max_levels : INT32_MAX;
+    const cl_int most_levels = static_cast<cl_int>(
+        std::clamp<std::size_t>(std::min(tuning[knobs::bfs_small_levels], level_cap), 1, INT32_MAX));
     const LocalBytes vertices{2 * small.capacity * sizeof(cl_int)},
         firsts{2 * small.capacity * (small.entry_bytes - 8)},
         lengths{2 * small.capacity * sizeof(cl_uint)};
@@ -214,6 +215,10 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
       }
       latest = state[current].download(runtime, profile);
       if (latest[kDone]) break;
+      if (options.max_levels && static_cast<std::size_t>(latest[kDepth]) >= options.max_levels) {
+        result.complete = false;
+        break;
+      }
       grid_turns = medium && !latest[kBottomUp] && latest[kHugeEnd] == latest[kHugeBegin] &&
                    latest[kEnd] - latest[kBegin] <= grid_frontier &&
                    static_cast<cl_uint>(latest[kFrontArcs]) <= grid_arcs;

@@ -1,10 +1,12 @@
 // PR-RST: rooted spanning forests by graft / re-root / shortcut rounds
 // (kernels/graph/path_reversal.cl; the step-to-kernel map is in docs/design/rooting.md).
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <utility>
 
 #include "graph/graph_detail.hpp"
+#include "graph/spanning_forest_tuning.hpp"
 #include "treefix/core/launch.hpp"
 
 namespace treefix::detail {
@@ -32,6 +34,8 @@ DeviceArray<vertex_t> path_reversal_forest(Runtime& rt, const DeviceGraph& graph
   cl::Buffer flag = rt.allocate(sizeof(cl_int), "PR-RST flag");
   DeviceArray<vertex_t> source = arc_sources(rt, graph, phase);
   const Grid vertices = pr.grid_stride(n);
+  // Levels of the table built, and walked by the broadcast, per launch (Tuning).
+  const std::size_t per_launch = std::clamp<std::size_t>(rt.tuning()[knobs::pr_levels_per_launch], 1, 6);
 
   // Pointer jumping over the current parents: the jump table and rep (every vertex's root).
   auto shortcut = [&] {
@@ -39,13 +43,18 @@ DeviceArray<vertex_t> path_reversal_forest(Runtime& rt, const DeviceGraph& graph
     fill(rt, changed, cl_int(0), levels, phase);
     fill(rt, changed, cl_int(1), 1, phase);
     if (levels == 1) rt.queue().enqueueCopyBuffer(parent, rep, 0, 0, bytes);
-    for (std::size_t k = 1; k < levels; ++k)
-      pr.run("pr_jump", vertices, jump, rep, changed, count, static_cast<cl_int>(k));
+    for (std::size_t k = 1; k < levels; k += per_launch)
+      pr.run("pr_jump", vertices, jump, rep, changed, count, static_cast<cl_int>(k),
+             static_cast<cl_int>(std::min(per_launch, levels - k)));
   };
   // Re-roots every tree whose path start is marked in on_path (see the kernel file).
   auto reroot = [&] {
-    for (std::size_t k = levels; k-- > 0;)
-      pr.run("pr_broadcast", vertices, jump, changed, on_path, count, static_cast<cl_int>(k));
+    for (std::size_t top = levels; top > 0;) {  // levels top-1 down to top-per_launch
+      const std::size_t levels_now = std::min(per_launch, top);
+      pr.run("pr_broadcast", vertices, jump, changed, on_path, count, static_cast<cl_int>(top - 1),
+             static_cast<cl_int>(levels_now));
+      top -= levels_now;
+    }
     rt.queue().enqueueCopyBuffer(parent, new_parent, 0, 0, bytes);
     pr.run("pr_reverse", vertices, parent, new_parent, on_path, link_to, count);
     std::swap(parent, new_parent);

@@ -2,11 +2,14 @@
 // path reversal (pr).
 #include "treefix/graph/spanning_forest.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "graph/graph_detail.hpp"
 #include "treefix/core/launch.hpp"
+#include "graph/spanning_forest_tuning.hpp"
 #include "treefix/graph/bfs.hpp"
 
 namespace treefix {
@@ -47,7 +50,27 @@ void check_request(const Csr& graph, const RstOptions& options) {
                      std::to_string(n) + ")");
 }
 
+// Connectivity + Euler-tour rooting of the graph already on the device.
+ParentArray euler_spanning_forest(Runtime& runtime, const DeviceGraph& device_graph,
+                                  const RstOptions& options) {
+  Profile* profile = options.profile;
+  Components cc = detail::connectivity(runtime, device_graph, profile).components;
+  RootingOptions rooting;
+  if (options.root) rooting.roots.push_back(*options.root);
+  rooting.list_rank = options.list_rank;
+  rooting.profile = profile;
+  return detail::root_forest(runtime, device_graph.vertices(), cc.forest_source.buffer(),
+                             cc.forest_target.buffer(), cc.forest_source.size(), rooting, &cc.label)
+      .download(runtime, profile);
+}
+
 }  // namespace
+
+std::size_t rst_bfs_level_budget(const Runtime& runtime, std::size_t n) {
+  const double log2n = std::log2(static_cast<double>(std::max<std::size_t>(n, 2)));
+  return static_cast<std::size_t>(
+      static_cast<double>(runtime.tuning()[knobs::rst_bfs_levels_per_log2]) * log2n);
+}
 
 ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph, const RstOptions& options) {
   check_request(graph, options);  // before the upload
@@ -61,21 +84,31 @@ ParentArray rooted_spanning_forest(Runtime& runtime, const Csr& graph,
   const std::size_t n = graph.vertices();
   check_request(graph, options);
   return translate_device_errors("rooted spanning forest", [&] {
-    if (options.method == RstMethod::bfs)
-      return bfs_spanning_forest(runtime, graph, device_graph, options);
+    auto chose = [&](RstMethod method) {
+      if (options.chosen) *options.chosen = method;
+    };
     Profile* profile = options.profile;
+    if (options.method == RstMethod::bfs) {
+      chose(RstMethod::bfs);
+      return bfs_spanning_forest(runtime, graph, device_graph, options);
+    }
     if (options.method == RstMethod::path_reversal) {
+      chose(RstMethod::path_reversal);
       return detail::path_reversal_forest(runtime, device_graph, options.root, profile)
           .download(runtime, profile);
     }
-    Components cc = detail::connectivity(runtime, device_graph, profile).components;
-    RootingOptions rooting;
-    if (options.root) rooting.roots.push_back(*options.root);
-    rooting.list_rank = options.list_rank;
-    rooting.profile = profile;
-    return detail::root_forest(runtime, n, cc.forest_source.buffer(), cc.forest_target.buffer(),
-                               cc.forest_source.size(), rooting, &cc.label)
-        .download(runtime, profile);
+    if (options.method == RstMethod::automatic && n > 0) {
+      BfsOptions bfs_options;
+      bfs_options.profile = profile;
+      bfs_options.max_levels = rst_bfs_level_budget(runtime, n);
+      DeviceBfs searched = bfs(runtime, device_graph, {options.root.value_or(0)}, bfs_options);
+      if (searched.complete && searched.reached() == n) {
+        chose(RstMethod::bfs);
+        return searched.parent.download(runtime, profile);
+      }
+    }
+    chose(RstMethod::euler);
+    return euler_spanning_forest(runtime, device_graph, options);
   });
 }
 

@@ -38,6 +38,11 @@ struct BfsOptions {
   // Work-groups of each level's launch (0: enough to fill the device, Runtime::saturating_groups).
   // Groups without work return after reading the state; fewer groups cost less per level.
   std::size_t groups = 0;
+  // Stop once the search has passed this many levels (0: search to the end): the result then
+  // holds the levels searched so far and DeviceBfs::complete is false. Checked where the host
+  // reads the search's state, so the search may run past it by one batch of launches (each launch
+  // then runs at most this many levels).
+  std::size_t max_levels = 0;
   Profile* profile = nullptr;  // receives every transfer and kernel ("bfs" phase for kernels)
 };
 
@@ -57,6 +62,8 @@ struct DeviceBfs {
   // tuning knob bfs_grid_barrier was on but a work-group of that kernel waited too long (the device
   // did not keep every group resident): the search was run again without it.
   bool grid_barrier_gave_up = false;
+  // false when BfsOptions::max_levels stopped the search before its end
+  bool complete = true;
   std::size_t levels() const { return level_offset.empty() ? 0 : level_offset.size() - 1; }
   std::size_t reached() const { return level_offset.empty() ? 0 : level_offset.back(); }
 };

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The seeds' experiments at tiny sizes (docs/seeds.md, bench/gpu_seeds.sh): the paper suite's
+# two caterpillars, both branching factors and the level histogram; the accuracy study with the
+# error at every vertex; the ropes suite's 7-D and clustered 2-D points with per-warp work
+# expansion; every binary shape of a size with its height; the forest suite's run-time speedup;
+# the level plot. Bad arguments exit non-zero with a message.
+set -euo pipefail
+bench=$(dirname "$1")/treefix-bench
+work=$2
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+rm -rf "$work" && mkdir -p "$work/results" && cd "$work"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_error() {  # command must exit non-zero and say why on stderr
+  if "$@" > out.txt 2> err.txt; then fail "accepted: $*"; fi
+  grep -qi "error" err.txt || fail "no message for: $*"
+}
+# column NAME of CSV FILE: its index (1-based)
+column() { head -1 "$2" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+
+# Defour & Marin: path (the seed's caterpillar) beside ours; vertices per level; Fig. 6.
+"$bench" paper --min-log 3 --max-log 6 --repeats 1 --shapes star,caterpillar,path,random \
+  --algorithms sequential,levels,euler --level-histogram results/levels.csv \
+  --csv results/paper.csv > paper.txt 2> paper.err
+per_level=$(column vertices_per_level results/paper.csv)
+depth=$(column depth results/paper.csv)
+[[ -n $per_level && -n $depth ]] || fail "paper.csv lacks depth or vertices_per_level"
+# a path of 64 vertices: depth 63, 64/63 vertices per level; a star: depth 1, 64 per level
+awk -F, -v d="$depth" -v p="$per_level" '$5 == "path" && $6 == 64 { found = 1; if ($d != 63 || $p != "1.0") bad = 1 }
+  $5 == "star" && $6 == 64 { if ($d != 1 || $p != "64.0") bad = 1 } END { exit bad || !found }' \
+  results/paper.csv || fail "depth or vertices per level wrong"
+# the histogram: every shape's largest tree, its levels adding up to n, depth + 1 levels
+awk -F, 'NR > 1 { n[$1] = $2; sum[$1] += $4; levels[$1]++ } END {
+  if (length(n) != 4) exit 1
+  for (s in n) if (sum[s] != n[s]) exit 1
+  if (levels["path"] != 64 || levels["star"] != 2 || levels["caterpillar"] != 33) exit 1 }' \
+  results/levels.csv || fail "level histogram"
+
+# Fig. 10 with the seed's placement: every vertex of random trees.
+"$bench" accuracy --terms 300 --trees 2 --max-cond-log 3 \
+  --settings rootfix:random-every,leaffix:random-every \
+  --csv results/accuracy.csv > accuracy.txt 2> /dev/null
+# the suite's default algorithms (at least four), every row measured
+rows=$(grep -c ',random-every,.*,ok$' results/accuracy.csv)
+((rows >= 2 * 3 * 4)) || fail "accuracy rows: $rows"
+grep -v '^device' results/accuracy.csv | grep -qv ',ok$' && fail "an accuracy row is not ok"
+# the most accurate algorithm stays near one float rounding at every vertex (condition 10)
+err=$(column max_rel_error results/accuracy.csv)
+cond=$(column condition_target results/accuracy.csv)
+awk -F, -v e="$err" -v c="$cond" 'NR > 1 && $c == 10 { if (best == "" || $e < best) best = $e } END { exit !(best != "" && best < 1e-6) }' \
+  results/accuracy.csv || fail "no algorithm within a rounding at every vertex"
+
+# Goldfarb, Jo & Kulkarni: 7-D uniform and clustered 2-D query points; per-warp expansion.
+"$bench" ropes --apps correlate,knn-kd --bodies 0 --points 3000 --dims 7 --repeats 1 \
+  --cpu-repeats 1 --threads 2 --csv results/ropes-7d.csv > ropes.txt 2> /dev/null
+"$bench" ropes --apps correlate --bodies 0 --points 3000 --dims 2 --clusters 10 --repeats 1 \
+  --cpu-repeats 1 --threads 1 --csv results/ropes-clustered.csv > /dev/null 2>&1
+[[ $(grep -c ',uniform-7d$' results/ropes-7d.csv) == 12 ]] || fail "7-D rows"
+[[ $(grep -c ',clustered-2d$' results/ropes-clustered.csv) == 6 ]] || fail "clustered rows"
+mean=$(column warp_expansion_mean results/ropes-7d.csv)
+sd=$(column warp_expansion_sd results/ropes-7d.csv)
+awk -F, -v m="$mean" -v s="$sd" 'NR > 1 { if ($m < 1 || $s < 0) bad = 1 } END { exit bad }' \
+  results/ropes-7d.csv || fail "per-warp work expansion below 1"
+
+# The thesis: every binary shape of 4 nodes (14), of heights 2 and 3; the run-time speedup.
+"$bench" forest-traversal --copies 16 --sizes 5 --all-shapes 4 --random-trees 0 --repeats 1 \
+  --csv results/shapes.csv > /dev/null 2>&1
+[[ $(grep -c -- '-shape' results/shapes.csv) == $((14 * 4)) ]] || fail "every 4-node shape"
+h=$(column height results/shapes.csv)
+awk -F, -v h="$h" '/-shape/ { if ($h < 2 || $h > 3) bad = 1; seen[$h]++ } END { exit bad || seen[2] != 6 * 4 || seen[3] != 8 * 4 }' \
+  results/shapes.csv || fail "heights of the 4-node shapes"
+"$bench" forest --trees 64,128 --repeats 1 --csv results/forest.csv > /dev/null 2>&1
+[[ -n $(column speedup_runtime results/forest.csv) && -n $(column construct_ms results/forest.csv) ]] ||
+  fail "forest.csv lacks the run-time speedup"
+
+expect_error "$bench" ropes --apps correlate --bodies 0 --points 100 --dims 17
+expect_error "$bench" forest-traversal --copies 2 --sizes 3 --all-shapes 11 --random-trees 0
+expect_error "$bench" accuracy --settings star:random-every --trees 1 --max-cond-log 1
+
+for py in /usr/bin/python3 python3; do
+  if command -v "$py" > /dev/null && "$py" -c 'import matplotlib' 2> /dev/null; then
+    "$py" "$src/bench/plot.py" results > plot.txt || fail "plot.py"
+    [[ -s results/levels.png ]] || fail "no levels.png"
+    grep -q 'Vertices per level' results/summary.md || fail "no level table in summary.md"
+    echo "bench seeds: all good"
+    exit 0
+  fi
+done
+echo "SKIP: no python3 with matplotlib: plot.py not exercised"
+echo "bench seeds: all good"
