@@ -11,6 +11,7 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
+#include "tree_shapes.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/treefix.hpp"
@@ -25,13 +26,7 @@ struct Args : TreeSizes {
   bool accurate = false;
 };
 
-ParentArray make(const std::string& shape, std::size_t n) {
-  if (shape == "star") return generate::star(n);
-  if (shape == "caterpillar") return generate::caterpillar(n, n / 2);
-  if (shape == "path") return generate::path(n);
-  if (shape == "random") return generate::random_recursive(n, n);
-  throw InputError("unknown shape '" + shape + "' (star, caterpillar, path, random)");
-}
+ParentArray make(const std::string& shape, std::size_t n) { return make_tree_shape(shape, n); }
 
 template <class T>
 void run(Session& session, const Args& args) {

@@ -3,8 +3,11 @@
 // Runtime reads them once, when it is constructed.
 //
 //   TREEFIX_DEVICE            device choice when none is given (Runtime's spec forms)
-//   TREEFIX_CACHE_DIR         folder for built program binaries (the disk cache; off when unset
-//                             or missing; a path to a file is refused)
+//   TREEFIX_CACHE             on | off: the disk cache of built program binaries (default on)
+//   TREEFIX_CACHE_DIR         its folder (default $XDG_CACHE_HOME/treefix, else
+//                             ~/.cache/treefix; created when missing; a path to a file is
+//                             refused). A cache that cannot be written costs only build time,
+//                             with one warning on standard error.
 //   TREEFIX_BUILD_OPTIONS     appended to every OpenCL build
 //   TREEFIX_WG_SIZE           work-group size of every sized kernel: a positive integer, rounded
 //                             down to a power of two and to the device's maximum
@@ -30,7 +33,7 @@ namespace treefix {
 
 struct Environment {
   std::string device;
-  std::string cache_dir;
+  std::string cache_dir;  // "" when the disk cache is off
   std::string build_options;
   std::optional<std::size_t> work_group_size;
   std::optional<bool> single_pass_scan;
