@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command line's start-up costs, on the device machine (or here, on PoCL, with SKIP_BUILD=1
-# and BUILD=build): 100 rootfix jobs on 2^20-vertex trees run as 100 processes and as one
+# and BUILD=build: a build folder relative to the repository root): 100 rootfix jobs on 2^20-vertex trees run as 100 processes and as one
 # `treefix batch`, and the device setup of one command with the kernel cache cold and warm.
 # Usage, from the repository root:  bench/gpu_cli.sh OUTDIR [JOBS]
 # Writes OUTDIR/cli.csv (what,seconds) and OUTDIR/cli.log.
@@ -10,6 +10,10 @@ jobs=${2:-100}
 build=${BUILD:-build-gpu}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacked here (not committed)
+  export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
+  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 if [[ -z ${SKIP_BUILD:-} ]]; then
   [[ -e /etc/OpenCL/vendors/nvidia.icd ]] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > "$out/build.log" 2>&1 &&

@@ -67,7 +67,7 @@ bool is_graph(const std::string& shape) { return shape.rfind("graph:", 0) == 0; 
 
 ParentArray make(const std::string& shape, std::size_t n) {
   if (is_graph(shape)) return graph_spanning_tree(shape.substr(6));
-  return make_tree_shape(shape, n);  // (or graph:FILE.mtx)
+  return cli::make_tree_shape(shape, n);  // (or graph:FILE.mtx)
 }
 
 template <class T>

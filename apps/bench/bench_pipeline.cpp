@@ -47,7 +47,7 @@ struct Args : TreeSizes {
   std::size_t levels_max_depth = 1 << 16;  // deeper trees skip `levels` (a launch per level)
 };
 
-ParentArray make(const std::string& shape, std::size_t n) { return make_tree_shape(shape, n); }
+ParentArray make(const std::string& shape, std::size_t n) { return cli::make_tree_shape(shape, n); }
 
 // Depth of a generated shape, without a pass over it (levels is skipped on deep ones).
 std::size_t depth_bound(const std::string& shape, std::size_t n) {

@@ -26,7 +26,7 @@ struct Args : TreeSizes {
   bool accurate = false;
 };
 
-ParentArray make(const std::string& shape, std::size_t n) { return make_tree_shape(shape, n); }
+ParentArray make(const std::string& shape, std::size_t n) { return cli::make_tree_shape(shape, n); }
 
 template <class T>
 void run(Session& session, const Args& args) {

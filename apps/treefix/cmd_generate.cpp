@@ -114,8 +114,10 @@ ParentArray make_tree(const GenerateCommand& c) {
 
 void run_generate(const CLI::App& command, const GenerateCommand& c) {
   check_arguments(command, c);
-  if (c.shape != "kronecker" && c.shape != "grid")
-    output_format(c.output, {OutputFormat::npy});  // a tree: text or .npy
+  const bool tree = c.shape != "kronecker" && c.shape != "grid";
+  const OutputFormat format =  // a tree: text, .npy or Newick (unnamed nodes, no lengths)
+      tree ? output_format(c.output, {OutputFormat::npy, OutputFormat::newick})
+           : OutputFormat::text;
   OutputFiles outputs({c.output});  // an output that cannot be written stops us now
   if (c.shape == "kronecker" || c.shape == "grid") {
     const Csr g = c.shape == "kronecker" ? generate::kronecker(c.scale, c.edge_factor, c.seed)
@@ -126,7 +128,10 @@ void run_generate(const CLI::App& command, const GenerateCommand& c) {
   } else {
     ParentArray parent = make_tree(c);
     if (c.shuffle) parent = generate::shuffle_labels(parent, c.seed);
-    write_tree_file(c.output, parent);
+    if (format == OutputFormat::newick)
+      write_output(c.output, [&](std::ostream& out) { write_newick(out, parent); });
+    else
+      write_tree_file(c.output, parent);
   }
   outputs.commit();
 }

@@ -58,6 +58,13 @@ grep -q "'E F':-0.5" back.nwk || fail "convert .nwk: a quoted name: $(cat back.n
 "$treefix" convert --tree t.nwk -o p0.txt --weights-out w0.txt --names n0.txt
 cmp p0.txt p1.txt && cmp w0.txt w1.txt && cmp n0.txt n1.txt || fail "convert .nwk does not read back"
 
+# generate writes Newick too: the same tree shape (its ids renumbered in pre-order).
+"$treefix" generate kary -n 40 --k 3 -o kary.nwk
+"$treefix" generate kary -n 40 --k 3 -o kary.txt
+"$treefix" info kary.nwk | tail -n +2 > info_nwk.txt
+"$treefix" info kary.txt | tail -n +2 > info_txt.txt
+cmp info_nwk.txt info_txt.txt || fail "generate .nwk: another tree: $(cat info_nwk.txt)"
+
 # rootfix on a named tree: name<TAB>value.
 "$treefix" rootfix --tree t.nwk -o sums.tsv
 printf 'root\t0\nC\t0.25\nA\t1.75\nB\t2.25\nD\t3\nE F\t-0.5\n' > want.tsv
