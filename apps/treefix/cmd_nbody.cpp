@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "output_format.hpp"
+#include "progress.hpp"
 #include "spatial_options.hpp"
 #include "treefix/io/file_kind.hpp"
 #include "treefix/io/npy.hpp"
@@ -102,8 +103,12 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
       const PointFormat format = standard ? PointFormat::text : point_format_of(path);
       write_output(path, [&](std::ostream& out) { write_bodies(out, state, format); });
     };
+    Progress progress("nbody");  // on a terminal: the snapshots as they are written
     StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
                         write_state(snapshot_path(output, step), state);
+                        progress.show(
+                            "step " + std::to_string(step) + " of " + std::to_string(args.steps) +
+                            ", " + std::to_string(step / args.output_every) + " snapshots written");
                       }};
     phases.measure("steps", [&] {
       leapfrog(runtime, device, steps, o);
