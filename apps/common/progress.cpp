@@ -37,21 +37,20 @@ void Progress::show(const std::string& status) {
   std::fflush(stderr);
 }
 
-DecompressionProgress::DecompressionProgress() {
+ReadProgress::ReadProgress() {
   if (!Progress::wanted()) return;
-  // The decompressors call back from the reading thread, one file at a time.
+  // Called with the library's lock held: one call at a time.
   auto progress = std::make_shared<std::unique_ptr<Progress>>();
-  set_decompression_progress(
-      [progress](const std::string& path, std::size_t done, std::size_t total) {
-        if (!*progress) *progress = std::make_unique<Progress>("reading");
-        char status[160];
-        std::snprintf(status, sizeof status, "%s: %.0f of %.0f MiB (%.0f%%)", path.c_str(),
-                      done / 1048576.0, total / 1048576.0, total ? 100.0 * done / total : 100.0);
-        (*progress)->show(status);
-        if (done == total) progress->reset();
-      });
+  set_read_progress([progress](const std::string& path, std::size_t done, std::size_t total) {
+    if (!*progress) *progress = std::make_unique<Progress>("reading");  // its 2 s start now
+    char status[160];
+    std::snprintf(status, sizeof status, "%s: %.0f of %.0f MiB (%.0f%%)", path.c_str(),
+                  done / 1048576.0, total / 1048576.0, total ? 100.0 * done / total : 100.0);
+    (*progress)->show(status);
+    if (done == total) progress->reset();
+  });
 }
 
-DecompressionProgress::~DecompressionProgress() { set_decompression_progress({}); }
+ReadProgress::~ReadProgress() { set_read_progress({}); }
 
 }  // namespace treefix::cli

@@ -30,12 +30,11 @@ class Progress {
   bool shown_ = false;
 };
 
-// Shows the decompression of large compressed inputs (bytes read of the compressed file) while
-// the object lives.
-class DecompressionProgress {
+// Shows the reading of large inputs (bytes decompressed or scanned) while the object lives.
+class ReadProgress {
  public:
-  DecompressionProgress();
-  ~DecompressionProgress();
+  ReadProgress();
+  ~ReadProgress();
 };
 
 }  // namespace treefix::cli

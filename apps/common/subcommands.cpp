@@ -62,7 +62,7 @@ int run_subcommands(const std::string& description, const char* program,
   });
   try {
     if (!help) Environment::read();  // a malformed TREEFIX_* variable stops us before any work
-    const DecompressionProgress progress;  // large compressed inputs, on a terminal
+    const ReadProgress progress;     // large inputs being read, on a terminal
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);                     // prints help, or the message

@@ -18,8 +18,8 @@ namespace treefix {
 namespace {
 
 std::mutex progress_mutex;
-DecompressionProgressFunction& progress_function() {
-  static DecompressionProgressFunction report;
+ReadProgressFunction& progress_function() {
+  static ReadProgressFunction report;
   return report;
 }
 
@@ -39,7 +39,7 @@ class ProgressReport {
  private:
   const std::string& path_;
   std::size_t total_, next_ = 0;
-  DecompressionProgressFunction report_;
+  ReadProgressFunction report_;
 };
 
 bool starts_with(std::string_view bytes, std::string_view magic) {
@@ -205,9 +205,14 @@ Compression compression_of(std::string_view head) {
   return Compression::none;
 }
 
-void set_decompression_progress(DecompressionProgressFunction report) {
+void set_read_progress(ReadProgressFunction report) {
   std::lock_guard<std::mutex> lock(progress_mutex);
   progress_function() = std::move(report);
+}
+
+void report_read_progress(const std::string& path, std::size_t done, std::size_t total) {
+  std::lock_guard<std::mutex> lock(progress_mutex);
+  if (progress_function()) progress_function()(path, done, total);
 }
 
 const char* compression_name(Compression compression) {

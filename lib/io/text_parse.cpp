@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -258,13 +259,18 @@ TokenChunks::TokenChunks(const TextFile& file, std::size_t from, const char* com
     previous = std::max(cut, previous);
   }
   // Pass 1: tokens and newlines per chunk, in one walk over the bytes.
+  // This first walk is where a large file comes in from the disk: its progress is reported.
   std::vector<std::size_t> tokens(begin_.size()), newlines(begin_.size()), last_line(begin_.size());
+  const bool report = text.size() - from >= (std::size_t{1} << 26);
+  std::atomic<std::size_t> scanned{0};
   parallel_for(begin_.size(), [&](std::size_t c) {
     const CountResult counted =
         count_tokens(text.substr(begin_[c], end_[c] - begin_[c]), comments_);
     tokens[c] = counted.tokens;
     newlines[c] = counted.newlines;
     last_line[c] = counted.last_token_line;  // relative to the chunk's first line, 0-based
+    if (report)
+      report_read_progress(file.path(), scanned += end_[c] - begin_[c], text.size() - from);
   });
   token_offset_.assign(begin_.size() + 1, 0);
   first_line_.assign(begin_.size(), 0);

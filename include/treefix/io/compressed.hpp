@@ -27,11 +27,14 @@ const char* compression_name(Compression compression);
 std::string decompress(std::string_view compressed, Compression compression,
                        const std::string& path);
 
-// Called now and then while a file is decompressed (every 16 MiB of compressed input, and once at
-// its end) with the compressed bytes consumed and their total: how a program shows progress.
-// Process-wide; an empty function (the default) turns it off.
-using DecompressionProgressFunction =
+// Progress of reading large inputs: called now and then while a file is decompressed (every
+// 16 MiB of compressed input, and at its end) or scanned by the parallel tokenizer (a chunk at a
+// time, for files of 64 MiB and more), with the bytes done and their total: how a program shows
+// progress. Process-wide, calls serialised; an empty function (the default) turns it off.
+using ReadProgressFunction =
     std::function<void(const std::string& path, std::size_t done, std::size_t total)>;
-void set_decompression_progress(DecompressionProgressFunction report);
+void set_read_progress(ReadProgressFunction report);
+// Calls the function set_read_progress installed, if any.
+void report_read_progress(const std::string& path, std::size_t done, std::size_t total);
 
 }  // namespace treefix
