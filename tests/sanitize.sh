@@ -66,7 +66,7 @@ build_all() {
 
 # The doctest cases that read or parse files: trees, weights, Newick, .npy, points, graph formats,
 # forests, RuleML and XML (`treefix-tests -ltc` lists them all).
-readonly reader_cases='*tokenizer*,*.npy*,*Newick*,*newick*,tree files*,weights files*,points io*,*Matrix Market*,METIS*,*edge lists*,*graph files*,*npz*,*CSR binary*,parser errors*,claims of*,*forest files*,*from files*,XML documents*,*RuleML*'
+readonly reader_cases='*tokenizer*,compressed input*,*.npy*,*Newick*,*newick*,tree files*,weights files*,points io*,*Matrix Market*,METIS*,*edge lists*,*graph files*,*npz*,*CSR binary*,parser errors*,claims of*,*forest files*,*from files*,XML documents*,*RuleML*'
 
 readonly device_cases='bfs on*,connectivity:*'  # matched above, but not reader tests
 

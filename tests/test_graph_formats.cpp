@@ -321,12 +321,23 @@ TEST_CASE("METIS lines are vertices across chunks; files need all n lines") {
   CHECK(row(g, 0) == std::vector<vertex_t>{1});
   CHECK(row(g, static_cast<vertex_t>(n / 2)) ==
         std::vector<vertex_t>{static_cast<vertex_t>(n / 2 - 1), static_cast<vertex_t>(n / 2 + 1)});
-  // trailing empty lines are fine; a missing vertex line is not (METIS: premature end of file)
+  // trailing empty lines are fine; a missing vertex line is not
   CHECK(read_graph(scratch_file("t.graph", "3 1\n2\n1\n\n\n\n")).vertices() == 3);
-  CHECK(read_error(scratch_file("short.graph", "3 1\n2\n1\n"))
-            .find("short.graph:4: the file ends after 2 of the 3 vertex lines") !=
+  CHECK(read_error(scratch_file("short.graph", "4 1\n2\n1\n"))
+            .find("short.graph:4: the file ends after 2 of the 4 vertex lines") !=
         std::string::npos);
   CHECK(read_error(scratch_file("c.graph", "2 1\n2 % no\n1\n")).find("c.graph:2: a comment") !=
+        std::string::npos);
+}
+
+TEST_CASE("METIS: the last vertex, isolated, may be the empty line after the last newline") {
+  // Lines joined with "\n" and no newline at the end: the last vertex's empty line has none.
+  const Csr g = read_graph(scratch_file("joined.graph", "3 1\n2\n1\n"));
+  REQUIRE(g.vertices() == 3);
+  CHECK(g.edges() == 2);
+  CHECK(row(g, 2).empty());
+  CHECK(read_graph(scratch_file("one.graph", "1 0\n")).vertices() == 1);
+  CHECK(read_error(scratch_file("cut.graph", "3 1\n2\n1")).find("ends after 2 of the 3") !=
         std::string::npos);
 }
 

@@ -106,6 +106,16 @@ TEST_CASE("edge lists are 0-based, undirected by default, with # and % comments"
   CHECK(row(d, 1) == std::vector<vertex_t>{0, 2});
 }
 
+TEST_CASE("a skew-symmetric Matrix Market file with a diagonal entry is refused") {
+  const std::string skew = "%%MatrixMarket matrix coordinate real skew-symmetric\n";
+  CHECK(read_error("skew.mtx", skew + "3 3 2\n2 1 1.5\n3 3 2\n")
+            .find("skew.mtx:4: entry 2 (3, 3) is on the diagonal") != std::string::npos);
+  // Without a diagonal entry it is read: both directions of every entry.
+  const Csr g = read_graph(scratch_file("skew_ok.mtx", skew + "3 3 2\n2 1 1.5\n3 2 -1\n"));
+  CHECK(g.edges() == 4);
+  CHECK(g.undirected);
+}
+
 TEST_CASE("malformed graph files are rejected with the file line") {
   const std::string banner = "%%MatrixMarket matrix coordinate pattern general\n";
   CHECK(read_error("a.mtx", "hello\n").find("a.mtx:1: not a Matrix Market") != std::string::npos);

@@ -37,6 +37,7 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
+#include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
@@ -71,15 +72,8 @@ ParentArray graph_spanning_tree(const std::string& path) {
 bool is_graph(const std::string& shape) { return shape.rfind("graph:", 0) == 0; }
 
 ParentArray make(const std::string& shape, std::size_t n) {
-  if (shape == "star") return generate::star(n);
-  if (shape == "caterpillar") return generate::caterpillar(n, n / 2);
-  if (shape == "path") return generate::path(n);
-  if (shape == "random") return generate::random_recursive(n, n);
-  if (shape == "random-shuffled")
-    return generate::shuffle_labels(generate::random_recursive(n, n), n + 1);
   if (is_graph(shape)) return graph_spanning_tree(shape.substr(6));
-  throw InputError("unknown shape '" + shape +
-                   "' (star, caterpillar, path, random, random-shuffled, graph:FILE.mtx)");
+  return cli::make_tree_shape(shape, n);  // (or graph:FILE.mtx)
 }
 
 template <class T>

@@ -22,6 +22,7 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
+#include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/io/npy.hpp"
@@ -46,14 +47,7 @@ struct Args : TreeSizes {
   std::size_t levels_max_depth = 1 << 16;  // deeper trees skip `levels` (a launch per level)
 };
 
-ParentArray make(const std::string& shape, std::size_t n) {
-  if (shape == "star") return generate::star(n);
-  if (shape == "caterpillar") return generate::caterpillar(n, n / 2);
-  if (shape == "random") return generate::random_recursive(n, n);
-  if (shape == "random-shuffled")
-    return generate::shuffle_labels(generate::random_recursive(n, n), n + 1);
-  throw InputError("unknown shape '" + shape + "' (star, caterpillar, random, random-shuffled)");
-}
+ParentArray make(const std::string& shape, std::size_t n) { return cli::make_tree_shape(shape, n); }
 
 // Depth of a generated shape, without a pass over it (levels is skipped on deep ones).
 std::size_t depth_bound(const std::string& shape, std::size_t n) {

@@ -11,6 +11,7 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
+#include "tree_shapes.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/treefix.hpp"
@@ -25,16 +26,7 @@ struct Args : TreeSizes {
   Precision precision = Precision::accurate;
 };
 
-ParentArray make(const std::string& shape, std::size_t n) {
-  if (shape == "star") return generate::star(n);
-  if (shape == "caterpillar") return generate::caterpillar(n, n / 2);
-  if (shape == "path") return generate::path(n);
-  if (shape == "random") return generate::random_recursive(n, n);
-  if (shape == "random-shuffled")
-    return generate::shuffle_labels(generate::random_recursive(n, n), n + 1);
-  throw InputError("unknown shape '" + shape +
-                   "' (star, caterpillar, path, random, random-shuffled)");
-}
+ParentArray make(const std::string& shape, std::size_t n) { return cli::make_tree_shape(shape, n); }
 
 template <class T>
 void run(Session& session, const Args& args) {

@@ -1,9 +1,11 @@
 // The end of a `treefix` process (process_end.hpp).
 #include "process_end.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -43,10 +45,25 @@ void tear_down_beside(std::unique_ptr<Runtime> runtime) {
   teardowns().emplace_back([doomed = std::move(runtime)]() mutable { doomed.reset(); });
 }
 
+std::atomic<bool> shared{false};
+std::map<std::string, Runtime*>& shared_by_spec() {
+  static auto* runtimes = new std::map<std::string, Runtime*>;
+  return *runtimes;
+}
+
+void share_runtimes() { shared = true; }
+bool runtimes_shared() { return shared; }
+
 Runtime& kept_runtime(const std::string& device_spec) {
+  if (shared) {
+    std::lock_guard<std::mutex> lock(kept_mutex);
+    if (auto found = shared_by_spec().find(device_spec); found != shared_by_spec().end())
+      return *found->second;
+  }
   auto runtime = std::make_unique<Runtime>(device_spec);  // outside the lock: it takes a while
   std::lock_guard<std::mutex> lock(kept_mutex);
   kept().push_back(std::move(runtime));
+  if (shared) shared_by_spec()[device_spec] = kept().back().get();
   return *kept().back();
 }
 

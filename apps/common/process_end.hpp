@@ -21,6 +21,10 @@ namespace treefix::cli {
 
 // A Runtime on `device_spec` that lives until the process ends.
 Runtime& kept_runtime(const std::string& device_spec);
+// From now on kept_runtime gives the Runtime it made before for the same spec, so that many
+// commands in one process (`treefix batch`) share one context and its built programs.
+void share_runtimes();
+bool runtimes_shared();
 // Tears `runtime` down now, on another thread, while the command goes on (writing its output):
 // most of an NVIDIA context's teardown is the driver's, done when the context is released, so it
 // overlaps the write instead of following it at exit. end_process waits for it to finish.

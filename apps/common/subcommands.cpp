@@ -8,9 +8,11 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "progress.hpp"
 #include "treefix/core/environment.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/io/output_file.hpp"
+#include "treefix_version.hpp"
 
 namespace treefix::cli {
 namespace {
@@ -44,6 +46,9 @@ int run_subcommands(const std::string& description, const char* program,
                     char** argv) {
   CLI::App app{description};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(program) + " " + TREEFIX_VERSION +
+                                        " (libtreefix-cl " + TREEFIX_VERSION + ", commit " +
+                                        TREEFIX_GIT_COMMIT + ")");
   std::sort(setups.begin(), setups.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [name, setup] : setups) setup(app);
@@ -57,6 +62,7 @@ int run_subcommands(const std::string& description, const char* program,
   });
   try {
     if (!help) Environment::read();  // a malformed TREEFIX_* variable stops us before any work
+    const ReadProgress progress;     // large inputs being read, on a terminal
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);                     // prints help, or the message

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "graph_input.hpp"
+#include "output_format.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/io/output_file.hpp"
@@ -54,7 +55,7 @@ void run_bfs(const BfsCommand& c, PhaseTimes& phases) {
   }
   if (c.stats) print_stats(c, graph, r, profile);
   phases.measure("write", [&] {
-    write_output(c.output, [&](std::ostream& out) { write_values(out, r.depth); });
+    write_values_file(c.output, r.depth);  // text, or .npy (int32)
     if (!c.parents.empty()) write_tree_file(c.parents, r.parent);
     outputs.commit();
   });
@@ -67,10 +68,14 @@ void setup_bfs(CLI::App& app) {
   c->graph.add_to(command, "--graph", graph_file_help, true)->required();
   command->add_option("--source", c->source, "source vertex, 0-based (default 0)")
       ->transform(integer_in(0, INT32_MAX));
-  add_output_option(command, c->output, "depths, one per line in vertex order");
-  command->add_option("--parents", c->parents,
-                      "write the BFS tree in the tree format (n, then n parents; -1 for the source "
-                      "and unreachable vertices), or .npy");
+  add_output_option(command, c->output,
+                    "depths, one per line in vertex order, or .npy (int32, -1 unreachable)")
+      ->check(written_as({OutputFormat::npy}));
+  command
+      ->add_option("--parents", c->parents,
+                   "write the BFS tree in the tree format (n, then n parents; -1 for the source "
+                   "and unreachable vertices), or .npy (int32)")
+      ->check(written_as({OutputFormat::npy}));
   const std::tuple<const char*, bool*, const char*> flags[] = {
       {"--top-down", &c->top_down,
        "never expand a level bottom-up (by default wide levels of undirected graphs are, as in "

@@ -19,10 +19,12 @@
 #include <vector>
 
 #include "graph_input.hpp"
+#include "output_format.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/forest/xml_tree.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/io/file_kind.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
@@ -49,7 +51,9 @@ struct ConvertedTree {
 ConvertedTree from_tree_file(const ConvertArgs& args) {
   TreeReadOptions read;
   read.format = args.tree_format;
-  read.names = !args.names.empty();
+  read.names =
+      !args.names.empty() ||
+      output_format(args.output, {OutputFormat::npy, OutputFormat::newick}) == OutputFormat::newick;
   TreeInput input = read_tree_input(args.tree, read);  // validated
   ConvertedTree tree;
   tree.parent = std::move(input.parent);
@@ -128,11 +132,38 @@ void convert_tree(const ConvertArgs& args, PhaseTimes& phases, OutputFiles& outp
     throw InputError(
         "--weights-out: the input has no weights (Newick branch lengths, XML --weight)");
   phases.measure("write", [&] {
-    write_tree_file(args.output, tree.parent);
+    if (output_format(args.output, {OutputFormat::npy, OutputFormat::newick}) ==
+        OutputFormat::newick)
+      write_output(args.output, [&](std::ostream& out) {
+        write_newick(out, tree.parent, tree.names.empty() ? nullptr : &tree.names,
+                     tree.weights ? &*tree.weights : nullptr);
+      });
+    else
+      write_tree_file(args.output, tree.parent);
     if (!args.names.empty()) write_names(args.names, tree.names, tree.parent.size());
     if (!args.weights_out.empty()) write_values_file(args.weights_out, *tree.weights);
     outputs.commit();
   });
+}
+
+// A graph is written in the graph formats (graph/graph_io.hpp), by --output-format or by name.
+void check_graph_output(const ConvertArgs& args) {
+  if (args.graph_output_format != GraphFormat::automatic || is_standard_stream(args.output)) return;
+  switch (file_kind(args.output)) {
+    case FileKind::npy:
+    case FileKind::newick:
+    case FileKind::tsv:
+    case FileKind::json:
+    case FileKind::xyz:
+      throw InputError(args.output +
+                       ": a graph is written as Matrix Market (.mtx), METIS (.graph), SciPy .npz, "
+                       "raw .csr or an edge list (any other name)");
+    default:
+      if (compressed_name(args.output))
+        throw InputError(args.output +
+                         ": outputs are written uncompressed (compress it "
+                         "afterwards; inputs may be compressed)");
+  }
 }
 
 void run_convert(const ConvertArgs& args, PhaseTimes& phases) {
@@ -140,7 +171,11 @@ void run_convert(const ConvertArgs& args, PhaseTimes& phases) {
   const bool graph = !args.graph.path.empty();
   if (graph && (!args.names.empty() || !args.weights_out.empty()))
     throw InputError("convert --graph: --names and --weights-out are for trees");
-  // Every output checked before reading, all written or none.
+  // Every output's name and place checked before reading, all written or none.
+  if (graph)
+    check_graph_output(args);
+  else
+    output_format(args.output, {OutputFormat::npy, OutputFormat::newick});
   OutputFiles outputs({args.output});
   for (const std::string* extra : {&args.names, &args.weights_out})
     if (!extra->empty()) outputs.add(*extra);
@@ -154,7 +189,8 @@ void setup_convert(CLI::App& app) {
   auto [command, args] = add_timed_command(
       app, "convert",
       "Convert a tree: text parent array, .npy, Newick or an XML document's element tree in; "
-      "text parent array or .npy out (by extension), with node names and weights. Convert a "
+      "text parent array, .npy or Newick (.nwk: names and branch lengths kept) out (by "
+      "extension), with node names and weights. Convert a "
       "graph: Matrix Market, METIS, edge list, SciPy .npz or raw .csr in and out",
       run_convert);
   command->add_option("--tree", args->tree,
@@ -169,7 +205,8 @@ void setup_convert(CLI::App& app) {
   command->add_option("--attribute", args->xml_tree.attribute,
                       "--xml --weight attribute: the attribute holding the weight (0 if absent)");
   add_output_option(command, args->output,
-                    "the parent array: text (n, then one parent a line) or .npy (int32)");
+                    "the parent array: text (n, then one parent a line) or .npy (int32); or the "
+                    "tree as Newick (.nwk, .newick), with its names and branch lengths");
   command->add_option("--names", args->names,
                       "write the node names, one line per vertex (empty for an unnamed node)");
   command->add_option("--weights-out", args->weights_out,

@@ -3,12 +3,14 @@
 #include <iostream>
 #include <memory>
 
+#include "output_format.hpp"
 #include "spatial_options.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/io/text_io.hpp"
 #include "treefix/io/value_format.hpp"
 #include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points_io.hpp"
+#include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
 namespace {
@@ -42,7 +44,7 @@ void run_correlate(const CorrelateArgs& args) {
   auto result = phases.measure("download", [&] { return counts.download(runtime, &profile); });
   std::vector<std::int64_t> values(result.begin(), result.end());
   phases.measure("write", [&] {
-    write_output(args.spatial.output, [&](std::ostream& out) { write_values(out, values); });
+    write_values_file(args.spatial.output, values);  // text, or .npy (int64)
     outputs.commit();
   });
   args.spatial.print_stats(std::cerr, "treefix correlate", phases, profile);
@@ -59,7 +61,8 @@ void setup_correlate(CLI::App& app) {
   c->add_option("--radius", args->radius, "radius R >= 0 (squared float distances <= float(R)^2)")
       ->required()
       ->check(finite_at_least(0));
-  args->spatial.add_to(c, "points", "one count per line");
+  args->spatial.add_to(c, "points", "one count per line, or .npy (int64)")
+      ->check(written_as({OutputFormat::npy}));
 }
 
 TREEFIX_COMMAND("correlate", setup_correlate);

@@ -8,6 +8,8 @@
 #include <set>
 
 #include "command.hpp"
+#include "output_format.hpp"
+#include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
@@ -102,17 +104,20 @@ ParentArray make_tree(const GenerateCommand& c) {
                        std::to_string(g.vertices()) + ")");
     return generate::bfs_spanning_tree(g, static_cast<vertex_t>(c.source));
   }
-  if (s == "star") return generate::star(n);
-  if (s == "path") return generate::path(n);
-  if (s == "caterpillar")
-    return generate::caterpillar(n, c.spine ? c.spine : std::max<std::size_t>(1, n / 2));
-  if (s == "kary") return generate::kary(n, c.k);
-  if (s == "random") return generate::random_recursive(n, c.seed);
-  return generate::random_forest(n, c.trees, c.seed);
+  TreeShapeParameters shape;
+  shape.spine = c.spine;
+  shape.k = c.k;
+  shape.trees = c.trees;
+  shape.seed = c.seed;
+  return make_tree_shape(s, n, shape);
 }
 
 void run_generate(const CLI::App& command, const GenerateCommand& c) {
   check_arguments(command, c);
+  const bool tree = c.shape != "kronecker" && c.shape != "grid";
+  const OutputFormat format =  // a tree: text, .npy or Newick (unnamed nodes, no lengths)
+      tree ? output_format(c.output, {OutputFormat::npy, OutputFormat::newick})
+           : OutputFormat::text;
   OutputFiles outputs({c.output});  // an output that cannot be written stops us now
   if (c.shape == "kronecker" || c.shape == "grid") {
     const Csr g = c.shape == "kronecker" ? generate::kronecker(c.scale, c.edge_factor, c.seed)
@@ -123,7 +128,10 @@ void run_generate(const CLI::App& command, const GenerateCommand& c) {
   } else {
     ParentArray parent = make_tree(c);
     if (c.shuffle) parent = generate::shuffle_labels(parent, c.seed);
-    write_tree_file(c.output, parent);
+    if (format == OutputFormat::newick)
+      write_output(c.output, [&](std::ostream& out) { write_newick(out, parent); });
+    else
+      write_tree_file(c.output, parent);
   }
   outputs.commit();
 }

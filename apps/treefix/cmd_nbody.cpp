@@ -6,7 +6,11 @@
 #include <iostream>
 #include <memory>
 
+#include "output_format.hpp"
+#include "progress.hpp"
 #include "spatial_options.hpp"
+#include "treefix/io/file_kind.hpp"
+#include "treefix/io/npy.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/io/text_io.hpp"
 #include "treefix/spatial/nbody.hpp"
@@ -23,7 +27,7 @@ struct NbodyArgs {
   SpatialArgs spatial;
 };
 
-// 'ax ay az' per body for the input state.
+// 'ax ay az' per body for the input state, or an (n, 3) float32 .npy array.
 void write_accelerations(Runtime& runtime, const NbodyArgs& args, const Bodies& bodies,
                          const DeviceBodies& device, const GravityOptions& o, Profile& profile,
                          PhaseTimes& phases) {
@@ -37,6 +41,9 @@ void write_accelerations(Runtime& runtime, const NbodyArgs& args, const Bodies& 
   const std::vector<float> acc = result.download(runtime, &profile);
   phases.measure("write", [&] {
     write_output(args.spatial.output, [&](std::ostream& out) {
+      if (output_format(args.spatial.output, {OutputFormat::npy, OutputFormat::xyz}) ==
+          OutputFormat::npy)
+        return write_npy(out, acc.data(), {bodies.size(), 3});  // (n, 3) float32
       char line[96];
       for (std::size_t i = 0; i < bodies.size(); ++i) {
         std::snprintf(line, sizeof line, "%.9g %.9g %.9g\n", double(acc[3 * i]),
@@ -45,6 +52,17 @@ void write_accelerations(Runtime& runtime, const NbodyArgs& args, const Bodies& 
       }
     });
   });
+}
+
+// Where the state after `step` goes: OUTPUT.stepN for text, so that the snapshots sort beside
+// it; NAME.stepN.npy (.xyz) when OUTPUT is NAME.npy (.xyz), so that each keeps its format.
+std::string snapshot_path(const std::string& output, int step) {
+  const std::string tag = ".step" + std::to_string(step);
+  const FileKind kind = file_kind(output);
+  const auto dot = output.find_last_of('.');
+  if ((kind == FileKind::npy || kind == FileKind::xyz) && dot != std::string::npos)
+    return output.substr(0, dot) + tag + output.substr(dot);
+  return output + tag;
 }
 
 void check_arguments(const CLI::App& command, const NbodyArgs& args) {
@@ -85,8 +103,12 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
       const PointFormat format = standard ? PointFormat::text : point_format_of(path);
       write_output(path, [&](std::ostream& out) { write_bodies(out, state, format); });
     };
+    Progress progress("nbody");  // on a terminal: the snapshots as they are written
     StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
-                        write_state(output + ".step" + std::to_string(step), state);
+                        write_state(snapshot_path(output, step), state);
+                        progress.show(
+                            "step " + std::to_string(step) + " of " + std::to_string(args.steps) +
+                            ", " + std::to_string(step / args.output_every) + " snapshots written");
                       }};
     phases.measure("steps", [&] {
       leapfrog(runtime, device, steps, o);
@@ -111,7 +133,8 @@ void setup_nbody(CLI::App& app) {
   c->add_option("--steps", args->steps, "leapfrog steps, all on the device (default 1)")
       ->transform(integer_in(0, INT32_MAX));
   c->add_option("--output-every", args->output_every,
-                "also write the state every S steps to OUTPUT.stepS, 2S, ... (default 0: never)")
+                "also write the state every S steps to OUTPUT.stepS, 2S, ... (NAME.stepS.npy for "
+                "NAME.npy, likewise .xyz; default 0: never)")
       ->transform(integer_in(0, INT32_MAX));
   c->add_option("--theta", args->theta, "opening angle (default 0.5; 0 = direct sum)")
       ->check(finite_at_least(0));
@@ -119,9 +142,12 @@ void setup_nbody(CLI::App& app) {
   c->add_option("--dt", args->dt, "time step (default 0.01)")->check(finite_at_least(0, true));
   c->add_flag("--accelerations", args->accelerations,
               "write 'ax ay az' per body for the input state instead of stepping");
-  args->spatial.add_to(c, "bodies (the state is kept in the octree's leaf order)",
-                       "the final state as a body file in the format its name says (.xyz: rows "
-                       "only, .npy: an (n, 7) array, else text), or the accelerations");
+  args->spatial
+      .add_to(c, "bodies (the state is kept in the octree's leaf order)",
+              "the final state as a body file in the format its name says (.xyz: rows "
+              "only, .npy: an (n, 7) array, else text), or the accelerations (text "
+              "rows, or .npy: an (n, 3) float32 array)")
+      ->check(written_as({OutputFormat::npy, OutputFormat::xyz}));
 }
 
 TREEFIX_COMMAND("nbody", setup_nbody);

@@ -10,9 +10,11 @@
 #include <memory>
 
 #include "command.hpp"
+#include "output_format.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/io/npy.hpp"
 #include "treefix/io/output_file.hpp"
+#include "treefix/io/text_parse.hpp"
 #include "treefix/treefix/pipeline.hpp"
 
 namespace treefix::cli {
@@ -30,8 +32,8 @@ struct TreefixArgs {
   bool exclusive = false, stats = false;
 };
 
-// --type, else the dtype of .npy weights, else double for a Newick tree's branch lengths, else
-// int64.
+// --type, else the dtype of .npy weights, else double for text weights with a decimal point or
+// an exponent, else double for a Newick tree's branch lengths, else int64.
 ValueType chosen_type(const TreefixArgs& args) {
   if (args.type_given) return args.type;
   if (!args.weights.empty() && is_npy_path(args.weights)) {
@@ -41,8 +43,11 @@ ValueType chosen_type(const TreefixArgs& args) {
                        ": weights must be a .npy array of int32, int64, float32 or float64");
     return *stored;
   }
-  if (args.weights.empty() && tree_format_of(args.tree, args.tree_format) == TreeFormat::newick)
-    return ValueType::float64;
+  if (!args.weights.empty()) {
+    const TextFile weights(args.weights);
+    return text_looks_fractional(weights.text(), "#") ? ValueType::float64 : args.type;
+  }
+  if (tree_format_of(args.tree, args.tree_format) == TreeFormat::newick) return ValueType::float64;
   return args.type;
 }
 
@@ -59,6 +64,11 @@ TreefixOptions options_of(const TreefixArgs& args) {
 template <class T>
 void run_typed(const TreefixArgs& args, bool root) {
   OutputFiles outputs({args.output});  // checked before anything is read
+  const bool named =
+      output_format(args.output, {OutputFormat::npy, OutputFormat::tsv}) == OutputFormat::tsv;
+  if (named && tree_format_of(args.tree, args.tree_format) != TreeFormat::newick)
+    throw InputError(args.output + ": name<TAB>value rows need a tree with names (Newick); " +
+                     args.tree + " is a parent array");
   PhaseTimes phases;
   FileTreefix request;
   request.tree = args.tree;
@@ -66,20 +76,32 @@ void run_typed(const TreefixArgs& args, bool root) {
   request.output = args.output;
   request.tree_format = args.tree_format;
   request.leaffix = !root;
+  request.named_output = named;
   request.options = options_of(args);
   // The device's setup overlaps the reading: context, programs, a first tiny call.
+  // In `treefix batch` the commands share one Runtime, kept to the end.
+  const bool shared = runtimes_shared();
   std::future<std::unique_ptr<Runtime>> setup;
-  if (request.options.algorithm != Algorithm::sequential)
+  std::future<Runtime*> shared_setup;
+  if (request.options.algorithm != Algorithm::sequential && !shared)
     setup = std::async(std::launch::async, [&args, options = request.options] {
       auto runtime = std::make_unique<Runtime>(args.device);
       warm_up(*runtime, value_type_of<T>(), options);
       return runtime;
     });
+  if (request.options.algorithm != Algorithm::sequential && shared)
+    shared_setup = std::async(std::launch::async, [&args, options = request.options] {
+      Runtime* runtime = &kept_runtime(args.device);
+      warm_up(*runtime, value_type_of<T>(), options);
+      return runtime;
+    });
   // The Runtime is torn down beside the writing, once the result is on the host.
   std::unique_ptr<Runtime> runtime;
-  request.device_done = [&] { tear_down_beside(std::move(runtime)); };
+  if (!shared) request.device_done = [&] { tear_down_beside(std::move(runtime)); };
   treefix_files<T>(
-      request, [&]() -> Runtime& { return *(runtime = setup.get()); }, phases);
+      request,
+      [&]() -> Runtime& { return shared ? *shared_setup.get() : *(runtime = setup.get()); },
+      phases);
   phases.measure("write", [&] { outputs.commit(); });
   if (args.stats) phases.print(std::cerr, root ? "treefix rootfix" : "treefix leaffix");
 }
@@ -92,7 +114,8 @@ void setup(CLI::App& app, const char* name, bool root) {
   command
       ->add_option("--tree", args->tree,
                    "tree file: text parent array (n, then n parents, -1 = root), .npy (int32 or "
-                   "int64 parents) or Newick (.nwk, .newick)")
+                   "int64 parents) or Newick (.nwk, .newick; .tre, .tree, .treefile starting "
+                   "with '('); gzip, xz or zstd compressed too; - is standard input")
       ->required();
   add_enum_option(command, "--tree-format", args->tree_format,
                   "tree file format (auto: by extension)");
@@ -101,9 +124,11 @@ void setup(CLI::App& app, const char* name, bool root) {
                       "branch lengths, else all 1)");
   add_enum_option(command, "--op", args->op, "operator");
   add_enum_option(command, "--type", args->type,
-                  "value type (default: the dtype of .npy weights; double for a Newick tree's "
-                  "lengths; else int64)")
-      ->each([args](const std::string&) { args->type_given = true; });
+                  "value type (default: the dtype of .npy weights; double for text weights "
+                  "with a decimal point or exponent, and for a Newick tree's lengths; else "
+                  "int64)")
+      ->each([args](const std::string&) { args->type_given = true; })
+      ->default_str("auto");
   command->add_flag("--exclusive", args->exclusive, "leave the vertex itself out");
   add_enum_option(command, "--precision", args->precision,
                   "floating-point sums: accurate (within 8·u·S of the exact sum, the same bits on "
@@ -114,7 +139,10 @@ void setup(CLI::App& app, const char* name, bool root) {
   add_enum_option(command, "--algorithm", args->algorithm, "algorithm (auto: see README)");
   add_enum_option(command, "--tour-layout", args->layout,
                   "Euler-tour numbering (auto: pre-order when the ids are scattered)");
-  add_output_option(command, args->output, "output file: one value per line, or .npy");
+  add_output_option(command, args->output,
+                    "output file: one value per line, .npy, or .tsv (name<TAB>value per vertex, "
+                    "for a Newick tree)")
+      ->check(written_as({OutputFormat::npy, OutputFormat::tsv}));
   add_device_option(command, args->device);
   add_stats_option(command, args->stats);
   command->callback([args, root] {

@@ -1,6 +1,10 @@
 // The graph commands' shared input (graph_input.hpp).
 #include "graph_input.hpp"
 
+#include <iostream>
+
+#include "output_format.hpp"
+#include "summary.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
@@ -29,7 +33,9 @@ Csr GraphInput::read(const Runtime* device, PhaseTimes* phases) const {
 }
 
 void RootedForestOutput::add_to(CLI::App* command, bool& stats) {
-  add_output_option(command, path, "the parent array: text (n, then n parents), or .npy");
+  this->stats = &stats;
+  add_output_option(command, path, "the parent array: text (n, then n parents), or .npy")
+      ->check(written_as({OutputFormat::npy}));
   add_enum_option(command, "--list-rank", list_rank, "list-ranking method");
   add_stats_option(command, stats);
   add_device_option(command, device);
@@ -37,6 +43,11 @@ void RootedForestOutput::add_to(CLI::App* command, bool& stats) {
 
 void RootedForestOutput::write(const ParentArray& parent, OutputFiles& outputs,
                                PhaseTimes& phases) const {
+  if (stats && *stats) {
+    std::cerr << "forest: ";
+    print_forest_line(std::cerr, summarize_forest(parent));
+    std::cerr << "\n";
+  }
   phases.measure("write", [&] {
     write_tree_file(path, parent);
     outputs.commit();

@@ -32,10 +32,12 @@ struct GraphInput {
 struct RootedForestOutput {
   std::string path, device;
   ListRankMethod list_rank = ListRankMethod::ruling_set;
+  const bool* stats = nullptr;  // the command's --stats
 
   // --output (text, or .npy), --list-rank, --device; and --stats into `stats`.
   void add_to(CLI::App* command, bool& stats);
   // The parent array written and committed with the command's other outputs: the last phase.
+  // With --stats, its component count and depth go to standard error first.
   void write(const ParentArray& parent, OutputFiles& outputs, PhaseTimes& phases) const;
 };
 

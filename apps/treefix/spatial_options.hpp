@@ -25,16 +25,18 @@ struct SpatialArgs {
   SortMode sort = SortMode::automatic;
   bool stats = false;
 
-  // --output (what it holds: `written`), --input-format, --variant, --sort (what sorting orders:
-  // `sorted_items`), --device, --stats.
-  void add_to(CLI::App* command, const std::string& sorted_items, const std::string& written) {
-    add_output_option(command, output, "output file: " + written);
+  // --output (what it holds: `written`; returned, for its check of formats), --input-format,
+  // --variant, --sort (what sorting orders: `sorted_items`), --device, --stats.
+  CLI::Option* add_to(CLI::App* command, const std::string& sorted_items,
+                      const std::string& written) {
+    CLI::Option* written_to = add_output_option(command, output, "output file: " + written);
     add_enum_option(command, "--input-format", format,
                     "format of the input files: text, xyz or npy (auto: by extension)");
     add_enum_option(command, "--variant", variant, "traversal variant");
     add_enum_option(command, "--sort", sort, "Morton-order the " + sorted_items + " first");
     add_device_option(command, device);
     add_stats_option(command, stats);
+    return written_to;
   }
   PointSet points(const std::string& path) const { return read_points(path, format); }
   Bodies bodies(const std::string& path) const { return read_bodies(path, format); }

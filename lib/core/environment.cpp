@@ -23,7 +23,7 @@ std::string text(const char* name) {
 }
 
 // A folder's path, or nothing when unset; a path to something else than a folder is refused (a
-// missing folder is not: the disk cache is an optimisation, and stays off).
+// missing folder is not: the disk cache creates it).
 std::string directory(const char* name) {
   std::string value = text(name);
   struct stat info {};
@@ -32,12 +32,25 @@ std::string directory(const char* name) {
   return value;
 }
 
+// The kernel cache's folder: TREEFIX_CACHE=off turns it off; else TREEFIX_CACHE_DIR, else
+// $XDG_CACHE_HOME/treefix, else $HOME/.cache/treefix (created when first written).
+std::string cache_directory() {
+  const std::string cache = detail::trim(text("TREEFIX_CACHE"));
+  if (cache == "off") return {};
+  if (!cache.empty() && cache != "on") refuse("TREEFIX_CACHE", cache, "on or off");
+  if (std::string chosen = directory("TREEFIX_CACHE_DIR"); !chosen.empty()) return chosen;
+  if (const std::string xdg = text("XDG_CACHE_HOME"); !xdg.empty() && xdg[0] == '/')
+    return xdg + "/treefix";  // the XDG rule: a relative path is ignored
+  if (const std::string home = text("HOME"); !home.empty()) return home + "/.cache/treefix";
+  return {};
+}
+
 }  // namespace
 
 Environment Environment::read() {
   Environment e;
   e.device = text("TREEFIX_DEVICE");
-  e.cache_dir = directory("TREEFIX_CACHE_DIR");
+  e.cache_dir = cache_directory();
   e.build_options = text("TREEFIX_BUILD_OPTIONS");
   for (const TuningRow& row : tuning_rows()) {
     std::optional<std::size_t> value;

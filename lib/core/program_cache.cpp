@@ -2,9 +2,14 @@
 // (CLBlast's way: binaries keyed by platform, device, driver, source and options).
 #include "core/program_cache.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -95,7 +100,40 @@ cl::Program ProgramCache::load_binary(const std::string& path, const std::string
   }
 }
 
+namespace {
+// A cache that cannot be written is said once per process, not once per program.
+void warn_unwritable(const std::string& folder, const std::string& why) {
+  static std::atomic<bool> warned{false};
+  if (warned.exchange(true)) return;
+  std::fprintf(stderr,
+               "treefix: warning: kernel cache %s: %s (programs are built again each run; set "
+               "TREEFIX_CACHE_DIR to another folder, or TREEFIX_CACHE=off)\n",
+               folder.c_str(), why.c_str());
+}
+
+// Creates `folder` and its missing parents (mode 0700: binaries are for this user's runs).
+bool make_folders(const std::string& folder, std::string& why) {
+  for (std::size_t slash = folder.find('/', 1);; slash = folder.find('/', slash + 1)) {
+    const std::string prefix = folder.substr(0, slash);
+    if (!prefix.empty() && ::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
+      why = "cannot create " + prefix + ": " + std::strerror(errno);
+      return false;
+    }
+    if (slash == std::string::npos) return true;
+  }
+}
+}  // namespace
+
 void ProgramCache::store_binary(const cl::Program& program, const std::string& path) {
+  if (!cache_ready_) {
+    std::string why;
+    cache_ready_ = make_folders(cache_dir_, why);
+    if (!cache_ready_) {
+      warn_unwritable(cache_dir_, why);
+      cache_dir_.clear();  // this Runtime stops looking
+      return;
+    }
+  }
   try {
     auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
     if (binaries.empty() || binaries[0].empty()) return;
@@ -108,8 +146,10 @@ void ProgramCache::store_binary(const cl::Program& program, const std::string& p
       std::ofstream out(tmp, std::ios::binary);
       out.write(reinterpret_cast<const char*>(binaries[0].data()), binaries[0].size());
       if (!out) {
+        const std::string why = std::string("cannot write: ") + std::strerror(errno);
         out.close();
         std::remove(tmp.c_str());
+        warn_unwritable(cache_dir_, why);
         return;
       }
     }

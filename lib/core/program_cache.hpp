@@ -35,6 +35,7 @@ class ProgramCache {
   cl::Context context_;
   cl::Device device_;
   std::string cache_dir_, extra_options_;
+  bool cache_ready_ = false;                     // cache_dir_ exists (created when first written)
   std::map<std::string, cl::Program> programs_;  // key: options, source hash, label
   std::map<std::string, SizedProgram> sized_;    // key: label, options, wish
   std::size_t built_ = 0;

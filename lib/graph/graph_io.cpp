@@ -1,21 +1,24 @@
 // Graph files: the one entry point that picks a format's reader or writer (graph/graph_io.hpp).
 #include "treefix/graph/graph_io.hpp"
 
-#include <cctype>
-
+#include "treefix/io/file_kind.hpp"
 #include "treefix/io/output_file.hpp"
 
 namespace treefix {
 
 GraphFormat format_from_extension(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
-  for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (ext == "mtx") return GraphFormat::mtx;
-  if (ext == "graph" || ext == "metis") return GraphFormat::metis;
-  if (ext == "npz") return GraphFormat::npz;
-  if (ext == "csr") return GraphFormat::csr;
-  return GraphFormat::edges;
+  switch (file_kind(path)) {
+    case FileKind::matrix_market:
+      return GraphFormat::mtx;
+    case FileKind::metis:
+      return GraphFormat::metis;
+    case FileKind::npz:
+      return GraphFormat::npz;
+    case FileKind::csr:
+      return GraphFormat::csr;
+    default:
+      return GraphFormat::edges;
+  }
 }
 
 Csr read_graph(const std::string& path, const GraphReadOptions& options) {

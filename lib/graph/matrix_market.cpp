@@ -15,6 +15,7 @@ namespace {
 struct Banner {
   int values_per_entry = 0;  // tokens after "i j": 0 pattern, 1 real/integer, 2 complex
   bool symmetric = false;
+  bool skew = false;  // skew-symmetric: A = -A^T, so no entry may lie on the diagonal
 };
 
 Banner parse_banner(std::string_view text, const std::string& path) {
@@ -53,6 +54,7 @@ Banner parse_banner(std::string_view text, const std::string& path) {
     banner.symmetric = true;
   else
     throw InputError(path + ":1: unknown Matrix Market symmetry '" + symmetry + "'");
+  banner.skew = symmetry == "skew-symmetric";
   return banner;
 }
 
@@ -117,9 +119,15 @@ Csr read_matrix_market(const std::string& path, const GraphReadOptions& options)
           if (entry >= static_cast<std::size_t>(entries))
             fail("unexpected '" + std::string(token.substr(0, 40)) + "' after " +
                  std::to_string(entries) + " entries");
-          if (field < 2)
-            return detail::vertex_id(token, 1, rows, field == 0 ? "row index" : "column index",
-                                     (field == 0 ? source : target)[entry], fail);
+          if (field < 2) {
+            detail::vertex_id(token, 1, rows, field == 0 ? "row index" : "column index",
+                              (field == 0 ? source : target)[entry], fail);
+            if (field == 1 && banner.skew && source[entry] == target[entry])
+              fail("entry " + std::to_string(entry + 1) + " (" + std::to_string(source[entry] + 1) +
+                   ", " + std::to_string(source[entry] + 1) +
+                   ") is on the diagonal, which a skew-symmetric matrix (A = -A^T) cannot have");
+            return;
+          }
           double value;
           if (!parse_double(token, value))
             fail("expected a number for the value, found '" + std::string(token.substr(0, 40)) +

@@ -191,6 +191,12 @@ Csr read_metis(const std::string& path, const GraphReadOptions& options) {
         g.row_offset[v] = static_cast<std::int64_t>(column);  // empty lines ending the chunk
     });
   });
+  // The text after the file's last newline is a line too, empty here: the last vertex, isolated
+  // (what a writer gives that ends every line but the last, or trims trailing white space).
+  if (vertex_lines + 1 == n && !text.empty() && text.back() == '\n') {
+    g.row_offset[n - 1] = static_cast<std::int64_t>(neighbours);
+    ++vertex_lines;
+  }
   if (vertex_lines < n)
     throw InputError(path + ":" + std::to_string(chunks->end_line(chunks->chunks() - 1)) +
                      ": the file ends after " + std::to_string(vertex_lines) + " of the " +

@@ -9,6 +9,7 @@
 
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/io/file_kind.hpp"
 #include "treefix/io/text_parse.hpp"
 
 namespace treefix {
@@ -393,8 +394,6 @@ template void write_npy(std::ostream&, const std::int64_t*, const std::vector<st
 template void write_npy(std::ostream&, const float*, const std::vector<std::size_t>&);
 template void write_npy(std::ostream&, const double*, const std::vector<std::size_t>&);
 
-bool is_npy_path(const std::string& path) {
-  return path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0;
-}
+bool is_npy_path(const std::string& path) { return file_kind(path) == FileKind::npy; }
 
 }  // namespace treefix

@@ -15,47 +15,32 @@
 #include <type_traits>
 
 #include "treefix/core/error.hpp"
+#include "treefix/io/text_parse.hpp"
 
 namespace treefix {
 
 namespace {
-constexpr std::size_t kChunk = 1 << 22;  // 4 MiB reads
 bool is_space(char c) {
   return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 }  // namespace
 
 TokenStream::TokenStream(const std::string& path, std::string comment_chars)
-    : path_(path), comments_(std::move(comment_chars)), buffer_(kChunk) {
-  file_ = std::fopen(path.c_str(), "rb");
-  if (!file_) throw InputError(path + ": cannot open: " + std::strerror(errno));
-  struct stat info {};
-  if (::fstat(::fileno(file_), &info) == 0 && S_ISDIR(info.st_mode)) {  // fopen takes one
-    std::fclose(file_);
-    file_ = nullptr;
-    throw InputError(path + ": cannot open: it is a directory, not a file");
-  }
-}
+    : path_(path), comments_(std::move(comment_chars)), file_(std::make_unique<TextFile>(path)) {}
 
-TokenStream::~TokenStream() {
-  if (file_) std::fclose(file_);
-}
+TokenStream::~TokenStream() = default;
 
 bool TokenStream::fill() {
+  // The whole (decompressed) file is one chunk: TextFile maps it or holds it in memory.
   if (eof_) return false;
-  std::size_t got = std::fread(buffer_.data(), 1, buffer_.size(), file_);
-  if (got == 0) {
-    if (std::ferror(file_)) fail("read error");
-    eof_ = true;
-    return false;
-  }
+  eof_ = true;
+  buffer_ = file_->text();
   begin_ = 0;
-  end_ = got;
-  return true;
+  end_ = buffer_.size();
+  return end_ > 0;
 }
 
 bool TokenStream::next(std::string_view& token) {
-  carry_.clear();
   // skip white space and comments
   for (;;) {
     if (begin_ == end_ && !fill()) return false;
@@ -82,24 +67,12 @@ bool TokenStream::next(std::string_view& token) {
     break;
   }
   token_line_ = line_;
-  std::size_t start = begin_;
-  for (;;) {
-    while (begin_ < end_ && !is_space(buffer_[begin_])) {
-      if (buffer_[begin_] == '\0') fail("binary data (a NUL byte) in a text file");
-      ++begin_;
-    }
-    if (begin_ < end_) break;
-    carry_.append(buffer_.data() + start, begin_ - start);  // token runs past the chunk
-    if (carry_.size() > 4096) fail("a token longer than 4096 characters");
-    start = begin_ = end_ = 0;
-    if (!fill()) break;  // end of file ends the token
+  const std::size_t start = begin_;
+  while (begin_ < end_ && !is_space(buffer_[begin_])) {
+    if (buffer_[begin_] == '\0') fail("binary data (a NUL byte) in a text file");
+    ++begin_;
   }
-  if (carry_.empty()) {
-    token = std::string_view(buffer_.data() + start, begin_ - start);
-  } else {
-    carry_.append(buffer_.data() + start, begin_ - start);
-    token = carry_;
-  }
+  token = buffer_.substr(start, begin_ - start);
   return true;
 }
 

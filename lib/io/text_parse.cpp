@@ -9,11 +9,15 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 #include "treefix/core/parallel.hpp"
+#include "treefix/io/compressed.hpp"
 
 namespace treefix {
 
@@ -73,7 +77,59 @@ CountResult count_tokens(std::string_view text, const char* comments) {
 }
 }  // namespace
 
+namespace {
+// Standard input, read whole the first time a reader asks for "-" and kept: a command may look at
+// an input twice (its format, then its content), and a pipe can be read only once.
+std::shared_ptr<const std::string> standard_input() {
+  static std::mutex lock;
+  static std::shared_ptr<const std::string> bytes;
+  std::lock_guard<std::mutex> guard(lock);
+  if (bytes) return bytes;
+  std::string read;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(std::string("standard input: read error: ") + std::strerror(errno));
+    }
+    read.append(buffer, static_cast<std::size_t>(got));
+  }
+  bytes = std::make_shared<const std::string>(std::move(read));
+  return bytes;
+}
+}  // namespace
+
 TextFile::TextFile(const std::string& path) : path_(path) {
+  if (path == "-") {
+    shared_ = standard_input();
+    data_ = shared_->data();
+    size_ = shared_->size();
+  } else {
+    open_file();
+  }
+  // Compressed input is recognised by its magic bytes and decompressed into memory whole.
+  const Compression compression = compression_of(text());
+  if (compression != Compression::none) {
+    std::string expanded;
+    try {
+      expanded = decompress(text(), compression, path_);
+    } catch (...) {
+      if (mapping_) ::munmap(mapping_, size_);  // the destructor does not run
+      throw;
+    }
+    if (mapping_) ::munmap(mapping_, size_);
+    mapping_ = nullptr;
+    shared_.reset();
+    copy_ = std::move(expanded);
+    data_ = copy_.data();
+    size_ = copy_.size();
+  }
+}
+
+void TextFile::open_file() {
+  const std::string& path = path_;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) cannot_open(path, std::strerror(errno));
   struct stat info {};
@@ -114,6 +170,31 @@ TextFile::TextFile(const std::string& path) : path_(path) {
   ::close(fd);
   data_ = copy_.data();
   size_ = copy_.size();
+}
+
+bool text_looks_fractional(std::string_view text, const char* comments) {
+  std::array<unsigned char, 256> kind = kByteClass;
+  for (const char* c = comments; c && *c; ++c) kind[static_cast<unsigned char>(*c)] = kComment;
+  bool in_token = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (kind[static_cast<unsigned char>(c)]) {
+      case kToken:
+        if (c == '.' || c == 'e' || c == 'E') return true;
+        in_token = true;
+        break;
+      case kComment:
+        if (!in_token) {
+          const void* newline = std::memchr(text.data() + i, '\n', text.size() - i);
+          if (!newline) return false;
+          i = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data());
+        }
+        break;
+      default:
+        in_token = false;
+    }
+  }
+  return false;
 }
 
 TextFile::~TextFile() {
@@ -178,13 +259,18 @@ TokenChunks::TokenChunks(const TextFile& file, std::size_t from, const char* com
     previous = std::max(cut, previous);
   }
   // Pass 1: tokens and newlines per chunk, in one walk over the bytes.
+  // This first walk is where a large file comes in from the disk: its progress is reported.
   std::vector<std::size_t> tokens(begin_.size()), newlines(begin_.size()), last_line(begin_.size());
+  const bool report = text.size() - from >= (std::size_t{1} << 26);
+  std::atomic<std::size_t> scanned{0};
   parallel_for(begin_.size(), [&](std::size_t c) {
     const CountResult counted =
         count_tokens(text.substr(begin_[c], end_[c] - begin_[c]), comments_);
     tokens[c] = counted.tokens;
     newlines[c] = counted.newlines;
     last_line[c] = counted.last_token_line;  // relative to the chunk's first line, 0-based
+    if (report)
+      report_read_progress(file.path(), scanned += end_[c] - begin_[c], text.size() - from);
   });
   token_offset_.assign(begin_.size() + 1, 0);
   first_line_.assign(begin_.size(), 0);

@@ -6,15 +6,11 @@
 #include <cstdio>
 
 #include "spatial/number_table.hpp"
+#include "treefix/io/file_kind.hpp"
 #include "treefix/io/npy.hpp"
 
 namespace treefix {
 namespace {
-
-bool ends_with(const std::string& s, const char* suffix) {
-  const std::string tail(suffix);
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 PointSet read_table(const std::string& path, PointFormat format, const detail::TableSpec& spec) {
   switch (point_format_of(path, format)) {
@@ -38,7 +34,7 @@ void write_float(std::ostream& out, float v) {
 PointFormat point_format_of(const std::string& path, PointFormat given) {
   if (given != PointFormat::automatic) return given;
   if (is_npy_path(path)) return PointFormat::npy;
-  if (ends_with(path, ".xyz")) return PointFormat::xyz;
+  if (file_kind(path) == FileKind::xyz) return PointFormat::xyz;
   return PointFormat::text;
 }
 

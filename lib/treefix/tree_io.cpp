@@ -2,6 +2,7 @@
 // host cores (io/text_parse.hpp), .npy (io/npy.hpp), Newick (newick.cpp).
 #include "treefix/treefix/tree_io.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -10,6 +11,7 @@
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/io/file_kind.hpp"
 #include "treefix/io/npy.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/io/text_io.hpp"
@@ -19,11 +21,6 @@
 namespace treefix {
 
 namespace {
-
-bool ends_with(const std::string& s, const char* suffix) {
-  const std::size_t k = std::char_traits<char>::length(suffix);
-  return s.size() >= k && s.compare(s.size() - k, k, suffix) == 0;
-}
 
 ParentArray read_parents_text(const std::string& path) {
   TextFile file(path);
@@ -107,9 +104,17 @@ ParentArray read_parents_npy(const std::string& path) {
 
 TreeFormat tree_format_of(const std::string& path, TreeFormat given) {
   if (given != TreeFormat::automatic) return given;
-  if (ends_with(path, ".npy")) return TreeFormat::npy;
-  if (ends_with(path, ".nwk") || ends_with(path, ".newick")) return TreeFormat::newick;
-  return TreeFormat::parents;
+  switch (file_kind(path)) {
+    case FileKind::npy:
+      return TreeFormat::npy;
+    case FileKind::newick:
+      return TreeFormat::newick;
+    case FileKind::maybe_newick:
+      return content_is_newick(path) ? TreeFormat::newick : TreeFormat::parents;
+    default:
+      return is_standard_stream(path) && content_is_newick(path) ? TreeFormat::newick
+                                                                 : TreeFormat::parents;
+  }
 }
 
 TreeInput read_tree_input(const std::string& path, const TreeReadOptions& options) {
@@ -144,7 +149,7 @@ ParentArray read_tree(const std::string& path) { return read_tree_input(path).pa
 
 template <class T>
 std::vector<T> read_weights(const std::string& path, std::size_t n) {
-  if (ends_with(path, ".npy")) {
+  if (is_npy_path(path)) {
     std::vector<T> weights = read_npy_values<T>(path, "weight");
     if (weights.size() != n)
       throw InputError(path + ": " + std::to_string(weights.size()) + " weights for " +
@@ -208,7 +213,7 @@ void write_tree(std::ostream& out, const ParentArray& parent) {
 }
 
 void write_tree_file(const std::string& path, const ParentArray& parent) {
-  if (ends_with(path, ".npy"))
+  if (is_npy_path(path))
     write_values_file(path, parent);  // int32, -1 for a root
   else
     write_output(path, [&](std::ostream& out) { write_tree(out, parent); });
@@ -217,17 +222,36 @@ void write_tree_file(const std::string& path, const ParentArray& parent) {
 template <class T>
 void write_values_file(const std::string& path, const std::vector<T>& values) {
   write_output(path, [&](std::ostream& out) {
-    if (ends_with(path, ".npy"))
+    if (is_npy_path(path))
       write_npy(out, values.data(), {values.size()});
     else
       write_values(out, values);
   });
 }
 
+template <class T>
+void write_named_values_file(const std::string& path, const NodeNames& names,
+                             const std::vector<T>& values) {
+  constexpr std::size_t kSlice = std::size_t(1) << 14;
+  write_output(path, [&](std::ostream& out) {
+    write_slices(out, (values.size() + kSlice - 1) / kSlice, [&](std::string& text, std::size_t s) {
+      const std::size_t end = std::min(values.size(), (s + 1) * kSlice);
+      for (std::size_t v = s * kSlice; v < end; ++v) {
+        if (v < names.size())
+          for (char c : names[v]) text += c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
+        text += '\t';
+        format_values(text, &values[v], 1);
+      }
+    });
+  });
+}
+
 #define TREEFIX_TREE_IO(T)                                                               \
   template std::vector<T> read_weights<T>(const std::string&, std::size_t);              \
   template std::vector<T> lengths_as<T>(const std::vector<double>&, const std::string&); \
-  template void write_values_file<T>(const std::string&, const std::vector<T>&);
+  template void write_values_file<T>(const std::string&, const std::vector<T>&);         \
+  template void write_named_values_file<T>(const std::string&, const NodeNames&,         \
+                                           const std::vector<T>&);
 TREEFIX_TREE_IO(std::int32_t)
 TREEFIX_TREE_IO(std::int64_t)
 TREEFIX_TREE_IO(float)

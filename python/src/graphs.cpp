@@ -125,7 +125,7 @@ class Graph {
   py::array rooted_spanning_tree(std::int64_t root, const std::string& method) {
     check_vertex(root, "root");
     RstOptions options;
-    options.method = method == "auto" ? RstMethod::euler : parse<RstMethod>(method);
+    options.method = parse<RstMethod>(method);
     options.root = static_cast<vertex_t>(root);
     ParentArray parent = on_device(*box_, [&](Runtime& runtime) {
       const DeviceGraph& graph = undirected_device(runtime);
@@ -251,7 +251,8 @@ undirected components the same way; other numberings are possible in general).)d
 A spanning tree of every component of the undirected graph, as a parent array (int32, -1 at each
 component's root): root's component is rooted at root, every other at its smallest vertex.
 method: "euler" (connectivity, then Euler-tour rooting: steps grow with log n), "bfs" (BFS trees:
-steps grow with the diameter), "pr" (path reversal) or "auto" (euler). Which spanning tree comes
+steps grow with the diameter), "pr" (path reversal) or "auto" (BFS while its levels stay within a
+budget set by the device and log n, else euler). Which spanning tree comes
 out may differ between methods and runs; each is a valid one.)doc");
 }
 

@@ -3,8 +3,11 @@
 // Runtime reads them once, when it is constructed.
 //
 //   TREEFIX_DEVICE            device choice when none is given (Runtime's spec forms)
-//   TREEFIX_CACHE_DIR         folder for built program binaries (the disk cache; off when unset
-//                             or missing; a path to a file is refused)
+//   TREEFIX_CACHE             on | off: the disk cache of built program binaries (default on)
+//   TREEFIX_CACHE_DIR         its folder (default $XDG_CACHE_HOME/treefix, else
+//                             ~/.cache/treefix; created when missing; a path to a file is
+//                             refused). A cache that cannot be written costs only build time,
+//                             with one warning on standard error.
 //   TREEFIX_BUILD_OPTIONS     appended to every OpenCL build
 //   TREEFIX_*                 the tuning rows' overrides (treefix/core/tuning.hpp; `treefix
 //                             devices --tuning` lists each with what it takes)
@@ -20,7 +23,7 @@ namespace treefix {
 
 struct Environment {
   std::string device;
-  std::string cache_dir;
+  std::string cache_dir;  // "" when the disk cache is off
   std::string build_options;
   // One entry per tuning row (tuning_rows() order): its override, or nothing when unset.
   std::vector<std::optional<std::size_t>> tuning_overrides;

@@ -14,7 +14,10 @@
 
 namespace treefix {
 
-// Whitespace-separated tokens of a text file, read in large chunks (fast on files of GBs), with
+class TextFile;
+
+// Whitespace-separated tokens of a text file (mapped, or decompressed into memory; "-" is standard
+// input: TextFile), with
 // the line number of the current token for messages. Text after `comment_chars` (e.g. "#%") up to
 // the end of the line is skipped.
 class TokenStream {
@@ -38,11 +41,10 @@ class TokenStream {
  private:
   bool fill();
   std::string path_, comments_;
-  std::FILE* file_ = nullptr;
-  std::vector<char> buffer_;
+  std::unique_ptr<TextFile> file_;
+  std::string_view buffer_;
   std::size_t begin_ = 0, end_ = 0;
   bool eof_ = false;
-  std::string carry_;
   std::size_t line_ = 1, token_line_ = 0;
 };
 

@@ -27,8 +27,10 @@
 
 namespace treefix {
 
-// The bytes of a file: mapped read-only when it is a regular file, else read whole. Refuses
-// directories and unreadable paths with InputError "path: cannot open: reason".
+// The bytes of a file: mapped read-only when it is a regular file, else read whole; "-" is standard
+// input (read once per process and shared by every TextFile of "-"). A gzip, xz or zstd file is
+// decompressed into memory (treefix/io/compressed.hpp), so every reader takes compressed input.
+// Refuses directories and unreadable paths with InputError "path: cannot open: reason".
 class TextFile {
  public:
   explicit TextFile(const std::string& path);
@@ -46,8 +48,14 @@ class TextFile {
   const char* data_ = nullptr;
   std::size_t size_ = 0;
   void* mapping_ = nullptr;
-  std::string copy_;  // the bytes of a file that could not be mapped
+  std::string copy_;  // the bytes of a file that could not be mapped, or decompressed
+  std::shared_ptr<const std::string> shared_;  // standard input's bytes
+  void open_file();
 };
+
+// Whether a token of `text` (comments skipped) holds a decimal point or an exponent: numbers that
+// ask for a floating-point type ("0.5", "1e-3"), where "12" and "-7" stay integers.
+bool text_looks_fractional(std::string_view text, const char* comments);
 
 // One chunk's tokens, in order, with their lines. Tokens are runs of characters other than white
 // space; a comment character starts a comment to the end of its line.

@@ -17,6 +17,7 @@
 // length after ':', text where a delimiter is expected, an unterminated quote or comment, an empty
 // file. The parser keeps an explicit stack: any depth, no recursion.
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -58,5 +59,12 @@ struct NewickTree {
 // Parses Newick text; `name` (the file) starts every message: "t.nwk: byte 17 (line 1): ...".
 NewickTree parse_newick(std::string_view text, const std::string& name, bool keep_names = false);
 NewickTree read_newick(const std::string& path, bool keep_names = false);
+
+// Writes a forest as Newick, one tree (one ';') a line, children in increasing id order: node
+// names from `names` (quoted when they hold a delimiter) and branch lengths from `lengths` (a zero
+// length is left out: it reads back as 0), each when given. read_newick gives the same tree back,
+// its vertices renumbered in pre-order. `parent` must be a valid forest.
+void write_newick(std::ostream& out, const ParentArray& parent, const NodeNames* names = nullptr,
+                  const std::vector<double>* lengths = nullptr);
 
 }  // namespace treefix

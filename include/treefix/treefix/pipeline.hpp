@@ -18,6 +18,7 @@ struct FileTreefix {
   std::string tree, weights, output;  // weights "": a Newick tree's lengths, else all 1
   TreeFormat tree_format = TreeFormat::automatic;
   bool leaffix = false;
+  bool named_output = false;  // output as TSV "name<TAB>value" with the tree's (Newick) names
   TreefixOptions options;  // Algorithm::sequential runs on the host; options.phases is ignored
   // Called once the device's part is over (the result is on the host), before the output is
   // written: the CLI tears the OpenCL runtime down there, beside the writing.

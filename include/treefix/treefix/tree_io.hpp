@@ -5,8 +5,10 @@
 //   parents  text: n, then n parent indices (-1 for a root), whitespace-separated, '#' comments;
 //            parsed on all host cores (io/text_parse.hpp)
 //   npy      a 1-D NumPy array of int32 or int64 parents (-1 for a root): ".npy"
-//   newick   Newick (treefix/newick.hpp): ".nwk", ".newick"; its branch lengths are the tree's
+//   newick   Newick (treefix/newick.hpp): ".nwk", ".newick", and ".tre", ".tree", ".treefile"
+//            (or standard input) whose text starts with '('; its branch lengths are the tree's
 //            default weights and its node names can be kept
+// Every file may be gzip, xz or zstd compressed, and "-" is standard input (io/text_parse.hpp).
 // Weights: n numbers as text (whitespace-separated, no count), or a 1-D .npy array
 // (int32/int64/float32/float64, converted to the value type only when exact).
 // Readers report problems as InputError "file:line: message" (text), "file: byte N (line L):
@@ -67,5 +69,10 @@ void write_tree_file(const std::string& path, const ParentArray& parent);
 // line); "" or "-" is standard output (text).
 template <class T>
 void write_values_file(const std::string& path, const std::vector<T>& values);
+// Values of a named tree to `path` as TSV, one line per vertex: "name<TAB>value" (a tab or
+// newline inside a name written as a space; an unnamed vertex has an empty name).
+template <class T>
+void write_named_values_file(const std::string& path, const NodeNames& names,
+                             const std::vector<T>& values);
 
 }  // namespace treefix
