@@ -59,25 +59,21 @@ DistributedComponents components_of_undirected(const World& world, Runtime& runt
     DeviceGraph part(runtime, local_part(g), profile);
     rep = connected_components(runtime, part, profile).label.download(runtime, profile);
   }
-  // Every rank asks once for the labels of the vertices its cut arcs reach (its ghosts, sorted,
-  // hence grouped by owner); each round the owners answer in the same order.
+  // Every rank asks once for the labels of the vertices its cut arcs reach (its ghosts, in id
+  // order, hence grouped by owner); each round the owners answer in the same order. ghost_of[w]
+  // is w's place among the ghosts (n entries: one array lookup per cut arc and round).
+  std::vector<std::int32_t> ghost_of(g.vertices, 0);
+  parallel_for(local_n, [&](std::size_t v) {
+    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
+      if (g.column[e] < first || g.column[e] >= end)
+        __atomic_store_n(&ghost_of[g.column[e]], 1, __ATOMIC_RELAXED);
+  });
   std::vector<vertex_t> ghosts;
-  for (std::size_t v = 0; v < local_n; ++v)
-    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
-      if (g.column[e] < first || g.column[e] >= end) ghosts.push_back(g.column[e]);
-  std::sort(ghosts.begin(), ghosts.end());
-  ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
-  // The cut arcs as (local component, ghost) pairs, each once.
-  std::vector<std::uint64_t> cut;
-  for (std::size_t v = 0; v < local_n; ++v)
-    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
-      if (g.column[e] < first || g.column[e] >= end) {
-        const std::uint64_t ghost =
-            std::lower_bound(ghosts.begin(), ghosts.end(), g.column[e]) - ghosts.begin();
-        cut.push_back(static_cast<std::uint64_t>(rep[v]) << 32 | ghost);
-      }
-  std::sort(cut.begin(), cut.end());
-  cut.erase(std::unique(cut.begin(), cut.end()), cut.end());
+  for (std::size_t w = 0; w < g.vertices; ++w)
+    if (ghost_of[w]) {
+      ghost_of[w] = static_cast<std::int32_t>(ghosts.size());
+      ghosts.push_back(static_cast<vertex_t>(w));
+    }
   std::vector<std::size_t> request_bytes(world.size(), 0), asked_bytes;
   for (vertex_t w : ghosts) request_bytes[g.partition.owner(w)] += sizeof(vertex_t);
   const std::vector<char> asked_raw =
@@ -90,26 +86,37 @@ DistributedComponents components_of_undirected(const World& world, Runtime& runt
   for (std::size_t v = 0; v < local_n; ++v) label[v] = static_cast<vertex_t>(first + v);
   DistributedComponents result;
   std::vector<vertex_t> answer(asked.size());
+  const Ranges pieces(local_n, host_threads() * 4, 1024);
   for (;;) {
     const auto start = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < asked.size(); ++i) answer[i] = label[rep[asked[i] - first]];
+    parallel_for(asked.size(), [&](std::size_t i) { answer[i] = label[rep[asked[i] - first]]; });
     std::vector<std::size_t> received_bytes;
     const std::vector<char> reply =
         world.all_to_all(reinterpret_cast<const char*>(answer.data()), asked_bytes, received_bytes);
     result.exchange_milliseconds +=
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const vertex_t* ghost_label = reinterpret_cast<const vertex_t*>(reply.data());
-    bool changed = false;
-    for (std::uint64_t pair : cut) {
-      const vertex_t component = static_cast<vertex_t>(pair >> 32);
-      const vertex_t seen = ghost_label[pair & 0xffffffffu];
-      if (seen < label[component]) {
-        label[component] = seen;
-        changed = true;
+    // Every cut arc lowers its local component's label to the far end's (an atomic minimum:
+    // the components' vertices are spread over the pieces).
+    std::vector<char> changed(pieces.count, 0);
+    parallel_for(pieces.count, [&](std::size_t piece) {
+      for (std::size_t v = pieces.begin(piece); v < pieces.end(piece); ++v) {
+        vertex_t seen = INT_MAX;
+        for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
+          if (g.column[e] < first || g.column[e] >= end)
+            seen = std::min(seen, ghost_label[ghost_of[g.column[e]]]);
+        vertex_t* component = &label[rep[v]];
+        vertex_t now = __atomic_load_n(component, __ATOMIC_RELAXED);
+        while (seen < now)
+          if (__atomic_compare_exchange_n(component, &now, seen, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED)) {
+            changed[piece] = 1;
+            break;
+          }
       }
-    }
+    });
     ++result.merge_rounds;
-    if (!world.any(changed)) break;
+    if (!world.any(std::find(changed.begin(), changed.end(), 1) != changed.end())) break;
   }
   result.label.resize(local_n);
   std::uint64_t count = 0;

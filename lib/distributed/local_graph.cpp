@@ -78,19 +78,24 @@ void normalize_local_rows(LocalGraph& g) {
 
 namespace {
 
-// Rows of the arcs this rank owns: counted, scattered, each sorted and compacted (self loops and
-// duplicates out), on all host cores.
+// Rows of the arcs this rank owns: counted, scattered (arcs land in their row in any order),
+// each sorted and compacted (self loops and duplicates out), on all host cores.
 void build_rows(LocalGraph& g, const std::vector<Arc>& arcs) {
   const std::size_t local_n = g.local_vertices();
   const std::int64_t begin = g.begin();
   std::vector<std::int64_t> count(local_n + 1, 0);
-  for (const Arc& a : arcs) ++count[a.source - begin];
+  const Ranges pieces(arcs.size(), host_threads() * 4, 1 << 16);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
+      __atomic_fetch_add(&count[arcs[i].source - begin], 1, __ATOMIC_RELAXED);
+  });
   exclusive_sum(count.data(), local_n + 1);
   std::vector<vertex_t> column(arcs.size());
-  {
-    std::vector<std::int64_t> at(count.begin(), count.end() - 1);
-    for (const Arc& a : arcs) column[at[a.source - begin]++] = a.target;
-  }
+  std::vector<std::int64_t> at(count.begin(), count.end() - 1);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
+      column[__atomic_fetch_add(&at[arcs[i].source - begin], 1, __ATOMIC_RELAXED)] = arcs[i].target;
+  });
   g.row_offset = std::move(count);
   g.column = std::move(column);
   normalize_local_rows(g);
@@ -105,37 +110,58 @@ LocalGraph local_graph_from_arcs(const World& world, std::size_t n, std::vector<
   g.undirected = undirected;
   g.partition = VertexPartition::balanced(n, world.size());
   g.rank = world.rank();
-  std::string bad;
-  for (std::size_t i = 0; i < source.size() && bad.empty(); ++i)
-    if (source[i] < 0 || target[i] < 0 || static_cast<std::size_t>(source[i]) >= n ||
-        static_cast<std::size_t>(target[i]) >= n)
-      bad = "arc " + std::to_string(source[i]) + " -> " + std::to_string(target[i]) +
-            " has an endpoint outside 0.." + std::to_string(n ? n - 1 : 0);
-  world.agree_on_error(bad, World::ErrorKind::input);
-  // Bucket the arcs by owner (counted first, so the send buffer is packed once).
-  const int ranks = world.size();
-  std::vector<std::size_t> per_rank(ranks, 0);
-  auto each_arc = [&](auto&& visit) {
-    for (std::size_t i = 0; i < source.size(); ++i) {
+  const Ranges pieces(source.size(), host_threads() * 4, 1 << 16);
+  std::vector<std::string> bad(pieces.count);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece) && bad[piece].empty(); ++i)
+      if (source[i] < 0 || target[i] < 0 || static_cast<std::size_t>(source[i]) >= n ||
+          static_cast<std::size_t>(target[i]) >= n)
+        bad[piece] = "arc " + std::to_string(source[i]) + " -> " + std::to_string(target[i]) +
+                     " has an endpoint outside 0.." + std::to_string(n ? n - 1 : 0);
+  });
+  std::string first_bad;
+  for (const std::string& b : bad)
+    if (first_bad.empty()) first_bad = b;
+  world.agree_on_error(first_bad, World::ErrorKind::input);
+  // Bucket the arcs by owner: each piece of the input counts its arcs per rank, then writes them
+  // at its own place in each rank's bucket (the same order on every run).
+  const std::size_t ranks = world.size();
+  auto each_arc = [&](std::size_t piece, auto&& visit) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
       visit(Arc{source[i], target[i]});
       if (undirected) visit(Arc{target[i], source[i]});
     }
   };
-  each_arc([&](const Arc& a) { ++per_rank[g.partition.owner(a.source)]; });
-  std::vector<std::size_t> at(ranks, 0), send_bytes(ranks);
-  for (int r = 1; r < ranks; ++r) at[r] = at[r - 1] + per_rank[r - 1];
-  std::vector<Arc> packed(at[ranks - 1] + per_rank[ranks - 1]);
-  each_arc([&](const Arc& a) { packed[at[g.partition.owner(a.source)]++] = a; });
+  std::vector<std::size_t> at(pieces.count * ranks, 0), send_bytes(ranks, 0);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    each_arc(piece, [&](const Arc& a) { ++at[piece * ranks + g.partition.owner(a.source)]; });
+  });
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < ranks; ++r)
+    for (std::size_t piece = 0; piece < pieces.count; ++piece) {
+      const std::size_t count = at[piece * ranks + r];
+      at[piece * ranks + r] = total;
+      total += count;
+      send_bytes[r] += count * sizeof(Arc);
+    }
+  std::vector<Arc> packed(total);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    each_arc(piece,
+             [&](const Arc& a) { packed[at[piece * ranks + g.partition.owner(a.source)]++] = a; });
+  });
   std::vector<vertex_t>().swap(source);
   std::vector<vertex_t>().swap(target);
-  for (int r = 0; r < ranks; ++r) send_bytes[r] = per_rank[r] * sizeof(Arc);
-  std::vector<std::size_t> received_bytes;
-  std::vector<char> received =
-      world.all_to_all(reinterpret_cast<const char*>(packed.data()), send_bytes, received_bytes);
-  std::vector<Arc>().swap(packed);
-  std::vector<Arc> mine(received.size() / sizeof(Arc));
-  if (!mine.empty()) std::memcpy(mine.data(), received.data(), received.size());
-  std::vector<char>().swap(received);
+  std::vector<Arc> mine;
+  if (!world.uses_mpi()) {
+    mine = std::move(packed);  // a world of one keeps its arcs
+  } else {
+    std::vector<std::size_t> received_bytes;
+    std::vector<char> received =
+        world.all_to_all(reinterpret_cast<const char*>(packed.data()), send_bytes, received_bytes);
+    std::vector<Arc>().swap(packed);
+    mine.resize(received.size() / sizeof(Arc));
+    if (!mine.empty()) parallel_memcpy(mine.data(), received.data(), received.size());
+  }
   build_rows(g, mine);
   g.arcs = world.sum(g.local_arcs());
   return g;
