@@ -32,10 +32,11 @@ unset TREEFIX_DEVICE  # each rank takes the GPU of its local rank
 export TREEFIX_CACHE_DIR=$PWD/build-mpi/kernel-cache
 mkdir -p "$TREEFIX_CACHE_DIR"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi() {
+mpi() {  # mpi RANKS COMMAND...: the host's cores shared by the ranks' host loops
   local ranks=$1
   shift
-  mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" "$@"
+  OMP_NUM_THREADS=$(($(nproc) / ranks)) mpirun --allow-run-as-root --oversubscribe --bind-to none \
+    -np "$ranks" "$@"
 }
 # Rank counts: 1, 2, 4, ... up to the GPUs present.
 counts=(1)

@@ -179,28 +179,29 @@ void print_levels(const Session& s, const DistributedBfs& r) {
   }
 }
 
-// One BFS, timed as Graph500 times it (all ranks start together, the slowest finishes it).
-// With one rank the single-device BFS runs on the whole graph (the plain path's kernels).
+// One BFS, timed as Graph500 times it: all ranks start together, the slowest one ends it, once
+// the search is done on the devices (copying depths and parents to the host is not timed). With
+// one rank the single-device BFS runs on the whole graph (the plain path's kernels).
 DistributedBfs timed_bfs(Session& s, const DeviceLocalGraph* device_graph, const DeviceGraph* whole,
-                         const std::vector<vertex_t>& sources, bool top_down, double& ms) {
+                         const std::vector<vertex_t>& sources, bool top_down) {
   s.world.barrier();
-  const Clock::time_point start = Clock::now();
-  DistributedBfs r;
-  if (whole) {
-    BfsOptions options;
-    options.direction_optimizing = !top_down;
-    DeviceBfs b = bfs(*s.runtime, *whole, sources, options);
-    r.depth = b.depth.download(*s.runtime);
-    r.parent = b.parent.download(*s.runtime);
-    r.reached = b.reached();
-    for (std::size_t v = 0; v < r.depth.size(); ++v)
-      if (r.depth[v] >= 0) r.reached_arcs += s.graph.row_offset[v + 1] - s.graph.row_offset[v];
-  } else {
+  if (!whole) {
     DistributedBfsOptions options;
     options.direction_optimizing = !top_down;
-    r = distributed_bfs(s.world, *s.runtime, *device_graph, sources, options);
+    return distributed_bfs(s.world, *s.runtime, *device_graph, sources, options);
   }
-  ms = s.world.max(ms_since(start));
+  const Clock::time_point start = Clock::now();
+  BfsOptions options;
+  options.direction_optimizing = !top_down;
+  DeviceBfs b = bfs(*s.runtime, *whole, sources, options);
+  s.runtime->queue().finish();
+  DistributedBfs r;
+  r.milliseconds = ms_since(start);
+  r.depth = b.depth.download(*s.runtime);
+  r.parent = b.parent.download(*s.runtime);
+  r.reached = b.reached();
+  for (std::size_t v = 0; v < r.depth.size(); ++v)
+    if (r.depth[v] >= 0) r.reached_arcs += s.graph.row_offset[v + 1] - s.graph.row_offset[v];
   return r;
 }
 
@@ -236,8 +237,8 @@ void run_distributed_bfs(const GraphInput& input, const DistributedBfsArgs& args
     const std::vector<vertex_t> roots = graph500_roots(s, args.roots);
     double inverse_sum = 0, min_teps = 1e300, max_teps = 0, total_ms = 0;
     for (vertex_t root : roots) {
-      double ms = 0;
-      DistributedBfs r = timed_bfs(s, device_graph.get(), whole.get(), {root}, args.top_down, ms);
+      DistributedBfs r = timed_bfs(s, device_graph.get(), whole.get(), {root}, args.top_down);
+      const double ms = r.milliseconds;
       for (const BfsLevelStats& level : r.levels) s.times.exchange += level.exchange_milliseconds;
       total_ms += ms;
       if (args.check) {
@@ -265,9 +266,8 @@ void run_distributed_bfs(const GraphInput& input, const DistributedBfsArgs& args
     return;
   }
   const vertex_t source = vertex_option("--source", args.source, s.graph.vertices, input.path);
-  double ms = 0;
-  DistributedBfs r = timed_bfs(s, device_graph.get(), whole.get(), {source}, args.top_down, ms);
-  s.times.compute = ms;
+  DistributedBfs r = timed_bfs(s, device_graph.get(), whole.get(), {source}, args.top_down);
+  s.times.compute = r.milliseconds;
   for (const BfsLevelStats& level : r.levels) s.times.exchange += level.exchange_milliseconds;
   if (args.check) {
     const std::string problem =

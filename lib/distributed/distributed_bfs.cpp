@@ -69,6 +69,7 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       throw InputError("BFS source " + std::to_string(s) + " is not a vertex (the graph has " +
                        std::to_string(n) + ")");
   Profile* profile = options.profile;
+  const Clock::time_point search_start = Clock::now();
   Kernels kernels(runtime, "distributed/bfs_distributed.cl", "", {profile, "bfs"});
 
   // Sources: depth 0, in the first queue.
@@ -204,6 +205,8 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
     unexplored -= std::min(unexplored, global_frontier_arcs);
     current = 1 - current;
   }
+  runtime.queue().finish();
+  result.milliseconds = world.max(ms_since(search_start));
   result.depth = depth.download(runtime, profile);
   result.parent = parent.download(runtime, profile);
   std::uint64_t reached = 0, reached_arcs = 0;

@@ -49,16 +49,16 @@ std::string distributed_bfs_problem(const World& world, const LocalGraph& g,
     for (std::size_t v = ranges.begin(piece); v < ranges.end(piece) && problem.empty(); ++v) {
       const std::int64_t gv = first + v;
       const vertex_t d = depth[v], p = parent[v];
-      const std::string vertex = "vertex " + std::to_string(gv) + ": ";
+      auto vertex = [gv] { return "vertex " + std::to_string(gv) + ": "; };  // when at fault
       if (is_source[v]) {
-        if (d != 0 || p != -1) problem = vertex + "a source needs depth 0 and parent -1";
+        if (d != 0 || p != -1) problem = vertex() + "a source needs depth 0 and parent -1";
       } else if (d == -1) {
-        if (p != -1) problem = vertex + "unreached but has parent " + std::to_string(p);
+        if (p != -1) problem = vertex() + "unreached but has parent " + std::to_string(p);
         continue;
       } else if (d <= 0 || p < 0 || static_cast<std::size_t>(p) >= g.vertices) {
-        problem = vertex + "depth " + std::to_string(d) + " with parent " + std::to_string(p);
+        problem = vertex() + "depth " + std::to_string(d) + " with parent " + std::to_string(p);
       } else if (all_depth[p] != d - 1) {
-        problem = vertex + "depth " + std::to_string(d) + " but its parent " + std::to_string(p) +
+        problem = vertex() + "depth " + std::to_string(d) + " but its parent " + std::to_string(p) +
                   " has depth " + std::to_string(all_depth[p]);
       } else {
         parent_arcs[piece].push_back({p, static_cast<vertex_t>(gv)});
@@ -67,7 +67,7 @@ std::string distributed_bfs_problem(const World& world, const LocalGraph& g,
       for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e) {
         const vertex_t w = g.column[e], dw = all_depth[w];
         if (dw < 0 || dw > d + 1) {
-          problem = vertex + "depth " + std::to_string(d) + " but its neighbour " +
+          problem = vertex() + "depth " + std::to_string(d) + " but its neighbour " +
                     std::to_string(w) + " has depth " + std::to_string(dw);
           break;
         }

@@ -67,6 +67,9 @@ struct DistributedBfs {
   std::vector<BfsLevelStats> levels;
   std::uint64_t reached = 0;       // all ranks
   std::uint64_t reached_arcs = 0;  // arcs out of reached vertices, all ranks
+  // The search, from the call to its last level on the slowest rank, before depths and parents
+  // are copied to the host.
+  double milliseconds = 0;
 };
 
 // BFS from every vertex of `sources` (global ids, the same list on every rank; InputError for one
