@@ -40,6 +40,9 @@ LocalGraph local_slice(const World& world, const Csr& whole) {
     g.row_offset[v - begin] = (whole.row_offset.empty() ? 0 : whole.row_offset[v]) - arc_begin;
   g.column.assign(whole.column.begin() + arc_begin,
                   whole.column.begin() + arc_begin + g.row_offset.back());
+  normalize_local_rows(
+      g);  // a Csr handed over as it is (self loops, repeats) gets the library's form
+  g.arcs = world.sum(g.local_arcs());
   return g;
 }
 
