@@ -103,6 +103,11 @@ struct Session {
                                   " arcs over " + std::to_string(world.size()) + " ranks)",
                               distributed_device_bytes(n, n / world.size(), arcs / world.size()),
                               arcs / world.size() * 4);
+        // The host, shared by the host's ranks: generated edges, arcs bucketed, sent and
+        // received, about 40 bytes per generated edge at the peak (docs/distributed.md).
+        require_host_fits({}, 40ull * edge_factor * n / world.size() * world.local_size(),
+                          "generating kronecker:" + std::to_string(scale) + " on " +
+                              std::to_string(world.local_size()) + " ranks of this host");
       });
       graph = kronecker_local_graph(world, scale, edge_factor);
     } else {
