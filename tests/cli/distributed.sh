@@ -9,6 +9,26 @@ check_forest="$here/check_forest.py"
 python=/usr/bin/python3
 source "$here/lib/acceptance.sh"
 
+# --- a graph with a star, a path, self loops, an isolated vertex and two components: split 32 + 9
+# vertices over 2 or 3 ranks below ---
+{
+  echo "# star around 0, a path 33-40, self loops, isolated 32"
+  for v in $(seq 1 31); do echo "0 $v"; done
+  for v in $(seq 33 39); do echo "$v $((v + 1))"; done
+  echo "5 5"
+  echo "40 40"
+  echo "31 33"
+} > awkward.txt
+# The single-device components command (every build): labels are the smallest vertex of each
+# component; vertex 32 is isolated, 0..31 and 33..40 are joined by 31 - 33.
+"$treefix" components --graph awkward.txt -o awkward_labels.txt > awkward_count.txt
+grep -qx "2 components" awkward_count.txt || fail "components count: $(cat awkward_count.txt)"
+[ "$(sort -n awkward_labels.txt | uniq -c | awk '{print $1":"$2}' | tr '\n' ' ')" = "40:0 1:32 " ] ||
+  fail "component labels of awkward.txt"
+printf '0 1\n2 1\n' > directed.txt
+"$treefix" components --graph directed.txt --directed 2> /dev/null > directed_labels.txt
+printf '0\n0\n0\n' | diff - directed_labels.txt || fail "a directed graph's components are undirected"
+
 if ! command -v mpirun > /dev/null ||
   "$treefix" generate kronecker --scale 4 --distributed -o probe.csr 2>&1 | grep -q "lacks"; then
   echo "SKIP: no MPI (mpirun) or a build without the distributed layer"
@@ -74,16 +94,8 @@ same_bfs k1.csr 7 1 2 3
 same_components k1.csr 2 3
 same_forest k1.csr 3
 
-# --- awkward partitions: 41 vertices split 32 + 9 (+ an empty third rank); self loops, isolated
-# vertices, several components; all arcs on rank 0 in the second graph ---
-{
-  echo "# star around 0, a path 33-40, self loops, isolated 32"
-  for v in $(seq 1 31); do echo "0 $v"; done
-  for v in $(seq 33 39); do echo "$v $((v + 1))"; done
-  echo "5 5"
-  echo "40 40"
-  echo "31 33"
-} > awkward.txt
+# the awkward graphs: 41 vertices split 32 + 9 (+ an empty third rank); all arcs on rank 0 in
+# rank0_only.txt; two vertices only in tiny.txt
 same_bfs awkward.txt 0 2 3
 same_bfs awkward.txt 40 3
 same_components awkward.txt 2 3
