@@ -10,7 +10,7 @@ out=${1:?output directory}
 scale=${2:-26}
 budget=${BUDGET_S:-530}  # seconds for the whole script
 mkdir -p "$out"
-echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+[[ -n ${NO_ICD:-} ]] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacked here (not committed)
   export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
   export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

@@ -10,6 +10,7 @@
 //                   frontier bitmap becomes its parent (Beamer's bottom-up step; no atomics on
 //                   depth, each vertex is its own work-item's)
 //   dbfs_mark       the rank's frontier queue as its slice of the frontier bitmap
+//   dbfs_sources    depth 0 for the sources (the first queue)
 // Every claimed vertex is appended to `next` (local ids) and its row length added to next_arcs,
 // which the host needs for the direction choice. Traffic: the frontier's rows (top-down) or the
 // unvisited vertices' rows up to the first hit (bottom-up); one atomic per claim and per remote
@@ -83,4 +84,8 @@ __kernel void dbfs_mark(__global const int* queue, uint count, __global uint* bi
     const int v = queue[i];
     atomic_or(&bits[v >> 5], 1u << (v & 31));
   }
+}
+
+__kernel void dbfs_sources(__global const int* queue, uint count, __global int* depth) {
+  for (uint i = get_global_id(0); i < count; i += get_global_size(0)) depth[queue[i]] = 0;
 }

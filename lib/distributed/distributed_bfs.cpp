@@ -72,25 +72,28 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
   const Clock::time_point search_start = Clock::now();
   Kernels kernels(runtime, "distributed/bfs_distributed.cl", "", {profile, "bfs"});
 
-  // Sources: depth 0, in the first queue.
-  std::vector<vertex_t> depth_init(local_n, -1), local_sources;
-  std::uint64_t frontier_arcs = 0;
+  // Sources: this rank's, once each, in the first queue; their depth 0 set on the device (no
+  // host array of the rank's size to upload per search).
+  std::vector<vertex_t> local_sources;
   for (vertex_t s : sources)
-    if (s >= first && s < g.end() && depth_init[s - first] != 0) {
-      depth_init[s - first] = 0;
-      local_sources.push_back(static_cast<vertex_t>(s - first));
-      frontier_arcs += g.row_offset[s - first + 1] - g.row_offset[s - first];
-    }
+    if (s >= first && s < g.end()) local_sources.push_back(static_cast<vertex_t>(s - first));
+  std::sort(local_sources.begin(), local_sources.end());
+  local_sources.erase(std::unique(local_sources.begin(), local_sources.end()), local_sources.end());
+  std::uint64_t frontier_arcs = 0;
+  for (vertex_t s : local_sources) frontier_arcs += g.row_offset[s + 1] - g.row_offset[s];
   DeviceArray<vertex_t> depth(runtime, local_n, "BFS depths"),
       parent(runtime, local_n, "BFS parents");
   DeviceArray<vertex_t> queue[2] = {DeviceArray<vertex_t>(runtime, local_n, "BFS queue"),
                                     DeviceArray<vertex_t>(runtime, local_n, "BFS queue")};
   if (local_n) {
-    depth.write(runtime, depth_init, profile);
+    fill(runtime, depth.buffer(), cl_int(-1), local_n, {profile, "bfs"});
     fill(runtime, parent.buffer(), cl_int(-1), local_n, {profile, "bfs"});
-    if (!local_sources.empty())
+    if (!local_sources.empty()) {
       detail::write_buffer(runtime, queue[0].buffer(), local_sources.data(),
                            local_sources.size() * sizeof(vertex_t), profile);
+      kernels.run("dbfs_sources", kernels.grid_stride(local_sources.size()), queue[0],
+                  cl_uint(local_sources.size()), depth);
+    }
   }
   DeviceArray<cl_uint> counts(runtime, 2, "BFS counts");
   DeviceArray<cl_ulong> next_arcs(runtime, 1, "BFS frontier arcs");
