@@ -32,11 +32,11 @@ unset TREEFIX_DEVICE  # each rank takes the GPU of its local rank
 export TREEFIX_CACHE_DIR=$PWD/build-mpi/kernel-cache
 mkdir -p "$TREEFIX_CACHE_DIR"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpi() {  # mpi RANKS COMMAND...: the host's cores shared by the ranks' host loops
-  local ranks=$1
-  shift
-  OMP_NUM_THREADS=$(($(nproc) / ranks)) mpirun --allow-run-as-root --oversubscribe --bind-to none \
-    -np "$ranks" "$@"
+mpi() {  # mpi RANKS SECONDS COMMAND...: the host's cores shared by the ranks' host loops
+  local ranks=$1 limit=$2
+  shift 2
+  OMP_NUM_THREADS=$(($(nproc) / ranks)) timeout "$limit" mpirun --allow-run-as-root \
+    --oversubscribe --bind-to none -np "$ranks" "$@"
 }
 # Rank counts: 1, 2, 4, ... up to the GPUs present.
 counts=(1)
@@ -44,13 +44,13 @@ for ((r = 2; r <= gpus; r *= 2)); do counts+=("$r"); done
 ((gpus > 2 && (gpus & (gpus - 1)) != 0)) && counts+=("$gpus")
 echo "ranks,scale,test,value,unit,seconds,log" > "$out/mpi.csv"
 # A warm-up that builds the kernels (small graph), so no run below pays for compilation.
-mpi 1 "$treefix" bfs --graph kronecker:16 --roots 2 --check > "$out/warmup.log" 2>&1
-mpi "${counts[-1]}" "$treefix" bfs --graph kronecker:16 --roots 2 --check >> "$out/warmup.log" 2>&1
+mpi 1 120 "$treefix" bfs --graph kronecker:16 --roots 2 --check > "$out/warmup.log" 2>&1
+mpi "${counts[-1]}" 120 "$treefix" bfs --graph kronecker:16 --roots 2 --check >> "$out/warmup.log" 2>&1
 for ranks in "${counts[@]}"; do
   if (($(left) < 150)); then note "skipped BFS on $ranks ranks: $(left)s left"; continue; fi
   log="$out/bfs-$ranks.log"
   start=$SECONDS
-  timeout $(($(left) - 60)) mpi "$ranks" "$treefix" bfs --graph "kronecker:$scale" --roots 64 \
+  mpi "$ranks" $(($(left) - 60)) "$treefix" bfs --graph "kronecker:$scale" --roots 64 \
     --check --stats > "$log" 2>&1
   rc=$?
   gteps=$(grep -o "harmonic mean [0-9.e+-]*" "$log" | awk '{print $3}')
@@ -59,7 +59,7 @@ for ranks in "${counts[@]}"; do
   if (($(left) < 90)); then note "skipped components on $ranks ranks: $(left)s left"; continue; fi
   log="$out/cc-$ranks.log"
   start=$SECONDS
-  timeout $(($(left) - 30)) mpi "$ranks" "$treefix" components --graph "kronecker:$scale" --stats \
+  mpi "$ranks" $(($(left) - 30)) "$treefix" components --graph "kronecker:$scale" --stats \
     -o /dev/null > "$log" 2>&1
   rc=$?
   ms=$(grep -o "label-exchange rounds, [0-9.e+-]* ms" "$log" | awk '{print $3}')
@@ -69,7 +69,7 @@ done
 # The largest scale: one GPU refuses it before generating (the capacity check), all GPUs run it.
 if ((gpus > 1)); then
   for big in 30 29 28 27; do
-    if mpi 1 "$treefix" bfs --graph "kronecker:$big" --roots 1 > "$out/refuse-$big.log" 2>&1; then
+    if mpi 1 60 "$treefix" bfs --graph "kronecker:$big" --roots 1 > "$out/refuse-$big.log" 2>&1; then
       note "one GPU does not refuse scale $big"; break
     fi
     grep -q "needs" "$out/refuse-$big.log" || continue
@@ -79,7 +79,7 @@ if ((gpus > 1)); then
     fi
     log="$out/largest-$big.log"
     start=$SECONDS
-    timeout $(($(left) - 20)) mpi "$gpus" "$treefix" bfs --graph "kronecker:$big" --roots 8 --check \
+    mpi "$gpus" $(($(left) - 20)) "$treefix" bfs --graph "kronecker:$big" --roots 8 --check \
       --stats > "$log" 2>&1
     rc=$?
     gteps=$(grep -o "harmonic mean [0-9.e+-]*" "$log" | awk '{print $3}')
