@@ -175,12 +175,13 @@ std::vector<char> World::all_to_all(const char* send, const std::vector<std::siz
         "Alltoall");
   std::size_t total = 0;
   std::vector<std::size_t> received_at(size_), send_at(size_);
-  for (int r = 0, s = 0; r < size_; ++r) {
+  std::size_t sent = 0;
+  for (int r = 0; r < size_; ++r) {
     received_counts[r] = theirs[r];
     received_at[r] = total;
     total += theirs[r];
-    send_at[r] = s;
-    s += send_counts[r];
+    send_at[r] = sent;
+    sent += send_counts[r];
   }
   std::vector<char> received(total);
   std::vector<MPI_Request> pending;
@@ -196,22 +197,6 @@ std::vector<char> World::all_to_all(const char* send, const std::vector<std::siz
   return received;
 }
 
-std::vector<std::vector<char>> World::all_to_all_bytes(
-    const std::vector<std::vector<char>>& send) const {
-  std::vector<std::size_t> counts(size_);
-  std::vector<char> packed;
-  for (int r = 0; r < size_; ++r) {
-    counts[r] = send[r].size();
-    packed.insert(packed.end(), send[r].begin(), send[r].end());
-  }
-  std::vector<std::size_t> received_counts;
-  std::vector<char> received = all_to_all(packed.data(), counts, received_counts);
-  std::vector<std::vector<char>> pieces(size_);
-  for (int r = 0, at = 0; r < size_; at += static_cast<int>(received_counts[r]), ++r)
-    pieces[r].assign(received.begin() + at, received.begin() + at + received_counts[r]);
-  return pieces;
-}
-
 std::vector<char> World::gather_bytes(const void* send, std::size_t bytes, int root) const {
   const char* data = static_cast<const char*>(send);
   if (!uses_mpi_) return std::vector<char>(data, data + bytes);
@@ -224,7 +209,8 @@ std::vector<char> World::gather_bytes(const void* send, std::size_t bytes, int r
     std::size_t total = 0;
     for (std::uint64_t s : sizes) total += s;
     all.resize(total);
-    for (int r = 0, at = 0; r < size_; at += static_cast<int>(sizes[r]), ++r) {
+    std::size_t at = 0;
+    for (int r = 0; r < size_; at += sizes[r], ++r) {
       if (r == root)
         std::memcpy(all.data() + at, data, bytes);
       else

@@ -52,9 +52,7 @@ class World {
   // is the total; `counts` the bytes of each rank).
   void all_gather_bytes(const void* send, std::size_t bytes, void* receive,
                         const std::vector<std::size_t>& counts) const;
-  // Bytes for each rank (send[r] goes to rank r) exchanged all-to-all: received[r] came from r.
-  std::vector<std::vector<char>> all_to_all_bytes(const std::vector<std::vector<char>>& send) const;
-  // The same with the pieces concatenated (send_counts[r] bytes for rank r, in rank order);
+  // Bytes exchanged all-to-all: send_counts[r] bytes for rank r, concatenated in rank order;
   // returns the bytes received, in rank order, and their counts in `received_counts`.
   std::vector<char> all_to_all(const char* send, const std::vector<std::size_t>& send_counts,
                                std::vector<std::size_t>& received_counts) const;
