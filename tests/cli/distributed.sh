@@ -138,5 +138,7 @@ printf '0 1\n1 2\n2 x\n3 4\n' > bad.txt
 expect_error "bad.txt:3:" mpi 2 components --graph bad.txt -o out.txt
 expect_error "is not a vertex" mpi 2 bfs --graph tiny.txt --source 9 -o out.txt
 expect_error "give --method bfs" mpi 2 rst --graph tiny.txt -o out.txt
+# a graph beyond the devices: refused with the numbers before generating it
+expect_error "kronecker:29 .*needs .* MiB of device memory" mpi 2 bfs --graph kronecker:29 -o out.txt
 expect_error "FILE.csr" mpi 2 generate kronecker --scale 4 --distributed -o out.txt
 echo "distributed: all checks passed"
