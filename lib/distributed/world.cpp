@@ -187,7 +187,8 @@ std::vector<char> World::all_to_all(const char* send, const std::vector<std::siz
   std::vector<MPI_Request> pending;
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) {
-      std::memcpy(received.data() + received_at[r], send + send_at[r], send_counts[r]);
+      if (send_counts[r])  // (an empty piece may come as a null pointer)
+        std::memcpy(received.data() + received_at[r], send + send_at[r], send_counts[r]);
       continue;
     }
     receive_chunks(received.data() + received_at[r], received_counts[r], r, pending);
@@ -211,9 +212,9 @@ std::vector<char> World::gather_bytes(const void* send, std::size_t bytes, int r
     all.resize(total);
     std::size_t at = 0;
     for (int r = 0; r < size_; at += sizes[r], ++r) {
-      if (r == root)
-        std::memcpy(all.data() + at, data, bytes);
-      else
+      if (r == root) {
+        if (bytes) std::memcpy(all.data() + at, data, bytes);
+      } else
         receive_chunks(all.data() + at, sizes[r], r, pending);
     }
   } else {

@@ -37,10 +37,14 @@ fi
 # CI runs as root; the ranks share 2 cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers forbid cross-process reads
+# Under tests/sanitize.sh, the ranks are checked for memory errors but not for leaks: Open MPI
+# unloads its plugins at MPI_Finalize, leaving allocations LeakSanitizer can attribute to no
+# library (so no suppression matches them). The single-process runs above and below keep it.
 mpi() {
   local ranks="$1"
   shift
-  mpirun --oversubscribe -np "$ranks" "$treefix" "$@"
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    mpirun --oversubscribe -np "$ranks" "$treefix" "$@"
 }
 
 # --- the generator: the same graph (bytes and hash) for 1, 2 and 3 ranks ---
