@@ -74,10 +74,11 @@ void setup_bfs(CLI::App& app) {
   command->add_option("--source", c->source, "source vertex, 0-based (default 0)")
       ->transform(integer_in(0, INT32_MAX));
   add_output_option(command, c->output, "depths, one per line in vertex order");
-  command->add_option("--roots", c->roots,
-                      "Graph500 runs: BFS from this many random vertices with arcs, GTEPS "
-                      "(harmonic mean) printed, no outputs; runs on the distributed layer "
-                      "(docs/distributed.md)")
+  command
+      ->add_option("--roots", c->roots,
+                   "Graph500 runs: BFS from this many random vertices with arcs, GTEPS "
+                   "(harmonic mean) printed, no outputs; runs on the distributed layer "
+                   "(docs/distributed.md)")
       ->transform(integer_in(1, 1 << 20));
   command->add_option("--parents", c->parents,
                       "write the BFS tree in the tree format (n, then n parents; -1 for the source "

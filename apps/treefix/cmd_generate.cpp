@@ -115,8 +115,7 @@ ParentArray make_tree(const GenerateCommand& c) {
 
 void run_generate(const CLI::App& command, const GenerateCommand& c) {
   check_arguments(command, c);
-  if (c.distributed)
-    return run_distributed_generate(c.scale, c.edge_factor, c.seed, c.output);
+  if (c.distributed) return run_distributed_generate(c.scale, c.edge_factor, c.seed, c.output);
   OutputFiles outputs({c.output});  // an output that cannot be written stops us now
   if (c.shape == "kronecker" || c.shape == "grid") {
     const Csr g = c.shape == "kronecker" ? generate::kronecker(c.scale, c.edge_factor, c.seed)
