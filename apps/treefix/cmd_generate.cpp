@@ -8,6 +8,7 @@
 #include <set>
 
 #include "command.hpp"
+#include "distributed_run.hpp"
 #include "output_format.hpp"
 #include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
@@ -27,6 +28,7 @@ struct GenerateCommand {
   std::uint64_t seed = 1;
   std::int64_t source = 0;
   bool shuffle = false;
+  bool distributed = false;  // kronecker: each rank makes its share, written as one .csr
 };
 
 constexpr const char* kShapes =
@@ -44,7 +46,7 @@ const std::map<std::string, std::set<std::string>>& shape_options() {
       {"bfs-tree",
        {"--graph", "--scale", "--edge-factor", "--seed", "--rows", "--cols", "--source",
         "--shuffle"}},
-      {"kronecker", {"--scale", "--edge-factor", "--seed", "--format"}},
+      {"kronecker", {"--scale", "--edge-factor", "--seed", "--format", "--distributed"}},
       {"grid", {"--rows", "--cols", "--format"}}};
   return options;
 }
@@ -114,6 +116,7 @@ ParentArray make_tree(const GenerateCommand& c) {
 
 void run_generate(const CLI::App& command, const GenerateCommand& c) {
   check_arguments(command, c);
+  if (c.distributed) return run_distributed_generate(c.scale, c.edge_factor, c.seed, c.output);
   const bool tree = c.shape != "kronecker" && c.shape != "grid";
   const OutputFormat format =  // a tree: text, .npy or Newick (unnamed nodes, no lengths)
       tree ? output_format(c.output, {OutputFormat::npy, OutputFormat::newick})
@@ -160,6 +163,10 @@ void setup_generate(CLI::App& app) {
   command->add_option("--graph", c->graph, "bfs-tree: the graph file to span");
   command->add_option("--source", c->source, "bfs-tree: the root (default 0)")
       ->transform(integer_in(0, INT32_MAX));
+  command->add_flag("--distributed", c->distributed,
+                    "kronecker: Graph500's generator of the distributed layer, each rank (under "
+                    "mpirun) making its share, the same graph for any rank count; written as one "
+                    "raw CSR binary (.csr); its hash printed (docs/distributed.md)");
   command->add_option("--seed", c->seed, "random seed (default 1)")->transform(integer_in(0));
   command->add_flag("--shuffle", c->shuffle, "relabel the tree's vertices randomly");
   command->add_option("--format", c->format, "graphs: mtx (default) or edges")

@@ -2,7 +2,9 @@
 // rooting, BFS trees or PR-RST path reversal), written as a parent array in the tree format.
 #include <iostream>
 
+#include "distributed_run.hpp"
 #include "graph_input.hpp"
+#include "treefix/core/error.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/io/output_file.hpp"
 
@@ -18,6 +20,12 @@ struct RstArgs {
 };
 
 void run_rst(const RstArgs& args, PhaseTimes& phases) {
+  if (runs_distributed(args.graph)) {
+    if (args.method != RstMethod::bfs)
+      throw InputError("rst over several ranks builds BFS trees: give --method bfs");
+    return run_distributed_rst(args.graph, args.rooted.path, args.rooted.device, args.root,
+                               args.stats, phases);
+  }
   OutputFiles outputs({args.rooted.path});
   RstOptions options;
   options.method = args.method;

@@ -66,3 +66,9 @@
 #include "treefix/treefix/tree.hpp"
 #include "treefix/treefix/tree_io.hpp"
 #include "treefix/treefix/treefix.hpp"
+// The distributed graph layer, in builds with MPI (TREEFIX_MPI): docs/distributed.md.
+#ifdef TREEFIX_HAVE_MPI
+#include "treefix/distributed/distributed_bfs.hpp"
+#include "treefix/distributed/distributed_graph.hpp"
+#include "treefix/distributed/world.hpp"
+#endif

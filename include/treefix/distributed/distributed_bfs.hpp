@@ -1,0 +1,114 @@
+#pragma once
+// Breadth-first search, connected components and BFS spanning forests of a graph split over the
+// ranks of an MPI world (distributed_graph.hpp), each rank computing on its own device.
+//
+//   World world;
+//   Runtime rt(world.device_spec());
+//   LocalGraph g = kronecker_local_graph(world, 20);
+//   DeviceLocalGraph dg(world, rt, g);                 // refused on every rank if a rank's share
+//                                                      // does not fit its device
+//   DistributedBfs r = distributed_bfs(world, rt, dg, {source});
+//   std::vector<vertex_t> depth = gather(world, r.depth);   // whole on rank 0
+//
+// BFS is level-synchronous and direction-optimising (Beamer): a top-down level expands the
+// rank's frontier on its device; arcs to other ranks' vertices leave as (target, parent) pairs,
+// bucketed by owner and exchanged all-to-all through the host (pinned staging, no peer copies);
+// a bottom-up level all-gathers the frontier as a bitmap (n bits on every device) and every
+// unvisited vertex looks for a parent in it. Depths equal the single-device BFS's; parents are
+// valid BFS parents (which of several is timing-dependent, as on one device).
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/distributed/distributed_graph.hpp"
+
+namespace treefix {
+
+// A rank's rows on its device: 64-bit row offsets, int32 global column ids.
+class DeviceLocalGraph {
+ public:
+  // Checks first, on every rank, that every rank's share fits its device (rows, BFS arrays and
+  // bitmap, exchange buffers); CapacityError with the numbers of the first rank that does not.
+  DeviceLocalGraph(const World& world, Runtime& runtime, const LocalGraph& graph,
+                   Profile* profile = nullptr);
+  const LocalGraph& host() const { return *graph_; }
+  const DeviceArray<std::int64_t>& row_offset() const { return row_offset_; }
+  const DeviceArray<vertex_t>& column() const { return column_; }
+
+ private:
+  const LocalGraph* graph_;
+  DeviceArray<std::int64_t> row_offset_;
+  DeviceArray<vertex_t> column_;
+};
+
+// Device bytes a rank needs for `local_vertices` rows of `local_arcs` arcs in a graph of
+// `vertices` (the check DeviceLocalGraph makes).
+std::uint64_t distributed_device_bytes(std::size_t vertices, std::size_t local_vertices,
+                                       std::uint64_t local_arcs);
+
+struct DistributedBfsOptions {
+  bool direction_optimizing = true;  // undirected graphs only, as on one device
+  double bottom_up_alpha = 14, top_down_beta = 24;
+  Profile* profile = nullptr;
+};
+
+// What one level cost, as rank 0 saw it (times are the slowest rank's).
+struct BfsLevelStats {
+  bool bottom_up = false;
+  std::uint64_t frontier = 0;         // vertices expanded, all ranks
+  std::uint64_t bytes_exchanged = 0;  // sent by all ranks (pairs or bitmap slices)
+  double milliseconds = 0, exchange_milliseconds = 0;
+};
+
+struct DistributedBfs {
+  std::vector<vertex_t> depth, parent;  // this rank's vertices; parent -1 for sources and unreached
+  std::vector<BfsLevelStats> levels;
+  std::uint64_t reached = 0;       // all ranks
+  std::uint64_t reached_arcs = 0;  // arcs out of reached vertices, all ranks
+  // The search, from the call to its last level on the slowest rank, before depths and parents
+  // are copied to the host.
+  double milliseconds = 0;
+};
+
+// BFS from every vertex of `sources` (global ids, the same list on every rank; InputError for one
+// outside the graph).
+DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const DeviceLocalGraph& graph,
+                               const std::vector<vertex_t>& sources,
+                               const DistributedBfsOptions& options = {});
+
+// Empty when depth/parent (this rank's) are a valid BFS from `sources` on every rank: sources at
+// depth 0 without parent; every other reached vertex's parent one level up with an arc to it;
+// no arc from a reached vertex to one unreached or more than one level deeper (so depths are the
+// distances). Else the first problem found, by rank order ("vertex 17: parent 4 is not ..."). The
+// same answer on every rank. Needs every rank's depths on every rank (n int32 each).
+std::string distributed_bfs_problem(const World& world, const LocalGraph& graph,
+                                    const std::vector<vertex_t>& sources,
+                                    const std::vector<vertex_t>& depth,
+                                    const std::vector<vertex_t>& parent);
+
+struct DistributedComponents {
+  std::vector<vertex_t> label;   // this rank's vertices: the smallest vertex of their component
+  std::uint64_t count = 0;       // components, all ranks
+  std::size_t merge_rounds = 0;  // label exchanges until no label changed
+  double exchange_milliseconds = 0;
+};
+
+// Connected components (the graph taken as undirected: give it both directions of every arc):
+// each rank labels the components of its vertices' arcs among themselves on its device
+// (connectivity.hpp), then the ranks exchange the labels of the vertices at the ends of cut arcs
+// and lower each local component's label to the smallest seen, until no label changes. Rounds:
+// at most the number of times a path between a component's vertices crosses between ranks, plus
+// one (a few on Kronecker graphs and on grids split in bands).
+DistributedComponents distributed_components(const World& world, Runtime& runtime,
+                                             const LocalGraph& graph, Profile* profile = nullptr);
+
+// A rooted spanning forest by BFS trees, as the single-device rooted_spanning_forest with
+// RstMethod::bfs: each tree rooted at its component's smallest vertex, except `root`'s (when
+// given, >= 0), one multi-source BFS from all the roots. This rank's parents (-1 at the roots).
+std::vector<vertex_t> distributed_bfs_forest(const World& world, Runtime& runtime,
+                                             const LocalGraph& graph, vertex_t root,
+                                             Profile* profile = nullptr);
+
+}  // namespace treefix

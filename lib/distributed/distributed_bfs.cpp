@@ -1,0 +1,228 @@
+// Distributed direction-optimising BFS (distributed/distributed_bfs.hpp): the host side of
+// kernels/distributed/bfs_distributed.cl, one level at a time, with the exchanges between levels.
+#include "treefix/distributed/distributed_bfs.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "treefix/core/launch.hpp"
+#include "treefix/core/parallel.hpp"
+
+namespace treefix {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::uint64_t bitmap_words(std::size_t vertices) { return (vertices + 31) / 32; }
+
+// A device array grown (never shrunk) to hold at least `count` values.
+template <class T>
+void reserve(Runtime& runtime, DeviceArray<T>& array, std::size_t count, const char* what) {
+  if (array.size() < count || array.buffer()() == nullptr)
+    array = DeviceArray<T>(runtime, std::max<std::size_t>(count, array.size() * 2), what);
+}
+
+}  // namespace
+
+std::uint64_t distributed_device_bytes(std::size_t vertices, std::size_t local_vertices,
+                                       std::uint64_t local_arcs) {
+  // rows; depth, parent and two queues; the global frontier bitmap and this rank's slice; the
+  // exchange buffers of top-down levels, sized by the frontier's arcs: counted at an eighth of
+  // the rank's arcs (8 bytes a pair), the most a direction-optimising BFS's top-down level has
+  // on the graphs measured.
+  return (local_vertices + 1) * 8 + local_arcs * 4 + local_vertices * 16 +
+         bitmap_words(vertices) * 4 + bitmap_words(local_vertices) * 4 + local_arcs / 8 * 8 * 2;
+}
+
+DeviceLocalGraph::DeviceLocalGraph(const World& world, Runtime& runtime, const LocalGraph& graph,
+                                   Profile* profile)
+    : graph_(&graph) {
+  on_every_rank(world, [&] {
+    runtime.require_fits(
+        "rank " + std::to_string(world.rank()) + "'s share of a graph of " +
+            std::to_string(graph.vertices) + " vertices and " + std::to_string(graph.arcs) +
+            " arcs (" + std::to_string(graph.local_vertices()) + " vertices, " +
+            std::to_string(graph.local_arcs()) + " arcs)",
+        distributed_device_bytes(graph.vertices, graph.local_vertices(), graph.local_arcs()),
+        std::max<std::uint64_t>(graph.local_arcs() * 4, bitmap_words(graph.vertices) * 4));
+  });
+  row_offset_ =
+      DeviceArray<std::int64_t>::upload(runtime, graph.row_offset, profile, "row offsets");
+  column_ = graph.column.empty()
+                ? DeviceArray<vertex_t>(runtime, 0, "columns")
+                : DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "columns");
+}
+
+DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const DeviceLocalGraph& graph,
+                               const std::vector<vertex_t>& sources,
+                               const DistributedBfsOptions& options) {
+  const LocalGraph& g = graph.host();
+  const std::size_t local_n = g.local_vertices(), n = g.vertices;
+  const std::int64_t first = g.begin();
+  for (vertex_t s : sources)
+    if (s < 0 || static_cast<std::size_t>(s) >= n)
+      throw InputError("BFS source " + std::to_string(s) + " is not a vertex (the graph has " +
+                       std::to_string(n) + ")");
+  Profile* profile = options.profile;
+  const Clock::time_point search_start = Clock::now();
+  Kernels kernels(runtime, "distributed/bfs_distributed.cl", "", {profile, "bfs"});
+
+  // Sources: this rank's, once each, in the first queue; their depth 0 set on the device (no
+  // host array of the rank's size to upload per search).
+  std::vector<vertex_t> local_sources;
+  for (vertex_t s : sources)
+    if (s >= first && s < g.end()) local_sources.push_back(static_cast<vertex_t>(s - first));
+  std::sort(local_sources.begin(), local_sources.end());
+  local_sources.erase(std::unique(local_sources.begin(), local_sources.end()), local_sources.end());
+  std::uint64_t frontier_arcs = 0;
+  for (vertex_t s : local_sources) frontier_arcs += g.row_offset[s + 1] - g.row_offset[s];
+  DeviceArray<vertex_t> depth(runtime, local_n, "BFS depths"),
+      parent(runtime, local_n, "BFS parents");
+  DeviceArray<vertex_t> queue[2] = {DeviceArray<vertex_t>(runtime, local_n, "BFS queue"),
+                                    DeviceArray<vertex_t>(runtime, local_n, "BFS queue")};
+  if (local_n) {
+    fill(runtime, depth.buffer(), cl_int(-1), local_n, {profile, "bfs"});
+    fill(runtime, parent.buffer(), cl_int(-1), local_n, {profile, "bfs"});
+    if (!local_sources.empty()) {
+      detail::write_buffer(runtime, queue[0].buffer(), local_sources.data(),
+                           local_sources.size() * sizeof(vertex_t), profile);
+      kernels.run("dbfs_sources", kernels.grid_stride(local_sources.size()), queue[0],
+                  cl_uint(local_sources.size()), depth);
+    }
+  }
+  DeviceArray<cl_uint> counts(runtime, 2, "BFS counts");
+  DeviceArray<cl_ulong> next_arcs(runtime, 1, "BFS frontier arcs");
+  DeviceArray<cl_int2> remote, received;
+  DeviceArray<cl_uint> local_bits(runtime, bitmap_words(local_n), "frontier bitmap slice"),
+      global_bits;
+  std::vector<cl_uint> host_bits;
+  std::vector<std::size_t> bitmap_bytes(world.size());
+  for (int r = 0; r < world.size(); ++r)
+    bitmap_bytes[r] = bitmap_words(g.partition.end(r) - g.partition.begin(r)) * 4;
+
+  std::vector<std::uint64_t> totals = {local_sources.size(), frontier_arcs};
+  world.sum_in_place(totals);
+  std::uint64_t frontier_size = local_sources.size(), global_frontier = totals[0];
+  std::uint64_t global_frontier_arcs = totals[1], unexplored = g.arcs - totals[1];
+  const bool may_go_bottom_up = options.direction_optimizing && g.undirected;
+  bool bottom_up = false;
+  DistributedBfs result;
+  int current = 0;
+  for (int level = 0; global_frontier > 0; ++level) {
+    if (may_go_bottom_up) {
+      if (!bottom_up && global_frontier_arcs > unexplored / options.bottom_up_alpha)
+        bottom_up = true;
+      else if (bottom_up && global_frontier < n / options.top_down_beta)
+        bottom_up = false;
+    }
+    const Clock::time_point start = Clock::now();
+    double exchange_ms = 0;
+    std::uint64_t bytes_sent = 0;
+    fill(runtime, counts.buffer(), cl_uint(0), 2, {profile, "bfs"});
+    fill(runtime, next_arcs.buffer(), cl_ulong(0), 1, {profile, "bfs"});
+    const DeviceArray<vertex_t>& frontier = queue[current];
+    const DeviceArray<vertex_t>& next = queue[1 - current];
+    const cl_int next_depth = level + 1;
+    if (!bottom_up) {
+      reserve(runtime, remote, std::max<std::uint64_t>(frontier_arcs, 1), "BFS pairs out");
+      if (frontier_size)
+        kernels.run("dbfs_top_down", kernels.grid_stride(frontier_size), graph.row_offset(),
+                    graph.column(), frontier, cl_uint(frontier_size), cl_int(first),
+                    cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote);
+      const Clock::time_point exchange_start = Clock::now();
+      const std::vector<cl_uint> count = counts.download(runtime, profile);
+      // The pairs, bucketed by their target's owner and exchanged all-to-all through the host.
+      std::vector<cl_int2> pairs(count[1]), packed(count[1]);
+      if (count[1])
+        detail::read_buffer(runtime, remote.buffer(), pairs.data(), count[1] * sizeof(cl_int2),
+                            profile);
+      std::vector<std::size_t> at(world.size() + 1, 0), send_bytes(world.size());
+      for (const cl_int2& p : pairs) ++at[g.partition.owner(p.s[0]) + 1];
+      for (int r = 0; r < world.size(); ++r) {
+        send_bytes[r] = at[r + 1] * sizeof(cl_int2);
+        at[r + 1] += at[r];
+      }
+      for (const cl_int2& p : pairs) packed[at[g.partition.owner(p.s[0])]++] = p;
+      bytes_sent = count[1] * sizeof(cl_int2);
+      std::vector<std::size_t> received_bytes;
+      const std::vector<char> incoming = world.all_to_all(
+          reinterpret_cast<const char*>(packed.data()), send_bytes, received_bytes);
+      const std::size_t incoming_pairs = incoming.size() / sizeof(cl_int2);
+      reserve(runtime, received, std::max<std::size_t>(incoming_pairs, 1), "BFS pairs in");
+      if (incoming_pairs)
+        detail::write_buffer(runtime, received.buffer(), incoming.data(), incoming.size(), profile);
+      exchange_ms = ms_since(exchange_start);
+      if (incoming_pairs)
+        kernels.run("dbfs_claim", kernels.grid_stride(incoming_pairs), graph.row_offset(), received,
+                    cl_uint(incoming_pairs), cl_int(first), depth, parent, next_depth, next, counts,
+                    next_arcs);
+    } else {
+      // The frontier as a bitmap: this rank's slice marked on its device, all-gathered through
+      // the host, the whole bitmap written back.
+      if (local_n) {
+        fill(runtime, local_bits.buffer(), cl_uint(0), local_bits.size(), {profile, "bfs"});
+        if (frontier_size)
+          kernels.run("dbfs_mark", kernels.grid_stride(frontier_size), frontier,
+                      cl_uint(frontier_size), local_bits);
+      }
+      const Clock::time_point exchange_start = Clock::now();
+      if (global_bits.size() == 0) {
+        global_bits = DeviceArray<cl_uint>(runtime, bitmap_words(n), "frontier bitmap");
+        host_bits = prefaulted_vector<cl_uint>(bitmap_words(n));
+      }
+      const std::uint64_t word_first = first / 32;
+      if (local_n)
+        detail::read_buffer(runtime, local_bits.buffer(), host_bits.data() + word_first,
+                            bitmap_bytes[world.rank()], profile);
+      world.all_gather_bytes(host_bits.data() + word_first, bitmap_bytes[world.rank()],
+                             host_bits.data(), bitmap_bytes);
+      detail::write_buffer(runtime, global_bits.buffer(), host_bits.data(), host_bits.size() * 4,
+                           profile);
+      bytes_sent = bitmap_bytes[world.rank()] * (world.size() - 1);
+      exchange_ms = ms_since(exchange_start);
+      if (local_n)
+        kernels.run("dbfs_bottom_up", kernels.grid_stride(local_n), graph.row_offset(),
+                    graph.column(), global_bits, cl_uint(local_n), depth, parent, next_depth, next,
+                    counts, next_arcs);
+    }
+    const std::vector<cl_uint> count = counts.download(runtime, profile);
+    const std::vector<cl_ulong> arcs = next_arcs.download(runtime, profile);
+    frontier_size = count[0];
+    frontier_arcs = arcs[0];
+    totals = {frontier_size, frontier_arcs, bytes_sent};
+    world.sum_in_place(totals);
+    BfsLevelStats stats;
+    stats.bottom_up = bottom_up;
+    stats.frontier = global_frontier;
+    stats.bytes_exchanged = totals[2];
+    stats.milliseconds = world.max(ms_since(start));
+    stats.exchange_milliseconds = world.max(exchange_ms);
+    result.levels.push_back(stats);
+    global_frontier = totals[0];
+    global_frontier_arcs = totals[1];
+    unexplored -= std::min(unexplored, global_frontier_arcs);
+    current = 1 - current;
+  }
+  runtime.queue().finish();
+  result.milliseconds = world.max(ms_since(search_start));
+  result.depth = depth.download(runtime, profile);
+  result.parent = parent.download(runtime, profile);
+  std::uint64_t reached = 0, reached_arcs = 0;
+  for (std::size_t v = 0; v < local_n; ++v)
+    if (result.depth[v] >= 0) {
+      ++reached;
+      reached_arcs += g.row_offset[v + 1] - g.row_offset[v];
+    }
+  totals = {reached, reached_arcs};
+  world.sum_in_place(totals);
+  result.reached = totals[0];
+  result.reached_arcs = totals[1];
+  return result;
+}
+
+}  // namespace treefix

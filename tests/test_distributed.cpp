@@ -1,0 +1,140 @@
+// The distributed graph layer in a world of one (a test binary is not started by mpirun): the
+// partition, rows built from routed arcs, the distributed BFS kernels, components and the check
+// against the host references. Several ranks: tests/cli/distributed.sh.
+#ifdef TREEFIX_HAVE_MPI
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "fixture.hpp"
+#include "graph_families.hpp"
+#include "scratch_directory.hpp"
+#include "treefix/distributed/distributed_bfs.hpp"
+#include "treefix/graph/bfs.hpp"
+
+namespace treefix::test {
+namespace {
+
+World& world_of_one() {
+  static World world;
+  return world;
+}
+
+}  // namespace
+
+TEST_CASE("distributed: vertex ranges are aligned to 32 and every vertex has one owner") {
+  for (std::size_t n : awkward_sizes())
+    for (int ranks = 1; ranks <= 5; ++ranks) {
+      const VertexPartition p = VertexPartition::balanced(n, ranks);
+      REQUIRE(p.ranks() == ranks);
+      CHECK(p.first.front() == 0);
+      CHECK(p.first.back() == static_cast<std::int64_t>(n));
+      for (int r = 0; r < ranks; ++r) {
+        CHECK(p.begin(r) <= p.end(r));
+        if (p.end(r) < static_cast<std::int64_t>(n)) CHECK(p.end(r) % 32 == 0);
+      }
+      for (std::size_t v = 0; v < n; v += 1 + n / 97) {
+        const int owner = p.owner(static_cast<std::int64_t>(v));
+        CHECK(p.begin(owner) <= static_cast<std::int64_t>(v));
+        CHECK(static_cast<std::int64_t>(v) < p.end(owner));
+      }
+    }
+}
+
+TEST_CASE("distributed: rows built from arcs equal csr_from_edges (self loops, duplicates)") {
+  std::mt19937_64 rng(3);
+  for (std::size_t n : {1, 2, 97, 4099}) {
+    std::vector<vertex_t> source, target;
+    for (std::size_t i = 0; i < 3 * n; ++i) {
+      source.push_back(static_cast<vertex_t>(rng() % n));
+      target.push_back(i % 7 ? static_cast<vertex_t>(rng() % n) : source.back());  // loops
+    }
+    for (bool undirected : {false, true}) {
+      const Csr expected = csr_from_edges(n, source, target, undirected);
+      const LocalGraph g = local_graph_from_arcs(world_of_one(), n, source, target, undirected);
+      CHECK(g.row_offset == expected.row_offset);
+      CHECK(g.column == expected.column);
+      CHECK(g.arcs == expected.edges());
+      CHECK(has_reverse_arcs(world_of_one(), g) == has_reverse_arcs(expected));
+    }
+  }
+  CHECK_THROWS_AS(local_graph_from_arcs(world_of_one(), 3, {0}, {3}, true), InputError);
+}
+
+TEST_CASE("distributed: the BFS kernels give the reference depths and valid parents") {
+  for (const NamedGraph& family : graph_families()) {
+    const Csr& g = family.graph;
+    if (g.vertices() == 0) continue;
+    CAPTURE(family.name);
+    const LocalGraph local = local_slice(world_of_one(), g);
+    DeviceLocalGraph device_graph(world_of_one(), runtime(), local);
+    const vertex_t source = static_cast<vertex_t>(g.vertices() / 3);
+    const BfsResult reference = bfs_reference(g, source);
+    for (bool direction_optimizing : {true, false}) {
+      DistributedBfsOptions options;
+      options.direction_optimizing = direction_optimizing;
+      const DistributedBfs r =
+          distributed_bfs(world_of_one(), runtime(), device_graph, {source}, options);
+      CHECK(r.depth == reference.depth);
+      CHECK(distributed_bfs_problem(world_of_one(), local, {source}, r.depth, r.parent) == "");
+      CHECK(bfs_tree_problem(g, source, reference.depth, r.depth, r.parent) == "");
+    }
+  }
+}
+
+TEST_CASE("distributed: multi-source BFS, and the check finds what is wrong") {
+  const Csr g = generate::grid2d(17, 23);
+  const LocalGraph local = local_slice(world_of_one(), g);
+  DeviceLocalGraph device_graph(world_of_one(), runtime(), local);
+  const std::vector<vertex_t> sources = {0, 390, 200, 0};
+  DistributedBfs r = distributed_bfs(world_of_one(), runtime(), device_graph, sources);
+  CHECK(distributed_bfs_problem(world_of_one(), local, sources, r.depth, r.parent) == "");
+  for (std::size_t v = 0; v < g.vertices(); ++v) {  // the distance to the nearest source
+    int nearest = INT32_MAX;
+    for (vertex_t s : sources)
+      nearest =
+          std::min<int>(nearest, std::abs(int(v / 23) - s / 23) + std::abs(int(v % 23) - s % 23));
+    CHECK(r.depth[v] == nearest);
+  }
+  std::vector<vertex_t> depth = r.depth, parent = r.parent;
+  depth[100] += 1;
+  CHECK(distributed_bfs_problem(world_of_one(), local, sources, depth, r.parent) != "");
+  parent[5] = 300;  // not a neighbour of 5
+  CHECK(distributed_bfs_problem(world_of_one(), local, sources, r.depth, parent).find("vertex") !=
+        std::string::npos);
+  CHECK_THROWS_AS(distributed_bfs(world_of_one(), runtime(), device_graph, {391}), InputError);
+}
+
+TEST_CASE("distributed: components give the reference labels on every family") {
+  for (const NamedGraph& family : graph_families()) {
+    CAPTURE(family.name);
+    const DistributedComponents cc = distributed_components(
+        world_of_one(), runtime(), local_slice(world_of_one(), family.graph));
+    const std::vector<vertex_t> expected = min_labels(family.graph);
+    CHECK(cc.label == expected);
+    std::size_t count = 0;
+    for (std::size_t v = 0; v < expected.size(); ++v) count += expected[v] == vertex_t(v);
+    CHECK(cc.count == count);
+  }
+}
+
+TEST_CASE("distributed: Kronecker graphs written as .csr and read back by byte ranges") {
+  ScratchDirectory dir("treefix-distributed-csr");
+  const LocalGraph k = kronecker_local_graph(world_of_one(), 10, 8, 4);
+  CHECK(k.vertices == 1024);
+  CHECK(k.undirected);
+  CHECK(has_reverse_arcs(world_of_one(), k));
+  const std::string path = (dir.path / "k.csr").string();
+  write_local_graph_csr(world_of_one(), k, path);
+  const LocalGraph back = read_local_graph(world_of_one(), path);
+  CHECK(back.row_offset == k.row_offset);
+  CHECK(back.column == k.column);
+  CHECK(graph_hash(world_of_one(), back) == graph_hash(world_of_one(), k));
+  const Csr whole = read_graph(path);  // the single-device reader takes it too
+  CHECK(whole.column == k.column);
+  CHECK(graph_hash(world_of_one(), kronecker_local_graph(world_of_one(), 10, 8, 5)) !=
+        graph_hash(world_of_one(), k));
+}
+
+}  // namespace treefix::test
+#endif
