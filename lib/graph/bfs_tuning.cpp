@@ -2,6 +2,8 @@
 // barrier, and the sizes of those kernels' groups.
 #include "graph/bfs_tuning.hpp"
 
+#include <cstdint>
+
 namespace treefix::knobs {
 
 // While a level holds at most bfs_small_frontier vertices and bfs_small_arcs arcs (and no huge
