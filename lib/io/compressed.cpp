@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 #include "treefix/core/error.hpp"
@@ -89,6 +90,8 @@ std::string gunzip(std::string_view in, const std::string& path) {
   ProgressReport progress(path, in.size());
   z_stream z{};
   if (inflateInit2(&z, 15 + 16) != Z_OK) throw Error(path + ": cannot start zlib");
+  // ended on every way out, a refused growth of the output (CapacityError) included
+  const std::unique_ptr<z_stream, int (*)(z_stream*)> ending(&z, inflateEnd);
   std::size_t at = 0;
   for (;;) {
     const std::size_t give = std::min<std::size_t>(in.size() - at, UINT_MAX);
@@ -110,17 +113,11 @@ std::string gunzip(std::string_view in, const std::string& path) {
       inflateReset(&z);
       continue;
     }
-    if (status == Z_BUF_ERROR && at == in.size()) {
-      inflateEnd(&z);
+    if (status == Z_BUF_ERROR && at == in.size())
       damaged(path, Compression::gzip, "the file ends early (truncated)");
-    }
-    if (status != Z_OK && status != Z_BUF_ERROR) {
-      const std::string why = z.msg ? z.msg : "error " + std::to_string(status);
-      inflateEnd(&z);
-      damaged(path, Compression::gzip, why);
-    }
+    if (status != Z_OK && status != Z_BUF_ERROR)
+      damaged(path, Compression::gzip, z.msg ? z.msg : "error " + std::to_string(status));
   }
-  inflateEnd(&z);
   return out.take();
 }
 
@@ -130,6 +127,7 @@ std::string unxz(std::string_view in, const std::string& path) {
   lzma_stream z = LZMA_STREAM_INIT;
   if (lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
     throw Error(path + ": cannot start liblzma");
+  const std::unique_ptr<lzma_stream, void (*)(lzma_stream*)> ending(&z, lzma_end);
   z.next_in = reinterpret_cast<const std::uint8_t*>(in.data());
   z.avail_in = in.size();
   for (;;) {
@@ -142,7 +140,6 @@ std::string unxz(std::string_view in, const std::string& path) {
     progress.at(in.size() - z.avail_in);
     if (status == LZMA_STREAM_END) break;
     if (status != LZMA_OK) {
-      lzma_end(&z);
       damaged(path, Compression::xz,
               status == LZMA_BUF_ERROR ? "the file ends early (truncated)"
               : status == LZMA_DATA_ERROR || status == LZMA_FORMAT_ERROR
@@ -150,14 +147,15 @@ std::string unxz(std::string_view in, const std::string& path) {
                   : "liblzma error " + std::to_string(static_cast<int>(status)));
     }
   }
-  lzma_end(&z);
   return out.take();
 }
 
 std::string unzstd(std::string_view in, const std::string& path) {
   Output out(in.size(), path, Compression::zstd);
   ProgressReport progress(path, in.size());
-  ZSTD_DStream* z = ZSTD_createDStream();
+  const std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(),
+                                                                             ZSTD_freeDStream);
+  ZSTD_DStream* z = stream.get();
   if (!z) throw Error(path + ": cannot start libzstd");
   ZSTD_inBuffer input{in.data(), in.size(), 0};
   std::size_t status = 0;
@@ -167,11 +165,7 @@ std::string unzstd(std::string_view in, const std::string& path) {
     status = ZSTD_decompressStream(z, &output, &input);
     out.wrote(output.pos);
     progress.at(input.pos);
-    if (ZSTD_isError(status)) {
-      const std::string why = ZSTD_getErrorName(status);
-      ZSTD_freeDStream(z);
-      damaged(path, Compression::zstd, why);
-    }
+    if (ZSTD_isError(status)) damaged(path, Compression::zstd, ZSTD_getErrorName(status));
   }
   // Input used up: flush what the decoder still holds; a frame left open is a truncated file.
   while (status != 0) {
@@ -179,17 +173,10 @@ std::string unzstd(std::string_view in, const std::string& path) {
     ZSTD_outBuffer output{room, out.room_size(), 0};
     status = ZSTD_decompressStream(z, &output, &input);
     out.wrote(output.pos);
-    if (ZSTD_isError(status)) {
-      const std::string why = ZSTD_getErrorName(status);
-      ZSTD_freeDStream(z);
-      damaged(path, Compression::zstd, why);
-    }
-    if (status != 0 && output.pos == 0) {
-      ZSTD_freeDStream(z);
+    if (ZSTD_isError(status)) damaged(path, Compression::zstd, ZSTD_getErrorName(status));
+    if (status != 0 && output.pos == 0)
       damaged(path, Compression::zstd, "the file ends early (truncated)");
-    }
   }
-  ZSTD_freeDStream(z);
   return out.take();
 }
 
