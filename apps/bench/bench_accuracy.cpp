@@ -81,6 +81,16 @@ Trial<T> make_trial(const std::string& fix, const std::string& shape, std::size_
   t.exact = sum.exact_sum;
   t.condition = sum.condition;
   std::mt19937_64 rng(seed * 0x2545f4914f6cdd1dull + 17);
+  // A random recursive tree of m vertices under shuffled labels; returns the root's label.
+  auto shuffled_random_tree = [&](ParentArray& parent) {
+    std::vector<vertex_t> label(m);
+    std::iota(label.begin(), label.end(), 0);
+    std::shuffle(label.begin(), label.end(), rng);
+    parent.assign(m, -1);
+    for (std::size_t v = 1; v < m; ++v)
+      parent[label[v]] = label[std::uniform_int_distribution<std::size_t>(0, v - 1)(rng)];
+    return label[0];
+  };
   if (fix == "rootfix" && shape == "path") {
     t.parent.resize(m);
     for (std::size_t v = 0; v < m; ++v) t.parent[v] = static_cast<vertex_t>(v) - 1;
@@ -107,21 +117,10 @@ Trial<T> make_trial(const std::string& fix, const std::string& shape, std::size_
     t.weights = sum.terms;
     t.measured = 0;
   } else if (fix == "leaffix" && shape == "random") {
-    std::vector<vertex_t> label(m);
-    std::iota(label.begin(), label.end(), 0);
-    std::shuffle(label.begin(), label.end(), rng);
-    t.parent.assign(m, -1);
-    for (std::size_t v = 1; v < m; ++v)
-      t.parent[label[v]] = label[std::uniform_int_distribution<std::size_t>(0, v - 1)(rng)];
     t.weights = sum.terms;  // already in random order
-    t.measured = label[0];
+    t.measured = shuffled_random_tree(t.parent);
   } else if (shape == "random-every" && (fix == "rootfix" || fix == "leaffix")) {
-    std::vector<vertex_t> label(m);
-    std::iota(label.begin(), label.end(), 0);
-    std::shuffle(label.begin(), label.end(), rng);
-    t.parent.assign(m, -1);
-    for (std::size_t v = 1; v < m; ++v)
-      t.parent[label[v]] = label[std::uniform_int_distribution<std::size_t>(0, v - 1)(rng)];
+    shuffled_random_tree(t.parent);
     t.weights = sum.terms;
     t.measured = -1;
     t.exact_all = exact_treefix(t.parent, t.weights, fix == "rootfix");
