@@ -2,6 +2,7 @@
 // kept on the device (treefix/treefix/treefix.hpp), read from parent arrays or Newick files.
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <future>
 #include <memory>
 #include <optional>
@@ -26,9 +27,27 @@ py::array_t<T> ones(std::size_t n) {
   return values;
 }
 
-// Transfers of at least this many bytes map the result's pages on another thread while the
-// device computes (a fresh 64 MiB array costs 16,384 page faults on its first write).
+// Transfers of at least this many bytes map the result's pages on other threads while the
+// device computes (a fresh 64 MiB array costs 16,384 page faults on its first write, and the
+// kernel's zeroing of the pages, ~6 ms on one core, is the larger part: it is split in pieces of
+// at least kPrefaultPieceBytes over up to kPrefaultThreads threads).
 constexpr std::size_t kPrefaultBytes = std::size_t{1} << 20;
+constexpr std::size_t kPrefaultPieceBytes = std::size_t{8} << 20;
+constexpr std::size_t kPrefaultThreads = 8;
+
+// Maps [data, data + bytes) for writing in concurrent pieces; the futures end when it is mapped.
+std::vector<std::future<void>> prefault_concurrently(char* data, std::size_t bytes) {
+  const std::size_t pieces =
+      std::max<std::size_t>(1, std::min(kPrefaultThreads, bytes / kPrefaultPieceBytes));
+  constexpr std::size_t kLargePage = std::size_t{2} << 20;  // pieces cover whole large pages
+  const std::size_t piece = ((bytes + pieces - 1) / pieces + kLargePage - 1) / kLargePage * kLargePage;
+  std::vector<std::future<void>> mapped;
+  for (std::size_t begin = 0; begin < bytes; begin += piece)
+    mapped.push_back(std::async(std::launch::async, [=] {
+      prefault_for_writing(data + begin, std::min(piece, bytes - begin));
+    }));
+  return mapped;
+}
 
 class Tree {
  public:
@@ -73,10 +92,13 @@ class Tree {
       visit_value_type(type, [&](auto zero) {
         using T = decltype(zero);
         const std::size_t n = this->n(), row_bytes = n * sizeof(T);
-        std::future<void> mapped;
+        std::vector<std::future<void>> mapped;
         if (fresh && rows * row_bytes >= kPrefaultBytes)
-          mapped = std::async(std::launch::async,
-                              [=] { prefault_for_writing(target, rows * row_bytes); });
+          mapped = prefault_concurrently(target, rows * row_bytes);
+        const auto wait_mapped = [&] {
+          for (auto& piece : mapped)
+            if (piece.valid()) piece.get();
+        };
         // Kept by the Runtime between calls: a repeated call allocates nothing on the device.
         auto w = DeviceArray<T>::workspace(runtime, "python.treefix.weights", n);
         auto r = DeviceArray<T>::workspace(runtime, "python.treefix.result", n);
@@ -87,10 +109,10 @@ class Tree {
             rootfix(runtime, *tree_, w, r, options);
           else
             leaffix(runtime, *tree_, w, r, options);
-          if (mapped.valid()) mapped.get();
+          wait_mapped();
           detail::read_buffer(runtime, r.buffer(), target + row * row_bytes, row_bytes, nullptr);
         }
-        if (mapped.valid()) mapped.get();
+        wait_mapped();
       });
     });
     return result;
