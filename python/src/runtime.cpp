@@ -1,5 +1,6 @@
 // treefix.devices(), treefix.Runtime and the default runtime.
 #include "runtime.hpp"
+#include "result_blocks.hpp"
 
 #include <pybind11/stl.h>
 
@@ -91,6 +92,12 @@ takes turns on it (the GIL is released meanwhile).)doc")
   m.def(
       "default_runtime", [] { return runtime_or_default(std::nullopt); },
       "The Runtime that runtime=None stands for (made on first use).");
+  m.def("cached_result_bytes", &cached_result_bytes, R"doc(
+Bytes of host memory kept from freed large results (4 MiB or more) for the next result of the
+same size: a loop that replaces its result array reuses mapped pages instead of new ones, which
+the operating system would zero first. At most 1 GiB is kept.)doc");
+  m.def("release_cached_results", &release_cached_results,
+        "Frees the host memory cached_result_bytes() counts.");
 }
 
 }  // namespace treefix::python

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "result_blocks.hpp"
 #include "runtime.hpp"
 #include "treefix/core/host_memory.hpp"
 #include "treefix/treefix/newick.hpp"
@@ -84,10 +85,11 @@ class Tree {
                        " vertices: expected (" + std::to_string(n()) + ",) or a batch (k, " +
                        std::to_string(n()) + ")");
     const std::size_t rows = in.ndim() == 2 ? static_cast<std::size_t>(in.shape(0)) : 1;
-    py::array result = output_like(in, out);
+    const ResultArray made = output_like(in, out);
+    py::array result = made.array;
     const char* source = static_cast<const char*>(in.data());
     char* target = static_cast<char*>(result.mutable_data());
-    const bool fresh = out.is_none();
+    const bool fresh = made.fresh_pages;
     on_device(*box_, [&](Runtime& runtime) {
       visit_value_type(type, [&](auto zero) {
         using T = decltype(zero);
@@ -155,10 +157,12 @@ class Tree {
   }
 
  private:
-  // A new array of in's shape and dtype, or `out` when it is one the results can go into.
-  static py::array output_like(const py::array& in, const py::object& out) {
+  // A new array of in's shape and dtype (every element is written by the call), or `out` when it
+  // is one the results can go into.
+  static ResultArray output_like(const py::array& in, const py::object& out) {
     if (out.is_none())
-      return py::array(in.dtype(), std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
+      return uninitialised_array(in.dtype(),
+                                 std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
     if (!py::isinstance<py::array>(out)) throw py::type_error("out: expected a NumPy array");
     py::array target = py::reinterpret_borrow<py::array>(out);
     const bool same_shape = target.ndim() == in.ndim() &&
@@ -168,7 +172,7 @@ class Tree {
       throw InputError("out: expected a writeable C-contiguous array of " + shape_text(in) +
                        " and dtype " + dtype_text(in.dtype()) + ", got " + shape_text(target) +
                        " of dtype " + dtype_text(target.dtype()));
-    return target;
+    return {target, false};
   }
 
   RuntimeHandle box_;
