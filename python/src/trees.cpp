@@ -13,13 +13,12 @@
 #include "result_blocks.hpp"
 #include "runtime.hpp"
 #include "treefix/core/host_memory.hpp"
+#include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/newick.hpp"
 #include "treefix/treefix/treefix.hpp"
 
 namespace treefix::python {
 namespace {
-
-enum class Fix { root, leaf };
 
 template <class T>
 py::array_t<T> ones(std::size_t n) {
@@ -41,7 +40,8 @@ std::vector<std::future<void>> prefault_concurrently(char* data, std::size_t byt
   const std::size_t pieces =
       std::max<std::size_t>(1, std::min(kPrefaultThreads, bytes / kPrefaultPieceBytes));
   constexpr std::size_t kLargePage = std::size_t{2} << 20;  // pieces cover whole large pages
-  const std::size_t piece = ((bytes + pieces - 1) / pieces + kLargePage - 1) / kLargePage * kLargePage;
+  const std::size_t piece =
+      ((bytes + pieces - 1) / pieces + kLargePage - 1) / kLargePage * kLargePage;
   std::vector<std::future<void>> mapped;
   for (std::size_t begin = 0; begin < bytes; begin += piece)
     mapped.push_back(std::async(std::launch::async, [=] {
@@ -210,14 +210,14 @@ std::string fix_doc(const char* name, const char* what) {
 }  // namespace
 
 void bind_trees(py::module_& m) {
-  py::class_<Tree>(m, "Tree", R"doc(
+  py::class_<Tree> tree_class(m, "Tree", R"doc(
 A rooted forest on the device: validated once (ValueError naming the vertex for a parent out of
 range or a cycle), with its Euler tour kept for every later call.
 
 Tree(parents, *, runtime=None): parents is a 1-D int32 or int64 array, -1 for a root (several
 roots make a forest). Tree.from_newick(path) reads a Newick file: vertices are numbered in
-pre-order as the nodes appear in the text (the root is 0); names and lengths come with it.)doc")
-      .def(py::init(&make_tree), py::arg("parents"), py::kw_only(), runtime_arg())
+pre-order as the nodes appear in the text (the root is 0); names and lengths come with it.)doc");
+  tree_class.def(py::init(&make_tree), py::arg("parents"), py::kw_only(), runtime_arg())
       .def_static(
           "from_newick",
           [](py::handle path_like, const std::optional<RuntimeHandle>& runtime) {
@@ -253,26 +253,6 @@ pre-order as the nodes appear in the text (the root is 0); names and lengths com
           "lengths", &Tree::lengths,
           "Branch lengths of a Newick tree (float64, 0 where none is written), else None.")
       .def(
-          "rootfix",
-          [](Tree& tree, py::object weights, const std::string& op, bool exclusive,
-             const std::string& algorithm, py::object out) {
-            return tree.fix(Fix::root, std::move(weights), op, exclusive, algorithm, out);
-          },
-          py::arg("weights") = py::none(), py::kw_only(), py::arg("op") = "sum",
-          py::arg("exclusive") = false, py::arg("algorithm") = "auto", py::arg("out") = py::none(),
-          fix_doc("rootfix", "The weight of each vertex combined with those of all its ancestors")
-              .c_str())
-      .def(
-          "leaffix",
-          [](Tree& tree, py::object weights, const std::string& op, bool exclusive,
-             const std::string& algorithm, py::object out) {
-            return tree.fix(Fix::leaf, std::move(weights), op, exclusive, algorithm, out);
-          },
-          py::arg("weights") = py::none(), py::kw_only(), py::arg("op") = "sum",
-          py::arg("exclusive") = false, py::arg("algorithm") = "auto", py::arg("out") = py::none(),
-          fix_doc("leaffix", "The weight of each vertex combined with those of all its descendants")
-              .c_str())
-      .def(
           "depths",
           [](Tree& tree) {
             return tree.fix(Fix::root, ones<std::int32_t>(tree.n()), "sum", true, "auto",
@@ -292,12 +272,26 @@ pre-order as the nodes appear in the text (the root is 0); names and lengths com
       .def("__repr__",
            [](const Tree& tree) { return "treefix.Tree(n=" + std::to_string(tree.n()) + ")"; });
 
-  for (auto [name, fix] : {std::pair{"rootfix", Fix::root}, std::pair{"leaffix", Fix::leaf}}) {
-    const Fix which = fix;
+  // rootfix / leaffix, as Tree methods and as one-call functions.
+  const std::pair<Fix, const char*> fixes[] = {
+      {Fix::root, "The weight of each vertex combined with those of all its ancestors"},
+      {Fix::leaf, "The weight of each vertex combined with those of all its descendants"}};
+  for (const auto& [which, summary] : fixes) {
+    const char* name = to_string(which);
+    tree_class.def(
+        name,
+        [which = which](Tree& tree, py::object weights, const std::string& op, bool exclusive,
+                        const std::string& algorithm, py::object out) {
+          return tree.fix(which, std::move(weights), op, exclusive, algorithm, out);
+        },
+        py::arg("weights") = py::none(), py::kw_only(), py::arg("op") = "sum",
+        py::arg("exclusive") = false, py::arg("algorithm") = "auto", py::arg("out") = py::none(),
+        fix_doc(name, summary).c_str());
     m.def(
         name,
-        [which](py::handle parents, py::object weights, const std::string& op, bool exclusive,
-                const std::string& algorithm, const std::optional<RuntimeHandle>& runtime) {
+        [which = which](py::handle parents, py::object weights, const std::string& op,
+                        bool exclusive, const std::string& algorithm,
+                        const std::optional<RuntimeHandle>& runtime) {
           Tree tree = make_tree(parents, runtime);
           return tree.fix(which, std::move(weights), op, exclusive, algorithm, py::none());
         },
