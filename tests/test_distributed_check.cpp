@@ -107,6 +107,20 @@ TEST_CASE("distributed BFS check: wrong trees are rejected") {
   }
 }
 
+TEST_CASE("distributed BFS check: directed graphs (parent arcs looked up on the parent's rank)") {
+  // 0 -> 1 -> 2 -> 3 -> 0 and 0 -> 3
+  const Csr g = csr_from_edges(4, {0, 1, 2, 3, 0}, {1, 2, 3, 0, 3}, false);
+  CHECK(problem_of(g, {0}, {0, 1, 2, 1}, {-1, 0, 1, 0}) == "");
+  // from 1: the arc 0 -> 1 leads three levels up (allowed in a directed graph)
+  CHECK(problem_of(g, {1}, {3, 0, 1, 2}, {3, -1, 1, 2}) == "");
+  CHECK(problem_of(g, {1}, {3, 0, 1, 2}, {3, -1, 1, 1}) ==
+        "vertex 3: depth 2 but its parent 1 has depth 0");
+  // 2's parent 3 is one level up, but the arc is 2 -> 3, not 3 -> 2
+  CHECK(problem_of(g, {0}, {0, 1, 2, 1}, {-1, 0, 3, 0}) == "vertex 2: parent 3 has no arc to it");
+  CHECK(problem_of(g, {0}, {0, 1, -1, 1}, {-1, 0, -1, 0}) ==
+        "vertex 1: depth 1 but its neighbour 2 is unreached");
+}
+
 TEST_CASE("distributed BFS check: trees deeper than a byte's levels") {
   // a path of 300 vertices: levels up to 299, checked on ints (the host check alone)
   const std::size_t n = 300;
