@@ -107,6 +107,31 @@ TEST_CASE("distributed BFS check: wrong trees are rejected") {
   }
 }
 
+TEST_CASE("distributed BFS check: a hub's row (checked by a work-group on the device)") {
+  // a star of 1000 leaves around 0, and a path 1000 - 1001 - 1002 from leaf 1000
+  const std::size_t n = 1003;
+  std::vector<vertex_t> source, target, depth(n, 2), parent(n, 0);
+  for (vertex_t leaf = 1; leaf <= 1000; ++leaf) source.push_back(0), target.push_back(leaf);
+  source.insert(source.end(), {1000, 1001}), target.insert(target.end(), {1001, 1002});
+  const Csr star = csr_from_edges(n, source, target, true);
+  depth[5] = 0, parent[5] = -1;  // from leaf 5
+  depth[0] = 1, parent[0] = 5;
+  depth[1001] = 3, parent[1001] = 1000;
+  depth[1002] = 4, parent[1002] = 1001;
+  CHECK(problem_of(star, {5}, depth, parent) == "");
+  std::vector<vertex_t> unreached_depth = depth, unreached_parent = parent;
+  unreached_depth[900] = unreached_parent[900] = -1;
+  CHECK(problem_of(star, {5}, unreached_depth, unreached_parent) ==
+        "vertex 0: depth 1 but its neighbour 900 is unreached");
+  // two sources: the hub's parent one level up, but not a neighbour
+  std::vector<vertex_t> two_depth = depth, two_parent = parent;
+  two_depth[1002] = 0, two_parent[1002] = -1;
+  two_depth[1001] = 1, two_parent[1001] = 1002;
+  two_parent[0] = 1002;
+  CHECK(problem_of(star, {5, 1002}, two_depth, two_parent) ==
+        "vertex 0: parent 1002 is not a neighbour");
+}
+
 TEST_CASE("distributed BFS check: directed graphs (parent arcs looked up on the parent's rank)") {
   // 0 -> 1 -> 2 -> 3 -> 0 and 0 -> 3
   const Csr g = csr_from_edges(4, {0, 1, 2, 3, 0}, {1, 2, 3, 0, 3}, false);

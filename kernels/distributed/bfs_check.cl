@@ -9,28 +9,39 @@
 // up, or not in its row (the reverse of the parent's arc: the graph is undirected); or an arc of
 // its row leads to a vertex unreached or more than one level deeper. The smallest such local
 // vertex is kept in first_bad (local_n when none): the host words the message.
+// Rows longer than heavy_row are left by dbfs_check to dbfs_check_heavy, a work-group per row
+// (appended to heavy[]): a hub's million arcs would keep one work-item busy long after the rest.
 // EDGE_T: the row offsets' type (long when wide).
+
+inline bool is_source(int vertex, __global const int* sources, uint source_count) {
+  bool found = false;
+  for (uint s = 0; s < source_count; ++s) found |= sources[s] == vertex;
+  return found;
+}
 
 __kernel void dbfs_check(__global const EDGE_T* row_offset, __global const int* column,
                          __global const uchar* level, __global const int* depth,
                          __global const int* parent, __global const int* sources,
-                         uint source_count, uint local_n, int first, uint n,
+                         uint source_count, uint local_n, int first, uint n, uint heavy_row,
+                         __global int* heavy, __global uint* heavy_count,
                          __global uint* first_bad) {
   for (uint v = get_global_id(0); v < local_n; v += get_global_size(0)) {
     const int d = depth[v], p = parent[v];
-    bool is_source = false;
-    for (uint s = 0; s < source_count; ++s) is_source |= sources[s] == first + (int)v;
+    const bool source = is_source(first + (int)v, sources, source_count);
     bool bad;
-    if (is_source)
+    if (source)
       bad = d != 0 || p != -1;
     else if (d == -1)
       bad = p != -1;
     else
       bad = d <= 0 || d >= 255 || p < 0 || (uint)p >= n || level[p] != d - 1;
-    if (!bad && d >= 0) {
+    const EDGE_T begin = row_offset[v], end = row_offset[v + 1];
+    if (!bad && d >= 0 && end - begin > heavy_row) {
+      heavy[atomic_inc(heavy_count)] = (int)v;
+    } else if (!bad && d >= 0) {
       // Unreached (255) compares above every level: one comparison per arc.
-      bool parent_in_row = is_source, far = false;
-      for (EDGE_T e = row_offset[v]; e < row_offset[v + 1]; ++e) {
+      bool parent_in_row = source, far = false;
+      for (EDGE_T e = begin; e < end; ++e) {
         const int w = column[e];
         far |= level[w] > d + 1;
         parent_in_row |= w == p;
@@ -38,5 +49,32 @@ __kernel void dbfs_check(__global const EDGE_T* row_offset, __global const int* 
       bad = far || !parent_in_row;
     }
     if (bad) atomic_min(first_bad, v);
+  }
+}
+
+// The heavy rows: each work-group takes rows of the list in turn, its work-items striding the row.
+__kernel void dbfs_check_heavy(__global const EDGE_T* row_offset, __global const int* column,
+                               __global const uchar* level, __global const int* depth,
+                               __global const int* parent, __global const int* sources,
+                               uint source_count, int first, __global const int* heavy,
+                               __global const uint* heavy_count, __global uint* first_bad) {
+  __local int parent_in_row;
+  const uint rows = *heavy_count;
+  for (uint h = get_group_id(0); h < rows; h += get_num_groups(0)) {
+    const int v = heavy[h], d = depth[v], p = parent[v];
+    if (get_local_id(0) == 0) parent_in_row = is_source(first + v, sources, source_count);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    bool far = false, found = false;
+    for (EDGE_T e = row_offset[v] + get_local_id(0); e < row_offset[v + 1];
+         e += get_local_size(0)) {
+      const int w = column[e];
+      far |= level[w] > d + 1;
+      found |= w == p;
+    }
+    if (found) parent_in_row = 1;  // every writer writes 1
+    if (far) atomic_min(first_bad, (uint)v);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && !parent_in_row) atomic_min(first_bad, (uint)v);
+    barrier(CLK_LOCAL_MEM_FENCE);  // parent_in_row is reset for the next row after every read
   }
 }

@@ -13,6 +13,8 @@ namespace treefix {
 namespace {
 
 constexpr std::uint8_t kUnreachedByte = 255;
+// Rows longer than this are checked by a work-group each (kernels/distributed/bfs_check.cl).
+constexpr std::size_t kHeavyRow = 256;
 
 }  // namespace
 
@@ -59,11 +61,20 @@ std::string distributed_bfs_problem(const World& world, Runtime& runtime, const 
     const std::vector<vertex_t> source_list = sources.empty() ? std::vector<vertex_t>{-1} : sources;
     const auto device_sources =
         DeviceArray<vertex_t>::upload(runtime, source_list, profile, "sources");
-    DeviceArray<cl_uint> device_first_bad(runtime, 1, "first bad vertex");
+    DeviceArray<cl_uint> device_first_bad(runtime, 1, "first bad vertex"),
+        heavy_count(runtime, 1, "heavy rows");
+    DeviceArray<vertex_t> heavy(runtime, g.local_arcs() / kHeavyRow + 1, "heavy rows");
     fill(runtime, device_first_bad.buffer(), cl_uint(first_bad), 1, {profile, "check"});
+    fill(runtime, heavy_count.buffer(), cl_uint(0), 1, {profile, "check"});
     kernels.run("dbfs_check", kernels.grid_stride(local_n), rows.row_offset, rows.column,
                 device_level, device_depth, device_parent, device_sources, cl_uint(sources.size()),
-                cl_uint(local_n), cl_int(g.begin()), cl_uint(g.vertices), device_first_bad);
+                cl_uint(local_n), cl_int(g.begin()), cl_uint(g.vertices), cl_uint(kHeavyRow), heavy,
+                heavy_count, device_first_bad);
+    const std::size_t groups =
+        std::min<std::size_t>(heavy.size(), runtime.saturating_groups(kernels.wg_size()));
+    kernels.run("dbfs_check_heavy", kernels.groups(groups), rows.row_offset, rows.column,
+                device_level, device_depth, device_parent, device_sources, cl_uint(sources.size()),
+                cl_int(g.begin()), heavy, heavy_count, device_first_bad);
     first_bad = device_first_bad.download(runtime, profile)[0];
   }
   if (!world.any(first_bad < local_n)) return {};
