@@ -65,8 +65,8 @@ __kernel void dbfs_check_heavy(__global const EDGE_T* row_offset, __global const
     if (get_local_id(0) == 0) parent_in_row = is_source(first + v, sources, source_count);
     barrier(CLK_LOCAL_MEM_FENCE);
     bool far = false, found = false;
-    for (EDGE_T e = row_offset[v] + get_local_id(0); e < row_offset[v + 1];
-         e += get_local_size(0)) {
+    const EDGE_T step = (EDGE_T)get_local_size(0), end = row_offset[v + 1];
+    for (EDGE_T e = row_offset[v] + (EDGE_T)get_local_id(0); e < end; e += step) {
       const int w = column[e];
       far |= level[w] > d + 1;
       found |= w == p;
