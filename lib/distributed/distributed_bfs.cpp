@@ -153,6 +153,9 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
         kernels.run("dbfs_top_down", kernels.grid_stride(frontier_size), graph.row_offset(),
                     graph.column(), frontier, cl_uint(frontier_size), cl_int(first),
                     cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote);
+      // The expansion ends before the exchange's clock starts (the first download would wait
+      // for it, counting the kernel as exchange).
+      runtime.queue().finish();
       const Clock::time_point exchange_start = Clock::now();
       const std::vector<cl_uint> count = counts.download(runtime, profile);
       // The pairs, bucketed by their target's owner and exchanged all-to-all through the host.
@@ -189,6 +192,7 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
           kernels.run("dbfs_mark", kernels.grid_stride(frontier_size), frontier,
                       cl_uint(frontier_size), local_bits);
       }
+      runtime.queue().finish();  // as above: the marking is not exchange
       const Clock::time_point exchange_start = Clock::now();
       if (global_bits.size() == 0) {
         global_bits = DeviceArray<cl_uint>(runtime, bitmap_words(n), "frontier bitmap");
