@@ -7,12 +7,12 @@
 #   warm-up   every kernel compiled into the kernel cache on a small graph, on 1 and N ranks
 #   generate  Kronecker SCALE (default 26) once, as a raw CSR binary in $SCRATCH (every run
 #             below reads it: reading takes seconds, generating tens of seconds)
-#   bfs       Graph500 on 1 and on N ranks: 64 random roots, each validated, harmonic-mean GTEPS,
+#   bfs       Graph500 on 1, 2, 4, ... and N ranks: 64 random roots, each validated, harmonic-mean GTEPS,
 #             --stats: every root's time, the first root's levels with the exchange's share
-#   cc        connected components on 1 rank (the single-device command) and on N ranks
+#   cc        connected components on 1 rank (the single-device command) and on 2, 4, ... N
 #   largest   the largest scale N GPUs hold and one GPU refuses (one GPU's capacity check
 #             answers at once), BFS from 4 validated roots, generated in place
-#   cc+1      components at SCALE + 1 on 1 and N ranks
+#   cc+1      components at SCALE + 1, on as many rank counts
 # N: the GPUs `nvidia-smi -L` lists (or $GPUS). Writes OUTDIR/mpi.csv, one log per run,
 # 1-summary.txt, and everything in OUTDIR/0-results.tgz (first by name); prints the summary.
 #
@@ -113,7 +113,7 @@ fi
 # generate S: the raw CSR binary of Kronecker S in $scratch (every rank writes its rows)
 generate() {
   local s=$1 log="$out/generate-$1.log" start=$SECONDS
-  fits "generating scale $s" "$(at "$s" 40)" || return 1
+  fits "generating scale $s" $(($(at "$s" 80) / gpus)) || return 1  # 16 cores a rank
   mpi "$gpus" generate kronecker --scale "$s" --distributed -o "$scratch/k$s.csr" > "$log" 2>&1
   local rc=$?
   note "generate scale $s on $gpus ranks: exit $rc, $((SECONDS - start))s ($(grep -o 'generate [0-9.]* ms, write [0-9.]* ms' "$log"))"
@@ -150,11 +150,13 @@ components() {
   csv "$ranks" "$s" cc_ms "${ms:-}" ms $((SECONDS - start)) "$(basename "$log")"
 }
 
+# Rank counts: 1, 2, 4, ... below the GPUs present, and all of them.
+counts=(1)
+for ((r = 2; r < gpus; r *= 2)); do counts+=("$r"); done
+((gpus > 1)) && counts+=("$gpus")
 if generate "$scale"; then
-  graph500 1 "$scale"
-  ((gpus > 1)) && graph500 "$gpus" "$scale"
-  components 1 "$scale"
-  ((gpus > 1)) && components "$gpus" "$scale"
+  for ranks in "${counts[@]}"; do graph500 "$ranks" "$scale"; done
+  for ranks in "${counts[@]}"; do components "$ranks" "$scale"; done
 fi
 rm -f "$scratch/k$scale.csr"
 
@@ -171,7 +173,7 @@ if ((gpus > 1)); then
       break
     fi
     grep -q "needs" "$out/refuse-1-$big.log" || { note "scale $big on one GPU: $(tail -1 "$out/refuse-1-$big.log")"; continue; }
-    fits "largest scale $big on $gpus GPUs" "$(at "$big" 40)" || continue
+    fits "largest scale $big on $gpus GPUs" $(($(at "$big" 80) / gpus)) || continue
     log="$out/largest-$gpus-s$big.log"
     start=$SECONDS
     mpi "$gpus" bfs --graph "kronecker:$big" --roots 4 --check --stats > "$log" 2>&1
@@ -191,7 +193,6 @@ fi
 # --- components one scale up
 if ((gpus > 1)) && fits "components at scale $((scale + 1))" "$(at $((scale + 1)) 100)" &&
   generate $((scale + 1)); then
-  components 1 $((scale + 1))
-  components "$gpus" $((scale + 1))
+  for ranks in "${counts[@]}"; do components "$ranks" $((scale + 1)); done
 fi
 finish 0
