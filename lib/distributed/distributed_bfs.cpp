@@ -114,9 +114,11 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
                   cl_uint(local_sources.size()), depth);
     }
   }
-  DeviceArray<cl_uint> counts(runtime, 2, "BFS counts");
+  // claimed vertices, remote pairs, rows of the top-down expansion left to work-groups
+  DeviceArray<cl_uint> counts(runtime, 3, "BFS counts");
   DeviceArray<cl_ulong> next_arcs(runtime, 1, "BFS frontier arcs");
   DeviceArray<cl_int2> remote, received;
+  DeviceArray<vertex_t> heavy;
   DeviceArray<cl_uint> local_bits(runtime, bitmap_words(local_n), "frontier bitmap slice"),
       global_bits;
   std::vector<cl_uint> host_bits;
@@ -142,17 +144,26 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
     const Clock::time_point start = Clock::now();
     double exchange_ms = 0;
     std::uint64_t bytes_sent = 0;
-    fill(runtime, counts.buffer(), cl_uint(0), 2, {profile, "bfs"});
+    fill(runtime, counts.buffer(), cl_uint(0), 3, {profile, "bfs"});
     fill(runtime, next_arcs.buffer(), cl_ulong(0), 1, {profile, "bfs"});
     const DeviceArray<vertex_t>& frontier = queue[current];
     const DeviceArray<vertex_t>& next = queue[1 - current];
     const cl_int next_depth = level + 1;
     if (!bottom_up) {
       reserve(runtime, remote, std::max<std::uint64_t>(frontier_arcs, 1), "BFS pairs out");
-      if (frontier_size)
+      reserve(runtime, heavy, std::max<std::uint64_t>(frontier_size, 1), "BFS heavy rows");
+      if (frontier_size) {
         kernels.run("dbfs_top_down", kernels.grid_stride(frontier_size), graph.row_offset(),
                     graph.column(), frontier, cl_uint(frontier_size), cl_int(first),
-                    cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote);
+                    cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote,
+                    heavy);
+        // The long rows it listed, a work-group each; how many is read on the device.
+        const std::size_t heavy_groups = std::min<std::size_t>(
+            frontier_size, runtime.saturating_groups(kernels.wg_size()));
+        kernels.run("dbfs_top_down_heavy", kernels.groups(heavy_groups), graph.row_offset(),
+                    graph.column(), heavy, cl_int(first), cl_uint(local_n), depth, parent,
+                    next_depth, next, counts, next_arcs, remote);
+      }
       // The expansion ends before the exchange's clock starts (the first download would wait
       // for it, counting the kernel as exchange).
       runtime.queue().finish();
