@@ -158,8 +158,8 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
                     cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote,
                     heavy);
         // The long rows it listed, a work-group each; how many is read on the device.
-        const std::size_t heavy_groups = std::min<std::size_t>(
-            frontier_size, runtime.saturating_groups(kernels.wg_size()));
+        const std::size_t heavy_groups =
+            std::min<std::size_t>(frontier_size, runtime.saturating_groups(kernels.wg_size()));
         kernels.run("dbfs_top_down_heavy", kernels.groups(heavy_groups), graph.row_offset(),
                     graph.column(), heavy, cl_int(first), cl_uint(local_n), depth, parent,
                     next_depth, next, counts, next_arcs, remote);
