@@ -17,14 +17,7 @@ repeats=${REPEATS:-3}
 vertices=${VERTICES:-16777216}  # of the generated tree
 scale=${SCALE:-20}               # of the generated Kronecker graph (2^scale vertices, 16 edges each)
 
-if [[ -e /etc/OpenCL/vendors ]] && command -v nvidia-smi > /dev/null; then
-  echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-  export TREEFIX_DEVICE=${TREEFIX_DEVICE:-nvidia}
-fi
-if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacked here
-  export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
-  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+source "$(dirname "$0")/lib/gpu_env.sh"
 if [[ ! -x $build/apps/treefix ]]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_TESTS=OFF > "$out/build.log" 2>&1 &&
     cmake --build "$build" -j"$(nproc)" --target treefix >> "$out/build.log" 2>&1 ||
