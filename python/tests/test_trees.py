@@ -187,6 +187,24 @@ def test_large_results_reuse_freed_memory_and_are_fully_written(rt):
     assert treefix.cached_result_bytes() == 0
 
 
+def test_host_threads_do_not_change_results(rt):
+    n = 200003
+    rng = np.random.default_rng(5)
+    parent = (rng.random(n) * np.arange(n)).astype(np.int64)
+    parent[0] = -1
+    w = rng.standard_normal(n)
+    results = []
+    for threads in (1, 3, 0):
+        treefix.set_host_threads(threads)
+        assert treefix.host_threads() == (threads or treefix.host_threads())
+        results.append(treefix.leaffix(parent, w, algorithm="sequential", runtime=rt))
+    assert treefix.host_threads() >= 1
+    for r in results[1:]:
+        assert r.tobytes() == results[0].tobytes()
+    with pytest.raises(ValueError, match="at most"):
+        treefix.set_host_threads(1 << 20)
+
+
 def test_out_must_fit(rt):
     tree = treefix.Tree([-1, 0], runtime=rt)
     for out in (np.empty(3), np.empty(2, np.float32), np.empty(4)[::2]):
