@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "result_blocks.hpp"
 #include "runtime.hpp"
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/connectivity.hpp"
@@ -69,13 +70,21 @@ class Graph {
 
   py::object breadth_first_order(std::int64_t i_start, bool return_predecessors) {
     check_vertex(i_start, "i_start");
-    py::array_t<std::int32_t> predecessors(static_cast<py::ssize_t>(n()));
-    std::int32_t* parent = predecessors.mutable_data();
-    std::vector<std::int32_t> order = on_device(*box_, [&](Runtime& runtime) {
-      DeviceBfs search = bfs(runtime, *device_, {static_cast<vertex_t>(i_start)});
-      std::vector<std::int32_t> reached(search.reached());
-      detail::read_buffer(runtime, search.order.buffer(), reached.data(),
-                          reached.size() * sizeof(std::int32_t), nullptr);
+    // The search, then the result arrays (made with the GIL held, once the order's length is
+    // known; large ones reuse freed results' memory), then the reads straight into them.
+    DeviceBfs search = on_device(*box_, [&](Runtime& runtime) {
+      return bfs(runtime, *device_, {static_cast<vertex_t>(i_start)});
+    });
+    const ResultArray order = uninitialised_array(py::dtype::of<std::int32_t>(),
+                                                  {static_cast<py::ssize_t>(search.reached())});
+    const ResultArray predecessors = uninitialised_array(
+        py::dtype::of<std::int32_t>(), {static_cast<py::ssize_t>(return_predecessors ? n() : 0)});
+    auto* reached = static_cast<std::int32_t*>(order.array.request().ptr);
+    auto* parent = static_cast<std::int32_t*>(predecessors.array.request().ptr);
+    on_device(*box_, [&](Runtime& runtime) {
+      if (search.reached())
+        detail::read_buffer(runtime, search.order.buffer(), reached,
+                            search.reached() * sizeof(std::int32_t), nullptr);
       if (return_predecessors && n() > 0) {
         detail::read_buffer(runtime, search.parent.buffer(), parent, n() * sizeof(std::int32_t),
                             nullptr);
@@ -84,11 +93,9 @@ class Graph {
             if (parent[v] < 0) parent[v] = kNoPredecessor;
         });
       }
-      return reached;
     });
-    py::array_t<std::int32_t> order_array(static_cast<py::ssize_t>(order.size()), order.data());
-    if (!return_predecessors) return std::move(order_array);
-    return py::make_tuple(order_array, predecessors);
+    if (!return_predecessors) return order.array;
+    return py::make_tuple(order.array, predecessors.array);
   }
 
   py::object connected_components(bool directed, const std::string& connection,
@@ -99,8 +106,9 @@ class Graph {
       throw InputError(
           "connected_components: strongly connected components are not implemented; "
           "connection='weak' (or directed=False) gives the components of the undirected graph");
-    py::array_t<std::int32_t> labels(static_cast<py::ssize_t>(n()));
-    std::int32_t* label = labels.mutable_data();
+    const ResultArray labels =
+        uninitialised_array(py::dtype::of<std::int32_t>(), {static_cast<py::ssize_t>(n())});
+    auto* label = static_cast<std::int32_t*>(labels.array.request().ptr);
     const std::size_t count = on_device(*box_, [&](Runtime& runtime) {
       const DeviceGraph& graph = undirected_device(runtime);
       Components components = treefix::connected_components(runtime, graph);
@@ -119,7 +127,7 @@ class Graph {
       return components.count;
     });
     if (!return_labels) return py::int_(count);
-    return py::make_tuple(count, labels);
+    return py::make_tuple(count, labels.array);
   }
 
   py::array rooted_spanning_tree(std::int64_t root, const std::string& method) {

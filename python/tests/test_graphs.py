@@ -159,3 +159,33 @@ def test_road_network(rt):
     np.testing.assert_array_equal(labels, ref_labels)
     parents = kept.rooted_spanning_tree(0)
     assert (parents == -1).sum() == count
+
+
+def test_large_results_reuse_memory_and_are_fully_written(rt):
+    # 2^20 + 5 vertices: every result is over 4 MiB, so a second call takes the first's freed
+    # block, which still holds the old values.
+    n = (1 << 20) + 5
+    rng = np.random.default_rng(2)
+    # two paths joined by random chords: long BFS levels, one component
+    rows = np.concatenate([np.arange(n - 1), rng.integers(0, n, 3000)])
+    cols = np.concatenate([np.arange(1, n), rng.integers(0, n, 3000)])
+    a = sp.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    graph = treefix.Graph(a, directed=False, runtime=rt)
+    treefix.release_cached_results()
+    for source in (0, n // 2, n - 1):
+        order, pred = graph.breadth_first_order(source)
+        ref_order, ref_pred = csgraph.breadth_first_order(a, source, directed=False)
+        assert order[0] == source
+        np.testing.assert_array_equal(np.sort(order), np.sort(ref_order))  # the same vertices
+        assert (pred >= 0).sum() == (ref_pred >= 0).sum()
+        assert pred[source] == -9999
+        # every predecessor is a neighbour
+        reached = np.flatnonzero(pred >= 0)
+        assert np.all(np.asarray(a[reached, pred[reached]] + a[pred[reached], reached]).ravel() > 0)
+        count, labels = graph.connected_components()
+        ref_count, ref_labels = csgraph.connected_components(a, directed=False)
+        assert count == ref_count
+        np.testing.assert_array_equal(labels, ref_labels)
+        del order, pred, labels
+    assert treefix.cached_result_bytes() > 0
+    treefix.release_cached_results()
