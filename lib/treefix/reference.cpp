@@ -167,14 +167,15 @@ template <class T>
 std::vector<T> rootfix(const ParentArray& parent, const std::vector<T>& w, Op op, bool exclusive,
                        Precision precision) {
   check_lengths(parent, w.size());
-  return rootfix(parent, top_down_order(parent), w, op, exclusive, precision);
+  return rootfix(parent, parent_first_order(parent), w, op, exclusive, precision);
 }
 
 template <class T>
 std::vector<T> leaffix(const ParentArray& parent, const std::vector<T>& w, Op op, bool exclusive,
                        Precision precision) {
   check_lengths(parent, w.size());
-  return leaffix(parent, top_down_order(parent), w, op, exclusive, precision);
+  // Children folded in decreasing id, as along the breadth-first order (tree.hpp).
+  return leaffix(parent, level_order(parent), w, op, exclusive, precision);
 }
 
 #define TREEFIX_INSTANTIATE(T)                                                            \
