@@ -82,6 +82,18 @@ void walk_top_down(const ParentArray& parent, Visit&& visit) {
   std::vector<unsigned char> state(n, unplaced);
   std::vector<vertex_t> walk;
   for (std::size_t start = 0; start < n; ++start) {
+#if defined(__GNUC__)
+    // Most walks are short (bushy trees): the first step of a walk kAhead starts on is asked for
+    // now, so that its cache misses overlap this walk's.
+    constexpr std::size_t kAhead = 8;
+    if (start + kAhead < n) {
+      const vertex_t p = parent[start + kAhead];
+      if (p >= 0 && p < count) {
+        __builtin_prefetch(&state[p]);
+        __builtin_prefetch(&parent[p]);
+      }
+    }
+#endif
     if (state[start] != unplaced) continue;
     auto v = static_cast<vertex_t>(start);
     for (;;) {
