@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 
 namespace treefix::reference {
 
@@ -113,13 +114,14 @@ template <class T>
 std::vector<T> accurate_rootfix(const ParentArray& parent, const std::vector<vertex_t>& order,
                                 const std::vector<T>& w, bool exclusive) {
   using W = Wide<T>;
-  std::vector<typename W::type> wide(parent.size());
+  auto wide = prefaulted_vector<typename W::type>(parent.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
     TREEFIX_PREFETCH_AHEAD(i + kAhead, wide, w);
     const vertex_t v = order[i];
     wide[v] = parent[v] == -1 ? W::of(w[v]) : wide[parent[v]] + W::of(w[v]);
   }
-  std::vector<T> r(parent.size());  // every value is final: in increasing id, streaming
+  auto r =
+      prefaulted_vector<T>(parent.size());  // every value is final: in increasing id, streaming
   for (std::size_t v = 0; v < r.size(); ++v)
     r[v] = !exclusive ? W::narrow(wide[v]) : parent[v] == -1 ? T(0) : W::narrow(wide[parent[v]]);
   return r;
@@ -129,9 +131,9 @@ template <class T>
 std::vector<T> accurate_leaffix(const ParentArray& parent, const std::vector<vertex_t>& order,
                                 const std::vector<T>& w, bool exclusive) {
   using W = Wide<T>;
-  std::vector<typename W::type> below(parent.size(), W::of(-T(0)));
+  auto below = prefaulted_vector<typename W::type>(parent.size(), W::of(-T(0)));
   std::vector<char> has_children(parent.size(), 0);
-  std::vector<T> r(parent.size());
+  auto r = prefaulted_vector<T>(parent.size());
   for (std::size_t i = order.size(); i-- > 0;) {
     TREEFIX_PREFETCH_AHEAD(i - kAhead, below, w);  // below 0 wraps past the end
     const vertex_t v = order[i];
@@ -160,7 +162,7 @@ std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& o
   if constexpr (std::is_floating_point_v<T>)
     if (op == Op::sum && precision == Precision::accurate)
       return accurate_rootfix(parent, order, w, exclusive);
-  std::vector<T> r(parent.size());
+  auto r = prefaulted_vector<T>(parent.size());
   // top-down: a parent is final before its children read it
   for (std::size_t i = 0; i < order.size(); ++i) {
     TREEFIX_PREFETCH_AHEAD(i + kAhead, r, w);
@@ -169,7 +171,8 @@ std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& o
     r[v] = apply(op, above, w[v]);
   }
   if (!exclusive) return r;
-  std::vector<T> proper(parent.size());  // separate array: parents must keep their inclusive value
+  auto proper = prefaulted_vector<T>(
+      parent.size());  // separate array: parents must keep their inclusive value
   for (std::size_t v = 0; v < r.size(); ++v)  // every value is final: in increasing id
     proper[v] = parent[v] == -1 ? identity<T>(op) : r[parent[v]];
   return proper;
@@ -182,7 +185,7 @@ std::vector<T> leaffix(const ParentArray& parent, const std::vector<vertex_t>& o
   if constexpr (std::is_floating_point_v<T>)
     if (op == Op::sum && precision == Precision::accurate)
       return accurate_leaffix(parent, order, w, exclusive);
-  std::vector<T> r(parent.size(), identity<T>(op));
+  auto r = prefaulted_vector<T>(parent.size(), identity<T>(op));
   // bottom-up: r[v] holds the descendants' total when v is reached in reverse order
   for (std::size_t i = order.size(); i-- > 0;) {
     TREEFIX_PREFETCH_AHEAD(i - kAhead, r, w);  // below 0 wraps past the end
