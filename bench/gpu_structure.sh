@@ -21,14 +21,7 @@ after=${3:?build or source folder after the change}
 shift 3
 extra=("$@")
 
-if [[ -e /etc/OpenCL/vendors ]] && command -v nvidia-smi > /dev/null; then
-  echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-  export TREEFIX_DEVICE=${TREEFIX_DEVICE:-nvidia}
-fi
-if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacked here
-  export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
-  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+source "$(dirname "$0")/lib/gpu_env.sh"
 
 # The treefix-bench of a build folder, or of a source tree built now.
 bench_of() {

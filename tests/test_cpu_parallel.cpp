@@ -133,18 +133,19 @@ TEST_CASE("cpu_parallel automatic: levels for bushy trees, euler for deep ones")
 }
 
 TEST_CASE("cpu_parallel and the host rope traversals take the host thread count by default") {
-  // host_threads() is $OMP_NUM_THREADS where it is set, so both follow it.
+  // host_threads() is --threads, $TREEFIX_THREADS or $OMP_NUM_THREADS where set, so both follow it.
   const cpu::Plan plan(generate::random_recursive(1000, 3));
   CHECK(plan.threads() == treefix::host_threads());
   CHECK(cpu::Plan(generate::random_recursive(10, 3), 3).threads() == 3);
   std::mutex mutex;
   std::set<std::thread::id> seen;
   std::vector<int> covered(100000, 0);
-  treefix::parallel_for_items(covered.size(), 0, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) ++covered[i];
-    std::lock_guard<std::mutex> lock(mutex);
-    seen.insert(std::this_thread::get_id());
-  });
+  treefix::parallel_for_ranges(covered.size(), treefix::kRopeItemsPerPiece, 0,
+                               [&](std::size_t begin, std::size_t end) {
+                                 for (std::size_t i = begin; i < end; ++i) ++covered[i];
+                                 std::lock_guard<std::mutex> lock(mutex);
+                                 seen.insert(std::this_thread::get_id());
+                               });
   CHECK(std::count(covered.begin(), covered.end(), 1) == static_cast<long>(covered.size()));
   CHECK(seen.size() >= 1);
   CHECK(seen.size() <= treefix::host_threads());

@@ -19,6 +19,7 @@
 #include "fixture.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
+#include "treefix/graph/csr_binary.hpp"
 #include "treefix/graph/edge_list.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
@@ -427,4 +428,24 @@ TEST_CASE("generators refuse sizes the host cannot hold before generating") {
   CHECK(error_of([] { generate::kronecker(31, 16, 1); }).find("exceeds 30") != std::string::npos);
   CHECK(generate::kronecker(4, 2, 1).vertices() == 16);  // small ones still work
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
+
+TEST_CASE("CSR binary header: written and read back by the one parser, refusals by size") {
+  CsrBinaryHeader header;
+  header.vertices = 5;
+  header.arcs = 7;
+  header.undirected = true;
+  const std::string bytes = csr_binary_header_bytes(header);
+  REQUIRE(bytes.size() == CsrBinaryHeader::kBytes);
+  const std::uint64_t whole = header.columns_at() + 7 * 4;
+  CHECK(whole == 64 + 6 * 8 + 7 * 4);
+  const CsrBinaryHeader back = read_csr_binary_header(bytes, whole, "g.csr");
+  CHECK(back.vertices == 5);
+  CHECK(back.arcs == 7);
+  CHECK(back.undirected);
+  CHECK_THROWS_WITH_AS(read_csr_binary_header(bytes, whole - 1, "g.csr"),
+                       doctest::Contains("g.csr: the header promises 5 vertices and 7 arcs"),
+                       InputError);
+  CHECK_THROWS_WITH_AS(read_csr_binary_header(bytes.substr(0, 40), 40, "g.csr"),
+                       doctest::Contains("not a treefix CSR binary"), InputError);
 }

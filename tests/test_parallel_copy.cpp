@@ -1,5 +1,5 @@
 // parallel_memcpy: every size (empty, below and around the slice grain, large, odd offsets), and
-// callers at once (one copies on the copy team, the others through OpenMP), bytes exact.
+// callers at once (sharing the host pool), bytes exact.
 #include <doctest/doctest.h>
 
 #include <cstdint>

@@ -22,6 +22,7 @@
 #include <random>
 #include <thread>
 
+#include "treefix/core/parallel.hpp"
 #include "treefix/io/npy.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/primitives/radix_sort.hpp"
@@ -43,7 +44,7 @@ double radius_for(const PointSet& p, double neighbours) {
   const std::size_t samples = std::min<std::size_t>(256, p.n);
   const std::size_t rank = std::min<std::size_t>(p.n - 1, std::size_t(neighbours) - 1);
   std::vector<double> r(samples);
-  parallel_for_items(samples, 0, [&](std::size_t begin, std::size_t end) {
+  parallel_for_ranges(samples, kRopeItemsPerPiece, 0, [&](std::size_t begin, std::size_t end) {
     std::vector<float> d(p.n);
     for (std::size_t s = begin; s < end; ++s) {
       const std::size_t i = s * (p.n / samples);

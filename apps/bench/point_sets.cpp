@@ -8,6 +8,7 @@
 #include <random>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/io/npy.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/spatial/points_io.hpp"
@@ -18,7 +19,7 @@ namespace treefix::bench {
 double sampled_error(const Bodies& bodies, const std::vector<float>& acc, double eps) {
   const std::size_t n = bodies.size(), samples = std::min<std::size_t>(256, n);
   std::vector<double> err(samples), norm(samples);
-  parallel_for_items(samples, 0, [&](std::size_t begin, std::size_t end) {
+  parallel_for_ranges(samples, kRopeItemsPerPiece, 0, [&](std::size_t begin, std::size_t end) {
     for (std::size_t s = begin; s < end; ++s) {
       const std::size_t i = s * (n / samples);
       double ex[3] = {0, 0, 0};
@@ -77,7 +78,7 @@ double radius_for_neighbours(const PointSet& points, double neighbours) {
   // sought (a sample counts at most `keep` neighbours, which only caps the densest ones)
   const std::size_t keep = std::min<std::size_t>(n, static_cast<std::size_t>(64 * neighbours) + 1);
   std::vector<std::vector<double>> nearest(samples);
-  parallel_for_items(samples, 0, [&](std::size_t begin, std::size_t end) {
+  parallel_for_ranges(samples, kRopeItemsPerPiece, 0, [&](std::size_t begin, std::size_t end) {
     std::vector<double> d2(n);
     for (std::size_t s = begin; s < end; ++s) {
       const std::size_t q = s * (n / samples);

@@ -11,7 +11,13 @@ CLI::Option* add_selection(CLI::App* suite, const std::string& name, std::string
 }
 
 void add_threads_option(CLI::App* suite, unsigned& threads) {
-  add_setting(suite, "--threads", threads, "host threads of the CPU runs (0: all cores)");
+  // A count also becomes the one of every host loop (treefix/core/parallel.hpp).
+  add_setting(suite, "--threads", threads,
+              "host threads of the CPU runs and host loops (0: all cores)")
+      ->check(CLI::Range(0u, kMaxHostThreads))
+      ->each([](const std::string& value) {
+        if (const unsigned long count = std::stoul(value)) set_host_threads(unsigned(count));
+      });
 }
 
 unsigned thread_count(unsigned threads) { return threads ? threads : host_threads(); }

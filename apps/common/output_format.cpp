@@ -2,7 +2,6 @@
 #include "output_format.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <vector>
 
 #include "treefix/core/error.hpp"
@@ -11,47 +10,32 @@
 namespace treefix::cli {
 namespace {
 
-// The name the messages use for what a file kind holds.
-std::string kind_name(FileKind kind) {
-  switch (kind) {
-    case FileKind::npy:
-      return "NumPy .npy";
-    case FileKind::npz:
-      return "NumPy .npz";
-    case FileKind::newick:
-      return "Newick (.nwk)";
-    case FileKind::matrix_market:
-      return "Matrix Market (.mtx)";
-    case FileKind::metis:
-      return "METIS (.graph)";
-    case FileKind::csr:
-      return "raw CSR (.csr)";
-    case FileKind::xyz:
-      return ".xyz rows";
-    case FileKind::tsv:
-      return "TSV (.tsv)";
-    case FileKind::json:
-      return "JSON (.json)";
-    default:
-      return "text";
-  }
+// Each written format beside the file kind its extension names and its name in messages: the
+// one place a format is tied to its extension. Text is what any other name gets.
+struct WrittenFormat {
+  OutputFormat format;
+  FileKind kind;
+  const char* name;
+};
+constexpr WrittenFormat kWrittenFormats[] = {
+    {OutputFormat::text, FileKind::text, "text (any other name)"},
+    {OutputFormat::npy, FileKind::npy, ".npy"},
+    {OutputFormat::npz, FileKind::npz, ".npz"},
+    {OutputFormat::newick, FileKind::newick, "Newick (.nwk, .newick)"},
+    {OutputFormat::tsv, FileKind::tsv, ".tsv (name<TAB>value)"},
+    {OutputFormat::xyz, FileKind::xyz, ".xyz"},
+};
+
+const WrittenFormat* written_as_kind(FileKind kind) {
+  for (const WrittenFormat& written : kWrittenFormats)
+    if (written.kind == kind) return &written;
+  return nullptr;
 }
 
 const char* format_name(OutputFormat format) {
-  switch (format) {
-    case OutputFormat::npy:
-      return ".npy";
-    case OutputFormat::npz:
-      return ".npz";
-    case OutputFormat::newick:
-      return "Newick (.nwk, .newick)";
-    case OutputFormat::tsv:
-      return ".tsv (name<TAB>value)";
-    case OutputFormat::xyz:
-      return ".xyz";
-    default:
-      return "text (any other name)";
-  }
+  for (const WrittenFormat& written : kWrittenFormats)
+    if (written.format == format) return written.name;
+  return kWrittenFormats[0].name;
 }
 
 // The format `path` asks for among text and `writable`.
@@ -69,46 +53,14 @@ OutputFormat format_among(const std::string& path, const std::vector<OutputForma
     throw InputError(path + ": is written as " + can +
                      ", uncompressed (compress it afterwards; inputs may be compressed)");
   const FileKind kind = file_kind(path);
-  OutputFormat asked = OutputFormat::text;
-  switch (kind) {
-    case FileKind::text:
-    case FileKind::maybe_newick:  // .tree: the parent-array text of the examples
-      return OutputFormat::text;
-    case FileKind::npy:
-      asked = OutputFormat::npy;
-      break;
-    case FileKind::npz:
-      asked = OutputFormat::npz;
-      break;
-    case FileKind::newick:
-      asked = OutputFormat::newick;
-      break;
-    case FileKind::tsv:
-      asked = OutputFormat::tsv;
-      break;
-    case FileKind::xyz:
-      asked = OutputFormat::xyz;
-      break;
-    default:
-      break;
-  }
-  if (kind != FileKind::text && std::find(formats.begin(), formats.end(), asked) == formats.end())
-    throw InputError(path + ": is written as " + can + ", not " + kind_name(kind));
-  if (kind != FileKind::npy && kind != FileKind::npz && kind != FileKind::newick &&
-      kind != FileKind::tsv && kind != FileKind::xyz)
-    throw InputError(path + ": is written as " + can + ", not " + kind_name(kind));
-  return asked;
+  if (kind == FileKind::maybe_newick) return OutputFormat::text;  // .tree: the examples' parents
+  const WrittenFormat* asked = written_as_kind(kind);
+  if (!asked || std::find(formats.begin(), formats.end(), asked->format) == formats.end())
+    throw InputError(path + ": is written as " + can + ", not " + to_string(kind));
+  return asked->format;
 }
 
 }  // namespace
-
-bool compressed_name(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  if (dot == std::string::npos) return false;
-  std::string suffix = path.substr(dot + 1);
-  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return suffix == "gz" || suffix == "xz" || suffix == "zst" || suffix == "zstd";
-}
 
 OutputFormat output_format(const std::string& path, std::initializer_list<OutputFormat> writable) {
   return format_among(path, std::vector<OutputFormat>(writable));

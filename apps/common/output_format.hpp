@@ -19,9 +19,6 @@ enum class OutputFormat { text, npy, npz, newick, tsv, xyz };
 // and for a compressed name ("x.txt.gz": outputs are written uncompressed).
 OutputFormat output_format(const std::string& path, std::initializer_list<OutputFormat> writable);
 
-// Whether `path` ends in a compression suffix (.gz, .xz, .zst, .zstd).
-bool compressed_name(const std::string& path);
-
 // A CLI11 validator of an output option: output_format(path, writable) succeeds.
 CLI::Validator written_as(std::initializer_list<OutputFormat> writable);
 

@@ -11,6 +11,7 @@
 #include "progress.hpp"
 #include "treefix/core/environment.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix_version.hpp"
 
@@ -52,6 +53,13 @@ int run_subcommands(const std::string& description, const char* program,
   std::sort(setups.begin(), setups.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [name, setup] : setups) setup(app);
+  // Before the subcommand (`treefix --threads 4 knn ...`): every host loop of the run takes it.
+  app.add_option_function<unsigned>(
+         "--threads", [](unsigned threads) { set_host_threads(threads); },
+         "host threads of every host loop (reading, preparing, formatting, CPU runs); default "
+         "$TREEFIX_THREADS, else $OMP_NUM_THREADS, else all cores")
+      ->check(CLI::Range(1u, kMaxHostThreads))
+      ->trigger_on_parse();
   // A bad command line reads like any other error: "treefix: error: --top: expected ...".
   app.failure_message([program](const CLI::App*, const CLI::Error& e) {
     return std::string(program) + ": error: " + e.what() + "\n" +

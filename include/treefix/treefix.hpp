@@ -34,6 +34,7 @@
 #include "treefix/graph/bfs.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/csr_binary.hpp"
 #include "treefix/graph/edge_list.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"

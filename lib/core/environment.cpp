@@ -7,6 +7,7 @@
 
 #include "core/device_select.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/core/tuning.hpp"
 
 namespace treefix {
@@ -52,6 +53,7 @@ Environment Environment::read() {
   e.device = text("TREEFIX_DEVICE");
   e.cache_dir = cache_directory();
   e.build_options = text("TREEFIX_BUILD_OPTIONS");
+  environment_host_threads();  // InputError for a malformed TREEFIX_THREADS
   for (const TuningRow& row : tuning_rows()) {
     std::optional<std::size_t> value;
     if (!row.environment.empty()) {

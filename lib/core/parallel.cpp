@@ -1,72 +1,96 @@
-// Host parallel loops through OpenMP (treefix/core/parallel.hpp).
+// The host executor's entry points and its thread count (treefix/core/parallel.hpp); the pool
+// itself is core/host_pool.cpp.
 #include "treefix/core/parallel.hpp"
 
-#include "core/thread_team.hpp"
-
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "core/host_pool.hpp"
+#include "treefix/core/error.hpp"
 
 namespace treefix {
-
-unsigned host_threads() {
-#ifdef _OPENMP
-  return static_cast<unsigned>(std::max(1, omp_get_max_threads()));
-#else
-  return std::max(1u, std::thread::hardware_concurrency());
-#endif
-}
-
-void parallel_for(std::size_t count, const std::function<void(std::size_t)>& body) {
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const long long pieces = static_cast<long long>(count);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (pieces > 1)
-#endif
-  for (long long i = 0; i < pieces; ++i) {
-    try {
-      body(static_cast<std::size_t>(i));
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(failure_mutex);
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
-}
-
 namespace {
 
-// The copies run on a team of their own, whose workers sleep between copies (after a 50 us poll).
-// OpenMP's threads keep spinning for a while after each region (libgomp's default waiting):
-// between the staging copies of a transfer, while the calling thread waits for the previous
-// chunk's DMA, 15 spinning threads took the cores that the driver's own threads need to start the
-// next one (`treefix rootfix` with .npy at 2^24 on the H100: upload 38 ms with the default
-// waiting, 6 ms with OMP_WAIT_POLICY=passive; bench/README.md). One caller at a time: another
-// (a second thread, or a copy inside a job of the team) copies through OpenMP as before.
-std::mutex copy_team_mutex;
+std::atomic<unsigned> chosen_threads{0};  // set_host_threads; 0: the environment's
 
-detail::ThreadTeam& copy_team() {
-  static detail::ThreadTeam team(0);
-  return team;
+// A count of threads from text, or 0 when it is not one ("4", " 16 "; OMP_NUM_THREADS may also
+// be a list for nested levels, "8,2": its first number).
+unsigned count_of(const char* text, bool list) {
+  const char* p = text;
+  while (*p == ' ' || *p == '\t') ++p;
+  unsigned long value = 0;
+  const char* digits = p;
+  while (*p >= '0' && *p <= '9' && value <= kMaxHostThreads)
+    value = value * 10 + unsigned(*p++ - '0');
+  if (p == digits) return 0;
+  while (*p == ' ' || *p == '\t') ++p;
+  if (*p != '\0' && !(list && *p == ',')) return 0;
+  return value <= kMaxHostThreads ? static_cast<unsigned>(value) : 0;
 }
 
 }  // namespace
 
-void parallel_copies(std::size_t count, const std::function<void(std::size_t)>& copy) {
-  if (count <= 1) {
-    if (count) copy(0);
-    return;
+unsigned environment_host_threads() {
+  if (const char* text = std::getenv("TREEFIX_THREADS"); text && *text) {
+    const unsigned count = count_of(text, false);
+    if (count == 0)
+      throw InputError(std::string("environment variable TREEFIX_THREADS='") + text +
+                       "': expected a positive integer of at most " +
+                       std::to_string(kMaxHostThreads));
+    return count;
   }
-  std::unique_lock<std::mutex> alone(copy_team_mutex, std::try_to_lock);
-  if (alone) return copy_team().for_each(count, copy);
-  parallel_for(count, copy);
+  // OpenMP's variable, for scripts written when the loops ran on OpenMP; a value OpenMP would
+  // ignore is ignored here too.
+  if (const char* text = std::getenv("OMP_NUM_THREADS"); text && *text)
+    if (const unsigned count = count_of(text, true)) return count;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+unsigned host_threads() {
+  if (const unsigned chosen = chosen_threads.load(std::memory_order_relaxed)) return chosen;
+  return environment_host_threads();
+}
+
+void set_host_threads(unsigned threads) {
+  if (threads > kMaxHostThreads)
+    throw InputError("--threads " + std::to_string(threads) + ": at most " +
+                     std::to_string(kMaxHostThreads));
+  chosen_threads.store(threads, std::memory_order_relaxed);
+}
+
+void parallel_for(std::size_t count, const std::function<void(std::size_t)>& body) {
+  parallel_for(count, 0, body);
+}
+
+void parallel_for(std::size_t count, unsigned threads,
+                  const std::function<void(std::size_t)>& body) {
+  if (count == 0) return;
+  if (threads == 0) threads = host_threads();
+  // Blocks of indices: a loop over millions of vertices claims a few at a time, not each one.
+  const std::size_t block = std::max<std::size_t>(1, count / (std::size_t(threads) * 8));
+  detail::run_tasks(count, block, threads, body);
+}
+
+void parallel_for_ranges(std::size_t items, std::size_t grain, unsigned threads,
+                         const std::function<void(std::size_t, std::size_t)>& body) {
+  grain = std::max<std::size_t>(1, grain);
+  const std::size_t pieces = (items + grain - 1) / grain;
+  detail::run_tasks(pieces, 1, threads ? threads : host_threads(), [&](std::size_t piece) {
+    body(piece * grain, std::min(items, (piece + 1) * grain));
+  });
+}
+
+void run_on_threads(unsigned threads, const std::function<void(unsigned)>& job) {
+  detail::run_tasks(std::max(1u, threads), 1, std::max(1u, threads),
+                    [&](std::size_t slot) { job(static_cast<unsigned>(slot)); });
+}
+
+void parallel_copies(std::size_t count, const std::function<void(std::size_t)>& copy) {
+  detail::run_tasks(count, 1, host_threads(), copy);
 }
 
 void parallel_memcpy(void* to, const void* from, std::size_t bytes) {

@@ -39,6 +39,23 @@ std::uint64_t distributed_device_bytes(std::size_t vertices, std::size_t local_v
          bitmap_words(vertices) * 4 + bitmap_words(local_vertices) * 4 + local_arcs / 8 * 8 * 2;
 }
 
+ReachedCount count_reached(const LocalGraph& g, const std::vector<vertex_t>& depth) {
+  const Ranges ranges(depth.size(), host_threads() * 4, 1 << 16);
+  std::vector<ReachedCount> partial(ranges.count);
+  parallel_for(ranges.count, [&](std::size_t piece) {
+    ReachedCount c;
+    for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
+      if (depth[v] >= 0) {
+        ++c.vertices;
+        c.arcs += g.row_offset[v + 1] - g.row_offset[v];
+      }
+    partial[piece] = c;
+  });
+  ReachedCount total;
+  for (const ReachedCount& c : partial) total.vertices += c.vertices, total.arcs += c.arcs;
+  return total;
+}
+
 DeviceLocalGraph::DeviceLocalGraph(const World& world, Runtime& runtime, const LocalGraph& graph,
                                    Profile* profile)
     : graph_(&graph) {
@@ -57,6 +74,8 @@ DeviceLocalGraph::DeviceLocalGraph(const World& world, Runtime& runtime, const L
                 ? DeviceArray<vertex_t>(runtime, 0, "columns")
                 : DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "columns");
 }
+
+DeviceRows DeviceLocalGraph::rows() const { return {row_offset_.buffer(), column_.buffer(), true}; }
 
 DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const DeviceLocalGraph& graph,
                                const std::vector<vertex_t>& sources,
@@ -95,9 +114,11 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
                   cl_uint(local_sources.size()), depth);
     }
   }
-  DeviceArray<cl_uint> counts(runtime, 2, "BFS counts");
+  // claimed vertices, remote pairs, rows of the top-down expansion left to work-groups
+  DeviceArray<cl_uint> counts(runtime, 3, "BFS counts");
   DeviceArray<cl_ulong> next_arcs(runtime, 1, "BFS frontier arcs");
   DeviceArray<cl_int2> remote, received;
+  DeviceArray<vertex_t> heavy;
   DeviceArray<cl_uint> local_bits(runtime, bitmap_words(local_n), "frontier bitmap slice"),
       global_bits;
   std::vector<cl_uint> host_bits;
@@ -123,17 +144,29 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
     const Clock::time_point start = Clock::now();
     double exchange_ms = 0;
     std::uint64_t bytes_sent = 0;
-    fill(runtime, counts.buffer(), cl_uint(0), 2, {profile, "bfs"});
+    fill(runtime, counts.buffer(), cl_uint(0), 3, {profile, "bfs"});
     fill(runtime, next_arcs.buffer(), cl_ulong(0), 1, {profile, "bfs"});
     const DeviceArray<vertex_t>& frontier = queue[current];
     const DeviceArray<vertex_t>& next = queue[1 - current];
     const cl_int next_depth = level + 1;
     if (!bottom_up) {
       reserve(runtime, remote, std::max<std::uint64_t>(frontier_arcs, 1), "BFS pairs out");
-      if (frontier_size)
+      reserve(runtime, heavy, std::max<std::uint64_t>(frontier_size, 1), "BFS heavy rows");
+      if (frontier_size) {
         kernels.run("dbfs_top_down", kernels.grid_stride(frontier_size), graph.row_offset(),
                     graph.column(), frontier, cl_uint(frontier_size), cl_int(first),
-                    cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote);
+                    cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote,
+                    heavy);
+        // The long rows it listed, a work-group each; how many is read on the device.
+        const std::size_t heavy_groups =
+            std::min<std::size_t>(frontier_size, runtime.saturating_groups(kernels.wg_size()));
+        kernels.run("dbfs_top_down_heavy", kernels.groups(heavy_groups), graph.row_offset(),
+                    graph.column(), heavy, cl_int(first), cl_uint(local_n), depth, parent,
+                    next_depth, next, counts, next_arcs, remote);
+      }
+      // The expansion ends before the exchange's clock starts (the first download would wait
+      // for it, counting the kernel as exchange).
+      runtime.queue().finish();
       const Clock::time_point exchange_start = Clock::now();
       const std::vector<cl_uint> count = counts.download(runtime, profile);
       // The pairs, bucketed by their target's owner and exchanged all-to-all through the host.
@@ -170,6 +203,7 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
           kernels.run("dbfs_mark", kernels.grid_stride(frontier_size), frontier,
                       cl_uint(frontier_size), local_bits);
       }
+      runtime.queue().finish();  // as above: the marking is not exchange
       const Clock::time_point exchange_start = Clock::now();
       if (global_bits.size() == 0) {
         global_bits = DeviceArray<cl_uint>(runtime, bitmap_words(n), "frontier bitmap");
@@ -212,13 +246,8 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
   result.milliseconds = world.max(ms_since(search_start));
   result.depth = depth.download(runtime, profile);
   result.parent = parent.download(runtime, profile);
-  std::uint64_t reached = 0, reached_arcs = 0;
-  for (std::size_t v = 0; v < local_n; ++v)
-    if (result.depth[v] >= 0) {
-      ++reached;
-      reached_arcs += g.row_offset[v + 1] - g.row_offset[v];
-    }
-  totals = {reached, reached_arcs};
+  const ReachedCount reached = count_reached(g, result.depth);
+  totals = {reached.vertices, reached.arcs};
   world.sum_in_place(totals);
   result.reached = totals[0];
   result.reached_arcs = totals[1];

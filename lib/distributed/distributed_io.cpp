@@ -12,21 +12,11 @@
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/distributed/distributed_graph.hpp"
+#include "treefix/graph/csr_binary.hpp"
 
 namespace treefix {
 
 namespace {
-
-// The raw CSR binary's header, as graph_io.hpp specifies it (version 1).
-constexpr char kMagic[8] = {'\x89', 'T', 'F', 'X', 'C', 'S', 'R', '\n'};
-struct CsrHeader {
-  char magic[8];
-  std::uint32_t version, flags;
-  std::uint64_t vertices, arcs;
-  std::uint32_t offset_bytes, column_bytes;
-  char reserved[24];
-};
-static_assert(sizeof(CsrHeader) == 64, "the header is 64 bytes");
 
 // A file descriptor closed on scope exit.
 struct File {
@@ -67,27 +57,20 @@ LocalGraph read_csr_ranges(const World& world, const std::string& path) {
     if (f.fd < 0) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
     struct stat st;
     ::fstat(f.fd, &st);
-    CsrHeader h;
-    if (st.st_size < 64)
-      throw InputError(path + ": not a treefix CSR binary (shorter than its header)");
-    read_at(f, path, &h, sizeof h, 0);
-    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != 1 || h.offset_bytes != 8 ||
-        h.column_bytes != 4 || (h.flags & ~1u))
-      throw InputError(path +
-                       ": not a version-1 treefix CSR binary (magic \\x89TFXCSR, 8-byte "
-                       "offsets, 4-byte columns)");
-    const std::uint64_t expected = 64 + (h.vertices + 1) * 8 + h.arcs * 4;
-    if (h.vertices >= (1ull << 31) || h.arcs >= (1ull << 62) ||
-        expected != static_cast<std::uint64_t>(st.st_size))
-      throw InputError(path + ": the header promises " + std::to_string(h.vertices) +
-                       " vertices and " + std::to_string(h.arcs) + " arcs, but the file has " +
-                       std::to_string(st.st_size) + " bytes");
+    char head[CsrBinaryHeader::kBytes];
+    const std::uint64_t file_bytes = static_cast<std::uint64_t>(st.st_size);
+    const std::size_t head_bytes = std::min<std::uint64_t>(sizeof head, file_bytes);
+    read_at(f, path, head, head_bytes, 0);
+    const CsrBinaryHeader h = read_csr_binary_header({head, head_bytes}, file_bytes, path);
+    if (h.vertices >= (1ull << 31))
+      throw InputError(path + ": " + std::to_string(h.vertices) +
+                       " vertices, more than the distributed graphs take (2^31 - 1)");
     g.vertices = h.vertices;
     g.arcs = h.arcs;
-    g.undirected = h.flags & 1;
+    g.undirected = h.undirected;
     g.partition = VertexPartition::balanced(g.vertices, world.size());
     g.row_offset.resize(g.local_vertices() + 1);
-    read_at(f, path, g.row_offset.data(), g.row_offset.size() * 8, 64 + g.begin() * 8);
+    read_at(f, path, g.row_offset.data(), g.row_offset.size() * 8, h.offsets_at() + g.begin() * 8);
     const std::int64_t first_arc = g.row_offset[0];
     for (std::size_t v = 0; v < g.local_vertices(); ++v)
       if (g.row_offset[v + 1] < g.row_offset[v] || g.row_offset[v + 1] > std::int64_t(h.arcs))
@@ -99,8 +82,7 @@ LocalGraph read_csr_ranges(const World& world, const std::string& path) {
                        std::to_string(h.arcs));
     for (auto& offset : g.row_offset) offset -= first_arc;
     g.column.resize(g.row_offset.back());
-    read_at(f, path, g.column.data(), g.column.size() * 4,
-            64 + (h.vertices + 1) * 8 + first_arc * 4);
+    read_at(f, path, g.column.data(), g.column.size() * 4, h.columns_at() + first_arc * 4);
     for (std::size_t e = 0; e < g.column.size(); ++e)
       if (g.column[e] < 0 || std::uint64_t(g.column[e]) >= h.vertices)
         throw InputError(path + ": arc " + std::to_string(first_arc + e) + " goes to vertex " +
@@ -227,15 +209,12 @@ void write_local_graph_csr(const World& world, const LocalGraph& g, const std::s
     if (world.rank() != 0) return;
     File f(partial, O_WRONLY | O_CREAT | O_TRUNC);
     if (f.fd < 0) throw Error(partial + ": cannot create (" + std::strerror(errno) + ")");
-    CsrHeader h{};
-    std::memcpy(h.magic, kMagic, sizeof kMagic);
-    h.version = 1;
-    h.flags = g.undirected ? 1 : 0;
+    CsrBinaryHeader h;
     h.vertices = g.vertices;
     h.arcs = g.arcs;
-    h.offset_bytes = 8;
-    h.column_bytes = 4;
-    write_at(f, partial, &h, sizeof h, 0);
+    h.undirected = g.undirected;
+    const std::string head = csr_binary_header_bytes(h);
+    write_at(f, partial, head.data(), head.size(), 0);
     if (::ftruncate(f.fd, 64 + (g.vertices + 1) * 8 + g.arcs * 4) != 0)
       throw Error(partial + ": cannot size the file (" + std::strerror(errno) + ")");
   });

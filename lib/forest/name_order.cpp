@@ -57,11 +57,10 @@ constexpr std::size_t samples_per_bucket = 32;
 
 }  // namespace
 
-std::vector<std::uint32_t> sorted_order(const NameRef* names, std::size_t n, ThreadTeam& team) {
+std::vector<std::uint32_t> sorted_order(const NameRef* names, std::size_t n, unsigned threads) {
   if (n > UINT32_MAX) throw CapacityError("sorting names: more than 2^32-1 of them");
   std::vector<std::uint32_t> order(n);
   if (n == 0) return order;
-  const unsigned threads = team.size();
   if (threads == 1 || n < min_keys_per_thread * threads) {
     const std::size_t common = common_prefix(names, 0, n);
     UnfilledArray<Key> keys(n);
@@ -74,8 +73,9 @@ std::vector<std::uint32_t> sorted_order(const NameRef* names, std::size_t n, Thr
   const std::size_t buckets = 2 * std::size_t(threads);
   const Ranges slices(n, threads);  // n >= threads: one slice a thread
   std::vector<std::size_t> common_of(threads);
-  team.run(
-      [&](unsigned t) { common_of[t] = common_prefix(names, slices.begin(t), slices.end(t)); });
+  run_on_threads(threads, [&](unsigned t) {
+    common_of[t] = common_prefix(names, slices.begin(t), slices.end(t));
+  });
   const std::size_t common = *std::min_element(common_of.begin(), common_of.end());
   std::vector<Key> splitters;
   {
@@ -89,7 +89,7 @@ std::vector<std::uint32_t> sorted_order(const NameRef* names, std::size_t n, Thr
   // keys go after those of earlier slices in the same bucket). Keys are cheap to make twice.
   UnfilledArray<std::uint32_t> bucket_of(n);
   std::vector<std::size_t> start(threads * buckets + 1, 0);  // [bucket][slice], then prefix sums
-  team.run([&](unsigned t) {
+  run_on_threads(threads, [&](unsigned t) {
     std::vector<std::size_t> count(buckets, 0);
     for (std::size_t i = slices.begin(t); i < slices.end(t); ++i) {
       const Key key = key_of(names, i, common);
@@ -102,13 +102,13 @@ std::vector<std::uint32_t> sorted_order(const NameRef* names, std::size_t n, Thr
   });
   for (std::size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
   UnfilledArray<Key> sorted(n);
-  team.run([&](unsigned t) {
+  run_on_threads(threads, [&](unsigned t) {
     std::vector<std::size_t> next(buckets);
     for (std::size_t b = 0; b < buckets; ++b) next[b] = start[b * threads + t];
     for (std::size_t i = slices.begin(t); i < slices.end(t); ++i)
       sorted[next[bucket_of[i]]++] = key_of(names, i, common);
   });
-  team.for_each(buckets, [&](std::size_t b) {
+  parallel_for(buckets, threads, [&](std::size_t b) {
     const std::size_t begin = start[b * threads], end = start[(b + 1) * threads];
     std::sort(sorted.begin() + begin, sorted.begin() + end);
     for (std::size_t j = begin; j < end; ++j) order[j] = sorted[j].index;

@@ -1,11 +1,11 @@
 #pragma once
-// Internal to the forest module: the order of many short strings (file names, labels) on the
-// threads of a team, for readers that put files in name order.
+// Internal to the forest module: the order of many short strings (file names, labels) on
+// `threads` threads of the host executor, for readers that put files in name order.
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
-#include "core/thread_team.hpp"
+#include "treefix/core/parallel.hpp"
 
 namespace treefix::detail {
 
@@ -20,6 +20,6 @@ struct NameRef {
 // unsigned char), equal names by index: order[j] is the index of the j-th name. On one thread a
 // plain sort; on more, a sample sort: splitters from a regular sample, each thread's slice counted
 // and scattered into buckets, the buckets sorted one per piece of work (no sequential merge).
-std::vector<std::uint32_t> sorted_order(const NameRef* names, std::size_t n, ThreadTeam& team);
+std::vector<std::uint32_t> sorted_order(const NameRef* names, std::size_t n, unsigned threads);
 
 }  // namespace treefix::detail

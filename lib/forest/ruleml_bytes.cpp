@@ -7,7 +7,6 @@
 #include <memory>
 #include <numeric>
 
-#include "core/thread_team.hpp"
 #include "forest/name_order.hpp"
 #include "forest/ruleml_listing.hpp"
 #include "forest/unfilled_array.hpp"
@@ -57,12 +56,12 @@ RuleMLBytes read_ruleml_bytes(const std::string& dir_or_file, unsigned threads) 
   std::unique_ptr<OpenDirectory> listing;
   if (directory) listing = std::make_unique<OpenDirectory>(dir_or_file);
 
-  ThreadTeam team(threads);
+  if (threads == 0) threads = host_threads();
   ChunkQueue<ChunkBytes> queue;
-  std::vector<double> read_ms(team.size(), 0.0);
+  std::vector<double> read_ms(threads, 0.0);
   RuleMLBytes out;
   const Clock::time_point start = Clock::now();
-  team.run([&](unsigned thread) {
+  run_on_threads(threads, [&](unsigned thread) {
     if (thread == 0) {
       try {
         if (listing) {
@@ -100,7 +99,7 @@ RuleMLBytes read_ruleml_bytes(const std::string& dir_or_file, unsigned threads) 
   std::size_t count = 0;
   for (const NameChunk& chunk : chunks) count += chunk.size();
   UnfilledArray<NameRef> names(count);
-  team.for_each(chunks.size(), [&](std::size_t k) {
+  parallel_for(chunks.size(), threads, [&](std::size_t k) {
     for (std::size_t i = 0; i < chunks[k].size(); ++i) {
       const std::string_view name = chunks[k].name(i);
       names[k * chunk_files + i] = {name.data(), static_cast<std::uint32_t>(name.size())};
@@ -108,7 +107,7 @@ RuleMLBytes read_ruleml_bytes(const std::string& dir_or_file, unsigned threads) 
   });
   std::vector<std::uint32_t> order;
   if (directory) {
-    order = sorted_order(names.begin(), count, team);
+    order = sorted_order(names.begin(), count, threads);
   } else {
     order.resize(count);
     std::iota(order.begin(), order.end(), 0u);
@@ -123,8 +122,8 @@ RuleMLBytes read_ruleml_bytes(const std::string& dir_or_file, unsigned threads) 
   out.file_begin.resize(count);
   out.file_end.resize(count);
   out.names.resize(count);
-  const Ranges slices(count, team.size() * 4, 256);
-  team.for_each(slices.count, [&](std::size_t s) {
+  const Ranges slices(count, threads * 4, 256);
+  parallel_for(slices.count, threads, [&](std::size_t s) {
     for (std::size_t j = slices.begin(s); j < slices.end(s); ++j) {
       const std::size_t k = order[j] / chunk_files, i = order[j] % chunk_files;
       const ChunkBytes& c = queue.results()[k];

@@ -1,9 +1,9 @@
-// RuleML files straight into a SemanticForest, every phase on one team of `threads` threads
-// (core/thread_team.hpp). The calling thread lists the directory and hands out chunks of names
-// while the others parse them (then it parses too). Each thread opens its files relative to the
-// directory's descriptor, reads them into one reusable buffer, parses them with its own pugixml
-// document and walker, and appends each tree's arrays to its own piece. Then the names are sorted
-// and the pieces gathered into one forest in name order, on the same threads
+// RuleML files straight into a SemanticForest, every phase on `threads` threads of the
+// host executor (treefix/core/parallel.hpp, run_on_threads). Slot 0 lists the directory and hands
+// out chunks of names while the others parse them (then it parses too). Each thread opens its files
+// relative to the directory's descriptor, reads them into one reusable buffer, parses them with its
+// own pugixml document and walker, and appends each tree's arrays to its own piece. Then the names
+// are sorted and the pieces gathered into one forest in name order, on the same threads
 // (forest/name_order.hpp, forest/ruleml_pieces.hpp).
 //
 // Why a producer and consumers rather than a static split: listing a directory is one sequential
@@ -87,18 +87,18 @@ void parse_chunk(const Source& source, std::size_t first_index, const NameChunk&
   }
 }
 
-// Parses on `threads` threads what `produce` publishes (it runs on the calling thread, which then
-// parses too), then sorts the names (by_name) and gathers the pieces.
+// Parses on `threads` threads what `produce` publishes (it runs in slot 0, which then parses too),
+// then sorts the names (by_name) and gathers the pieces.
 NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned threads,
                                 RuleMLReadTimes* times,
                                 const std::function<void(ChunkQueue&)>& produce,
                                 Interner& interner) {
-  detail::ThreadTeam team(threads);
+  if (threads == 0) threads = host_threads();
   ChunkQueue queue;
-  std::vector<RuleMLPiece> pieces(team.size());
+  std::vector<RuleMLPiece> pieces(threads);
   const Clock::time_point start = Clock::now();
   double list_ms = 0;
-  team.run([&](unsigned thread) {
+  run_on_threads(threads, [&](unsigned thread) {
     if (thread == 0) {
       try {
         produce(queue);
@@ -133,7 +133,7 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
   for (const NameChunk& chunk : queue.chunks()) count += chunk.size();
   detail::UnfilledArray<detail::NameRef> names(count);
   detail::UnfilledArray<detail::FileTree> trees(count);
-  team.for_each(queue.chunks().size(), [&](std::size_t k) {
+  parallel_for(queue.chunks().size(), threads, [&](std::size_t k) {
     const NameChunk& chunk = queue.chunks()[k];
     const ParsedChunk& parsed = queue.results()[k];
     for (std::size_t i = 0; i < chunk.size(); ++i) {
@@ -146,14 +146,14 @@ NamedSemanticForest read_forest(const Source& source, bool by_name, unsigned thr
   });
   std::vector<std::uint32_t> order;
   if (by_name) {
-    order = detail::sorted_order(names.begin(), count, team);
+    order = detail::sorted_order(names.begin(), count, threads);
   } else {
     order.resize(count);
     std::iota(order.begin(), order.end(), 0u);
   }
   const Clock::time_point sorted = Clock::now();
   NamedSemanticForest out =
-      detail::gather_pieces(pieces, trees.begin(), names.begin(), order, interner, team);
+      detail::gather_pieces(pieces, trees.begin(), names.begin(), order, interner, threads);
   if (times) {
     *times = RuleMLReadTimes{};
     times->list_ms = list_ms;

@@ -19,9 +19,9 @@ namespace {
 // Labels of the pieces not yet in `interner`, interned in lexicographic order; then each piece's
 // ids as ids of `interner`.
 std::vector<std::vector<std::int32_t>> intern_labels(const std::vector<RuleMLPiece>& pieces,
-                                                     Interner& interner, ThreadTeam& team) {
+                                                     Interner& interner, unsigned threads) {
   std::vector<std::vector<std::string_view>> fresh_of(pieces.size());
-  team.for_each(pieces.size(), [&](std::size_t p) {
+  parallel_for(pieces.size(), threads, [&](std::size_t p) {
     const Interner& labels = pieces[p].labels;
     for (std::size_t id = 0; id < labels.size(); ++id) {
       const std::string& name = labels.name(static_cast<std::int32_t>(id));
@@ -32,12 +32,12 @@ std::vector<std::vector<std::int32_t>> intern_labels(const std::vector<RuleMLPie
   for (const auto& names : fresh_of)
     for (std::string_view name : names)
       fresh.push_back({name.data(), static_cast<std::uint32_t>(name.size())});
-  const std::vector<std::uint32_t> order = sorted_order(fresh.data(), fresh.size(), team);
+  const std::vector<std::uint32_t> order = sorted_order(fresh.data(), fresh.size(), threads);
   for (std::size_t j = 0; j < order.size(); ++j)
     if (j == 0 || fresh[order[j]].view() != fresh[order[j - 1]].view())
       interner.id(fresh[order[j]].view());
   std::vector<std::vector<std::int32_t>> global_id(pieces.size());
-  team.for_each(pieces.size(), [&](std::size_t p) {
+  parallel_for(pieces.size(), threads, [&](std::size_t p) {
     const Interner& labels = pieces[p].labels;
     global_id[p].resize(labels.size());
     for (std::size_t id = 0; id < labels.size(); ++id)
@@ -61,16 +61,15 @@ void prefetch_nodes(const FileTree& tree) {
 
 NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces, const FileTree* trees,
                                   const NameRef* names, const std::vector<std::uint32_t>& order,
-                                  Interner& interner, ThreadTeam& team) {
-  const std::vector<std::vector<std::int32_t>> global_id = intern_labels(pieces, interner, team);
+                                  Interner& interner, unsigned threads) {
+  const std::vector<std::vector<std::int32_t>> global_id = intern_labels(pieces, interner, threads);
   const std::size_t count = order.size();
 
   // node_offset[j]: the first node of output tree j; slices summed, then their sums scanned.
-  const unsigned threads = team.size();
   const Ranges slices(count, threads);
   UnfilledArray<std::size_t> node_offset(count + 1);
   std::vector<std::size_t> slice_start(threads + 1, 0);
-  team.run([&](unsigned t) {
+  run_on_threads(threads, [&](unsigned t) {
     if (t >= slices.count) return;
     std::size_t sum = 0;
     for (std::size_t j = slices.begin(t); j < slices.end(t); ++j) {
@@ -80,7 +79,7 @@ NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces, const 
     slice_start[t + 1] = sum;
   });
   for (unsigned t = 0; t < threads; ++t) slice_start[t + 1] += slice_start[t];
-  team.run([&](unsigned t) {
+  run_on_threads(threads, [&](unsigned t) {
     if (t >= slices.count) return;
     for (std::size_t j = slices.begin(t); j < slices.end(t); ++j) node_offset[j] += slice_start[t];
   });
@@ -97,7 +96,7 @@ NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces, const 
   std::vector<vertex_t>* const per_node[6] = {&s.first_child, &s.next_sibling, &s.parent,
                                               &s.original,    &f.label,        &f.arc};
   constexpr std::size_t vertex_arrays = 6;
-  team.for_each(vertex_arrays + 4, [&](std::size_t a) {
+  parallel_for(vertex_arrays + 4, threads, [&](std::size_t a) {
     if (a < vertex_arrays)
       *per_node[a] = prefaulted_vector<vertex_t>(nodes);
     else if (a == vertex_arrays)
@@ -114,7 +113,7 @@ NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces, const 
   // jumps between chunks: the nodes of a tree a few ahead are asked for while this one is copied.
   constexpr std::size_t ahead = 4;
   const Ranges work(count, std::size_t(threads) * 8, 64);
-  team.for_each(work.count, [&](std::size_t r) {
+  parallel_for(work.count, threads, [&](std::size_t r) {
     for (std::size_t j = work.begin(r); j < work.end(r); ++j) {
       if (j + ahead < work.end(r)) prefetch_nodes(trees[order[j + ahead]]);
       const FileTree& tree = trees[order[j]];

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/thread_team.hpp"
 #include "forest/flat_tree.hpp"
 #include "forest/name_order.hpp"
 #include "forest/ruleml_listing.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/forest/ruleml.hpp"
 
 namespace treefix::detail {
@@ -45,6 +45,6 @@ struct FileTree {
 // all. CapacityError beyond 2^31-1 nodes.
 NamedSemanticForest gather_pieces(const std::vector<RuleMLPiece>& pieces, const FileTree* trees,
                                   const NameRef* names, const std::vector<std::uint32_t>& order,
-                                  Interner& interner, ThreadTeam& team);
+                                  Interner& interner, unsigned threads);
 
 }  // namespace treefix::detail

@@ -170,7 +170,7 @@ std::vector<double> similarity_cpu(const SemanticForest& reference, const Semant
   if (ranges.count == 1)
     work(0);
   else
-    parallel_for(ranges.count, work);
+    parallel_for(ranges.count, threads, work);
   return result;
 }
 

@@ -21,7 +21,7 @@ std::vector<vertex_t> over_trees(std::size_t trees, std::size_t n, unsigned thre
   if (ranges.count == 1)
     range(0);
   else
-    parallel_for(ranges.count, range);
+    parallel_for(ranges.count, threads, range);
   return order;
 }
 

@@ -5,56 +5,63 @@
 #include "treefix/io/output_file.hpp"
 
 namespace treefix {
+namespace {
+
+// Each graph format on one row: the file kind its extension names, its reader and its writer.
+// Edge lists come first: they are what any other name holds.
+struct GraphFormatRow {
+  GraphFormat format;
+  FileKind kind;
+  Csr (*read)(const std::string& path, const GraphReadOptions& options);
+  void (*write)(std::ostream& out, const Csr& graph, const GraphWriteOptions& options);
+};
+const GraphFormatRow kGraphFormats[] = {
+    {GraphFormat::edges, FileKind::text, read_edge_list,
+     [](std::ostream& out, const Csr& graph, const GraphWriteOptions&) {
+       write_edge_list(out, graph);
+     }},
+    {GraphFormat::mtx, FileKind::matrix_market, read_matrix_market,
+     [](std::ostream& out, const Csr& graph, const GraphWriteOptions&) {
+       write_matrix_market(out, graph);
+     }},
+    {GraphFormat::metis, FileKind::metis, read_metis,
+     [](std::ostream& out, const Csr& graph, const GraphWriteOptions&) {
+       write_metis(out, graph);
+     }},
+    {GraphFormat::npz, FileKind::npz, read_npz_csr,
+     [](std::ostream& out, const Csr& graph, const GraphWriteOptions& options) {
+       write_npz_csr(out, graph, options.compress);
+     }},
+    {GraphFormat::csr, FileKind::csr, read_csr_binary,
+     [](std::ostream& out, const Csr& graph, const GraphWriteOptions&) {
+       write_csr_binary(out, graph);
+     }},
+};
+
+// The row of `format`, or of the extension of `path` for GraphFormat::automatic.
+const GraphFormatRow& row_for(GraphFormat format, const std::string& path) {
+  if (format == GraphFormat::automatic) format = format_from_extension(path);
+  for (const GraphFormatRow& row : kGraphFormats)
+    if (row.format == format) return row;
+  return kGraphFormats[0];
+}
+
+}  // namespace
 
 GraphFormat format_from_extension(const std::string& path) {
-  switch (file_kind(path)) {
-    case FileKind::matrix_market:
-      return GraphFormat::mtx;
-    case FileKind::metis:
-      return GraphFormat::metis;
-    case FileKind::npz:
-      return GraphFormat::npz;
-    case FileKind::csr:
-      return GraphFormat::csr;
-    default:
-      return GraphFormat::edges;
-  }
+  const FileKind kind = file_kind(path);
+  for (const GraphFormatRow& row : kGraphFormats)
+    if (row.kind == kind) return row.format;
+  return GraphFormat::edges;
 }
 
 Csr read_graph(const std::string& path, const GraphReadOptions& options) {
-  const GraphFormat format =
-      options.format == GraphFormat::automatic ? format_from_extension(path) : options.format;
-  switch (format) {
-    case GraphFormat::mtx:
-      return read_matrix_market(path, options);
-    case GraphFormat::metis:
-      return read_metis(path, options);
-    case GraphFormat::npz:
-      return read_npz_csr(path, options);
-    case GraphFormat::csr:
-      return read_csr_binary(path, options);
-    default:
-      return read_edge_list(path, options);
-  }
+  return row_for(options.format, path).read(path, options);
 }
 
 void write_graph(const std::string& path, const Csr& graph, const GraphWriteOptions& options) {
-  const GraphFormat format =
-      options.format == GraphFormat::automatic ? format_from_extension(path) : options.format;
-  write_output(path, [&](std::ostream& out) {
-    switch (format) {
-      case GraphFormat::mtx:
-        return write_matrix_market(out, graph);
-      case GraphFormat::metis:
-        return write_metis(out, graph);
-      case GraphFormat::npz:
-        return write_npz_csr(out, graph, options.compress);
-      case GraphFormat::csr:
-        return write_csr_binary(out, graph);
-      default:
-        return write_edge_list(out, graph);
-    }
-  });
+  const GraphFormatRow& row = row_for(options.format, path);
+  write_output(path, [&](std::ostream& out) { row.write(out, graph, options); });
 }
 
 }  // namespace treefix

@@ -17,11 +17,15 @@ const Knob<std::size_t> rst_bfs_levels_per_log2 = declare<std::size_t>(
         .range(1, 1 << 20));
 
 // PR-RST: jump-table levels built and walked per launch (1: one pointer jump per launch, the
-// portable form). On PoCL 2 levels per launch was 6-43% faster on five graphs; the default stays
-// 1 until a GPU measures it (`treefix-bench rooting --pr-levels 1,2,3`).
+// portable form; m levels: 2^m - 1 dependent reads per work-item). On PoCL 2 levels per launch
+// was 6-43% faster in wall time on five graphs. On an NVIDIA H200 (bench/results/
+// h200-2026-11-26-seeds, rooting.csv) 3 levels gave the fastest kernels on all eight graphs
+// (0.55-0.91 of 1 level) and beat 1 level in wall time on seven; other GPUs keep the portable 1
+// until measured.
 const Knob<std::size_t> pr_levels_per_launch = declare<std::size_t>(
     TuningRow("graph", "pr_levels_per_launch", "PR-RST: pointer-jump levels per launch")
-        .defaults(1, 1)
+        .defaults(2, 1)
+        .measured_on("nvidia", 3)
         .range(1, 6)
         .swept({1, 2, 3}, "rooting"));
 

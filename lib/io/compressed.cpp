@@ -71,7 +71,7 @@ class Output {
   void grow_to(std::size_t size) {
     // The reallocation holds the old and the new buffer at once.
     require_host_memory(add_bytes(size, bytes_.size()),
-                        path_ + ": " + compression_name(compression_) + " decompression");
+                        path_ + ": " + to_string(compression_) + " decompression");
     bytes_.resize(size);
   }
   const std::string& path_;
@@ -82,7 +82,7 @@ class Output {
 
 [[noreturn]] void damaged(const std::string& path, Compression compression,
                           const std::string& why) {
-  throw InputError(path + ": damaged " + compression_name(compression) + " data: " + why);
+  throw InputError(path + ": damaged " + to_string(compression) + " data: " + why);
 }
 
 std::string gunzip(std::string_view in, const std::string& path) {
@@ -200,19 +200,6 @@ void set_read_progress(ReadProgressFunction report) {
 void report_read_progress(const std::string& path, std::size_t done, std::size_t total) {
   std::lock_guard<std::mutex> lock(progress_mutex);
   if (progress_function()) progress_function()(path, done, total);
-}
-
-const char* compression_name(Compression compression) {
-  switch (compression) {
-    case Compression::gzip:
-      return "gzip";
-    case Compression::xz:
-      return "xz";
-    case Compression::zstd:
-      return "zstd";
-    default:
-      return "none";
-  }
 }
 
 std::string decompress(std::string_view compressed, Compression compression,

@@ -51,14 +51,23 @@ std::string_view last_extension(std::string_view& name) {
   return extension;
 }
 
+bool is_compression_suffix(std::string_view extension) {
+  for (std::string_view suffix : kCompressionSuffixes)
+    if (extension == suffix) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string format_extension(const std::string& path) {
   std::string_view name = path;
   std::string extension = lower(last_extension(name));
-  for (std::string_view suffix : kCompressionSuffixes)
-    if (extension == suffix) return lower(last_extension(name));
-  return extension;
+  return is_compression_suffix(extension) ? lower(last_extension(name)) : extension;
+}
+
+bool compressed_name(const std::string& path) {
+  std::string_view name = path;
+  return is_compression_suffix(lower(last_extension(name)));
 }
 
 FileKind file_kind(const std::string& path) {

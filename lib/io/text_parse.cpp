@@ -78,6 +78,23 @@ CountResult count_tokens(std::string_view text, const char* comments) {
 }  // namespace
 
 namespace {
+// Every byte a descriptor gives until its end (a pipe, a device, a file mmap refused); InputError
+// "`what`: read error: ..." when a read fails.
+std::string read_whole(int fd, const std::string& what) {
+  std::string read;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got == 0) return read;
+    if (got < 0) {
+      const int err = errno;
+      if (err == EINTR) continue;
+      throw InputError(what + ": read error: " + std::strerror(err));
+    }
+    read.append(buffer, static_cast<std::size_t>(got));
+  }
+}
+
 // Standard input, read whole the first time a reader asks for "-" and kept: a command may look at
 // an input twice (its format, then its content), and a pipe can be read only once.
 std::shared_ptr<const std::string> standard_input() {
@@ -85,18 +102,7 @@ std::shared_ptr<const std::string> standard_input() {
   static std::shared_ptr<const std::string> bytes;
   std::lock_guard<std::mutex> guard(lock);
   if (bytes) return bytes;
-  std::string read;
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
-    if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(std::string("standard input: read error: ") + std::strerror(errno));
-    }
-    read.append(buffer, static_cast<std::size_t>(got));
-  }
-  bytes = std::make_shared<const std::string>(std::move(read));
+  bytes = std::make_shared<const std::string>(read_whole(STDIN_FILENO, "standard input"));
   return bytes;
 }
 }  // namespace
@@ -155,17 +161,11 @@ void TextFile::open_file() {
     }
   }
   // A pipe, a device, an empty file, or a file mmap refused: read it whole.
-  char buffer[1 << 16];
-  for (;;) {
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      throw InputError(path + ": read error: " + std::strerror(err));
-    }
-    copy_.append(buffer, static_cast<std::size_t>(got));
+  try {
+    copy_ = read_whole(fd, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
   }
   ::close(fd);
   data_ = copy_.data();

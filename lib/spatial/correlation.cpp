@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "spatial/device_trees.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/spatial/neighbours.hpp"
 
 namespace treefix {
@@ -27,7 +28,7 @@ std::vector<std::uint32_t> correlation_brute(const PointSet& data, const PointSe
                                              double radius) {
   const float radius2 = detail::squared_radius(radius);
   std::vector<std::uint32_t> counts(queries.n, 0);
-  parallel_for_items(queries.n, 0, [&](std::size_t begin, std::size_t end) {
+  parallel_for_ranges(queries.n, kRopeItemsPerPiece, 0, [&](std::size_t begin, std::size_t end) {
     for (std::size_t q = begin; q < end; ++q)
       for (std::size_t j = 0; j < data.n; ++j)
         if (squared_distance(queries, q, data, j) <= radius2) ++counts[q];
@@ -61,16 +62,17 @@ std::vector<std::uint32_t> correlation_tree(const KdTree& tree, const PointSet& 
   detail::dim_option("correlation", queries.dim);
   std::vector<std::uint32_t> counts(queries.n, 0);
   if (visits) visits->assign(queries.n, 0);
-  parallel_for_items(queries.n, threads, [&](std::size_t begin, std::size_t end) {
-    std::vector<std::int32_t> stack;
-    for (std::size_t i = begin; i < end; ++i) {
-      CorrelationState s{tree, {}, radius2};
-      for (int k = 0; k < queries.dim; ++k) s.q[k] = queries.at(i, k);
-      std::uint32_t v = cpu_rope_traverse(s, tree, stack);
-      counts[i] = s.count;
-      if (visits) (*visits)[i] = v;
-    }
-  });
+  parallel_for_ranges(queries.n, kRopeItemsPerPiece, threads,
+                      [&](std::size_t begin, std::size_t end) {
+                        std::vector<std::int32_t> stack;
+                        for (std::size_t i = begin; i < end; ++i) {
+                          CorrelationState s{tree, {}, radius2};
+                          for (int k = 0; k < queries.dim; ++k) s.q[k] = queries.at(i, k);
+                          std::uint32_t v = cpu_rope_traverse(s, tree, stack);
+                          counts[i] = s.count;
+                          if (visits) (*visits)[i] = v;
+                        }
+                      });
   return counts;
 }
 

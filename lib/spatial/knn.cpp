@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "spatial/device_trees.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/spatial/neighbours.hpp"
 
 namespace treefix {
@@ -141,19 +142,20 @@ Neighbours knn_on_host(const Tree& tree, const PointSet& queries, int k, unsigne
   result.k = k;
   result.index.assign(queries.n * k, -1);
   result.d2.assign(queries.n * k, std::numeric_limits<float>::infinity());
-  parallel_for_items(queries.n, threads, [&](std::size_t begin, std::size_t end) {
-    std::vector<typename State::Entry> stack;
-    std::vector<float> q(queries.dim);
-    for (std::size_t i = begin; i < end; ++i) {
-      for (int d = 0; d < queries.dim; ++d) q[d] = queries.at(i, d);
-      State s{tree, q.data(), Best(k)};
-      cpu_rope_traverse(s, tree, stack);
-      for (std::size_t j = 0; j < s.best.d2.size(); ++j) {
-        result.index[i * k + j] = s.best.id[j];
-        result.d2[i * k + j] = s.best.d2[j];
-      }
-    }
-  });
+  parallel_for_ranges(queries.n, kRopeItemsPerPiece, threads,
+                      [&](std::size_t begin, std::size_t end) {
+                        std::vector<typename State::Entry> stack;
+                        std::vector<float> q(queries.dim);
+                        for (std::size_t i = begin; i < end; ++i) {
+                          for (int d = 0; d < queries.dim; ++d) q[d] = queries.at(i, d);
+                          State s{tree, q.data(), Best(k)};
+                          cpu_rope_traverse(s, tree, stack);
+                          for (std::size_t j = 0; j < s.best.d2.size(); ++j) {
+                            result.index[i * k + j] = s.best.id[j];
+                            result.d2[i * k + j] = s.best.d2[j];
+                          }
+                        }
+                      });
   return result;
 }
 
@@ -203,7 +205,7 @@ Neighbours knn_brute(const PointSet& data, const PointSet& queries, int k) {
   result.k = k;
   result.index.resize(queries.n * k);
   result.d2.resize(queries.n * k);
-  parallel_for_items(queries.n, 0, [&](std::size_t begin, std::size_t end) {
+  parallel_for_ranges(queries.n, kRopeItemsPerPiece, 0, [&](std::size_t begin, std::size_t end) {
     std::vector<std::pair<float, std::int32_t>> all(data.n);
     for (std::size_t q = begin; q < end; ++q) {
       for (std::size_t j = 0; j < data.n; ++j)

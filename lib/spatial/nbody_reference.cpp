@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "treefix/core/parallel.hpp"
 #include "treefix/spatial/nbody.hpp"
 
 namespace treefix {
@@ -60,7 +61,7 @@ std::vector<double> accelerations_direct(const Bodies& bodies, double eps, unsig
   std::vector<double> acc(3 * n, 0.0);
   const double eps2 = eps * eps;
   const auto& x = bodies.position;
-  parallel_for_items(n, threads, [&](std::size_t begin, std::size_t end) {
+  parallel_for_ranges(n, kRopeItemsPerPiece, threads, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       double a[3] = {0, 0, 0};
       for (std::size_t j = 0; j < n; ++j) {
@@ -120,7 +121,7 @@ std::vector<float> accelerations_tree(const Octree& tree, double theta, double e
   std::vector<float> acc(3 * n);
   if (visits) visits->assign(n, 0);
   const float theta2 = float(theta * theta), eps2 = float(eps * eps);
-  parallel_for_items(n, threads, [&](std::size_t begin, std::size_t end) {
+  parallel_for_ranges(n, kRopeItemsPerPiece, threads, [&](std::size_t begin, std::size_t end) {
     std::vector<std::int32_t> stack;
     for (std::size_t p = begin; p < end; ++p) {  // p: tree position
       GravityState s{tree,

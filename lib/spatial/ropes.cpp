@@ -4,9 +4,7 @@
 #include "treefix/spatial/ropes.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <numeric>
-#include <thread>
 
 #include "spatial/spatial_tuning.hpp"
 #include "treefix/core/error.hpp"
@@ -127,29 +125,6 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
 void throw_stack_overflow(const std::string& label, std::size_t bound) {
   throw Error(label + ": traversal stack overflow despite the height bound " +
               std::to_string(bound) + " (a bug: the tree height is wrong)");
-}
-
-void parallel_for_items(std::size_t items, unsigned threads,
-                        const std::function<void(std::size_t, std::size_t)>& body) {
-  if (threads == 0) threads = host_threads();  // $OMP_NUM_THREADS, else the hardware's
-  std::size_t chunk = 256;
-  std::size_t chunks = (items + chunk - 1) / chunk;
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, chunks)));
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (;;) {
-      std::size_t c = next.fetch_add(1);
-      if (c >= chunks) return;
-      body(c * chunk, std::min(items, (c + 1) * chunk));
-    }
-  };
-  if (threads <= 1) {
-    worker();
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
 }
 
 }  // namespace treefix

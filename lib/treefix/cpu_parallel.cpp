@@ -8,7 +8,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <type_traits>
 
 #include "treefix/core/error.hpp"
@@ -19,30 +18,35 @@ namespace treefix::cpu_parallel {
 
 namespace {
 
-// Below this many elements a pass (or a level) runs on the calling thread: starting threads
-// costs tens of microseconds, more than the pass itself.
+// Below this many elements a pass (or a level) runs on the calling thread: handing pieces to
+// other threads costs microseconds, more than the pass itself.
 constexpr std::size_t kMinPerThread = std::size_t(1) << 14;
+// The euler method's scan blocks: a count set by the length alone, so that a floating-point scan
+// adds in the same order (and gives the same bits) on any number of threads.
+constexpr std::size_t kMaxScanBlocks = 64;
 
 unsigned parts_for(std::size_t n, unsigned threads) {
   return static_cast<unsigned>(
       std::max<std::size_t>(1, std::min<std::size_t>(threads, n / kMinPerThread)));
 }
 
-// Runs body(part, begin, end) over `parts` contiguous ranges of [0, n), part 0 on this thread.
+unsigned scan_blocks(std::size_t n) {
+  return static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(kMaxScanBlocks, n / kMinPerThread)));
+}
+
+// Runs body(part, begin, end) over `parts` contiguous ranges of [0, n) on up to `threads` threads
+// of the host executor.
 template <class Body>
-void fork_join(std::size_t n, unsigned parts, const Body& body) {
+void fork_join(std::size_t n, unsigned parts, unsigned threads, const Body& body) {
   if (parts <= 1) {
     body(0u, std::size_t(0), n);
     return;
   }
   const std::size_t chunk = (n + parts - 1) / parts;
-  std::vector<std::thread> workers;
-  workers.reserve(parts - 1);
-  for (unsigned p = 1; p < parts; ++p)
-    workers.emplace_back(
-        [&body, p, chunk, n] { body(p, std::min(n, p * chunk), std::min(n, (p + 1) * chunk)); });
-  body(0u, std::size_t(0), std::min(n, chunk));
-  for (auto& w : workers) w.join();
+  parallel_for(parts, threads, [&](std::size_t p) {
+    body(static_cast<unsigned>(p), std::min(n, p * chunk), std::min(n, (p + 1) * chunk));
+  });
 }
 
 // Calls f(combine, inverse, identity) with operator functors for T, so the hot loops inline them.
@@ -101,9 +105,9 @@ std::vector<T> euler(const Plan& plan, const std::vector<T>& w, Fix fix, bool ex
     return fix == Fix::root ? inverse(w[~x]) : identity;
   };
   // Pass 1: reduce each block. Then scan the block totals.
-  const unsigned parts = parts_for(length, plan.threads());
+  const unsigned parts = scan_blocks(length), threads = plan.threads();
   std::vector<T> block_total(parts, identity);
-  fork_join(length, parts, [&](unsigned p, std::size_t begin, std::size_t end) {
+  fork_join(length, parts, threads, [&](unsigned p, std::size_t begin, std::size_t end) {
     T acc = identity;
     for (std::size_t i = begin; i < end; ++i) acc = combine(acc, value_at(i));
     block_total[p] = acc;
@@ -117,7 +121,7 @@ std::vector<T> euler(const Plan& plan, const std::vector<T>& w, Fix fix, bool ex
   std::vector<T> r(n);
   std::unique_lock<std::mutex> lock;
   T* before = fix == Fix::leaf ? static_cast<T*>(plan.workspace(n * sizeof(T), lock)) : nullptr;
-  fork_join(length, parts, [&](unsigned p, std::size_t begin, std::size_t end) {
+  fork_join(length, parts, threads, [&](unsigned p, std::size_t begin, std::size_t end) {
     T acc = block_offset[p];
     for (std::size_t i = begin; i < end; ++i) {
       const vertex_t x = at[i];
@@ -136,7 +140,7 @@ std::vector<T> euler(const Plan& plan, const std::vector<T>& w, Fix fix, bool ex
     }
   });
   if (fix == Fix::leaf)
-    fork_join(n, parts_for(n, plan.threads()), [&](unsigned, std::size_t begin, std::size_t end) {
+    fork_join(n, parts_for(n, threads), threads, [&](unsigned, std::size_t begin, std::size_t end) {
       for (std::size_t v = begin; v < end; ++v) r[v] = combine(r[v], inverse(before[v]));
     });
   return r;
@@ -156,9 +160,10 @@ std::vector<T> levels(const Plan& plan, const std::vector<T>& w, Fix fix, bool e
   const std::size_t levels_count = level.size() - 1;
   auto over_level = [&](std::size_t l, auto&& body) {
     const std::size_t a = level[l], b = level[l + 1];
-    fork_join(b - a, parts_for(b - a, threads), [&](unsigned, std::size_t begin, std::size_t end) {
-      for (std::size_t i = a + begin; i < a + end; ++i) body(i);
-    });
+    fork_join(b - a, parts_for(b - a, threads), threads,
+              [&](unsigned, std::size_t begin, std::size_t end) {
+                for (std::size_t i = a + begin; i < a + end; ++i) body(i);
+              });
   };
   if (fix == Fix::root) {
     for (std::size_t l = 0; l < levels_count; ++l)

@@ -1,9 +1,11 @@
 // treefix.devices(), treefix.Runtime and the default runtime.
 #include "runtime.hpp"
+#include "result_blocks.hpp"
 
 #include <pybind11/stl.h>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
 
 namespace treefix::python {
 
@@ -91,6 +93,25 @@ takes turns on it (the GIL is released meanwhile).)doc")
   m.def(
       "default_runtime", [] { return runtime_or_default(std::nullopt); },
       "The Runtime that runtime=None stands for (made on first use).");
+  m.def(
+      "set_host_threads",
+      [](unsigned threads) {
+        if (threads > kMaxHostThreads)
+          throw InputError("set_host_threads: " + std::to_string(threads) + " threads; at most " +
+                           std::to_string(kMaxHostThreads));
+        set_host_threads(threads);
+      },
+      py::arg("threads"), R"doc(
+The number of host threads the library's host loops use (reading and converting inputs, the host
+algorithms, KDTree builds): the same as the command line's --threads; 0 goes back to the default,
+TREEFIX_THREADS, else OMP_NUM_THREADS, else every core.)doc");
+  m.def("host_threads", &host_threads, "The number of host threads the host loops use.");
+  m.def("cached_result_bytes", &cached_result_bytes, R"doc(
+Bytes of host memory kept from freed large results (4 MiB or more) for the next result of the
+same size: a loop that replaces its result array reuses mapped pages instead of new ones, which
+the operating system would zero first. At most 1 GiB is kept.)doc");
+  m.def("release_cached_results", &release_cached_results,
+        "Frees the host memory cached_result_bytes() counts.");
 }
 
 }  // namespace treefix::python

@@ -2,6 +2,7 @@
 // kept on the device (treefix/treefix/treefix.hpp), read from parent arrays or Newick files.
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <future>
 #include <memory>
 #include <optional>
@@ -9,15 +10,15 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "result_blocks.hpp"
 #include "runtime.hpp"
 #include "treefix/core/host_memory.hpp"
+#include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/newick.hpp"
 #include "treefix/treefix/treefix.hpp"
 
 namespace treefix::python {
 namespace {
-
-enum class Fix { root, leaf };
 
 template <class T>
 py::array_t<T> ones(std::size_t n) {
@@ -26,9 +27,28 @@ py::array_t<T> ones(std::size_t n) {
   return values;
 }
 
-// Transfers of at least this many bytes map the result's pages on another thread while the
-// device computes (a fresh 64 MiB array costs 16,384 page faults on its first write).
+// Transfers of at least this many bytes map the result's pages on other threads while the
+// device computes (a fresh 64 MiB array costs 16,384 page faults on its first write, and the
+// kernel's zeroing of the pages, ~6 ms on one core, is the larger part: it is split in pieces of
+// at least kPrefaultPieceBytes over up to kPrefaultThreads threads).
 constexpr std::size_t kPrefaultBytes = std::size_t{1} << 20;
+constexpr std::size_t kPrefaultPieceBytes = std::size_t{8} << 20;
+constexpr std::size_t kPrefaultThreads = 8;
+
+// Maps [data, data + bytes) for writing in concurrent pieces; the futures end when it is mapped.
+std::vector<std::future<void>> prefault_concurrently(char* data, std::size_t bytes) {
+  const std::size_t pieces =
+      std::max<std::size_t>(1, std::min(kPrefaultThreads, bytes / kPrefaultPieceBytes));
+  constexpr std::size_t kLargePage = std::size_t{2} << 20;  // pieces cover whole large pages
+  const std::size_t piece =
+      ((bytes + pieces - 1) / pieces + kLargePage - 1) / kLargePage * kLargePage;
+  std::vector<std::future<void>> mapped;
+  for (std::size_t begin = 0; begin < bytes; begin += piece)
+    mapped.push_back(std::async(std::launch::async, [=] {
+      prefault_for_writing(data + begin, std::min(piece, bytes - begin));
+    }));
+  return mapped;
+}
 
 class Tree {
  public:
@@ -65,18 +85,22 @@ class Tree {
                        " vertices: expected (" + std::to_string(n()) + ",) or a batch (k, " +
                        std::to_string(n()) + ")");
     const std::size_t rows = in.ndim() == 2 ? static_cast<std::size_t>(in.shape(0)) : 1;
-    py::array result = output_like(in, out);
+    const ResultArray made = output_like(in, out);
+    py::array result = made.array;
     const char* source = static_cast<const char*>(in.data());
     char* target = static_cast<char*>(result.mutable_data());
-    const bool fresh = out.is_none();
+    const bool fresh = made.fresh_pages;
     on_device(*box_, [&](Runtime& runtime) {
       visit_value_type(type, [&](auto zero) {
         using T = decltype(zero);
         const std::size_t n = this->n(), row_bytes = n * sizeof(T);
-        std::future<void> mapped;
+        std::vector<std::future<void>> mapped;
         if (fresh && rows * row_bytes >= kPrefaultBytes)
-          mapped = std::async(std::launch::async,
-                              [=] { prefault_for_writing(target, rows * row_bytes); });
+          mapped = prefault_concurrently(target, rows * row_bytes);
+        const auto wait_mapped = [&] {
+          for (auto& piece : mapped)
+            if (piece.valid()) piece.get();
+        };
         // Kept by the Runtime between calls: a repeated call allocates nothing on the device.
         auto w = DeviceArray<T>::workspace(runtime, "python.treefix.weights", n);
         auto r = DeviceArray<T>::workspace(runtime, "python.treefix.result", n);
@@ -87,10 +111,10 @@ class Tree {
             rootfix(runtime, *tree_, w, r, options);
           else
             leaffix(runtime, *tree_, w, r, options);
-          if (mapped.valid()) mapped.get();
+          wait_mapped();
           detail::read_buffer(runtime, r.buffer(), target + row * row_bytes, row_bytes, nullptr);
         }
-        if (mapped.valid()) mapped.get();
+        wait_mapped();
       });
     });
     return result;
@@ -133,10 +157,12 @@ class Tree {
   }
 
  private:
-  // A new array of in's shape and dtype, or `out` when it is one the results can go into.
-  static py::array output_like(const py::array& in, const py::object& out) {
+  // A new array of in's shape and dtype (every element is written by the call), or `out` when it
+  // is one the results can go into.
+  static ResultArray output_like(const py::array& in, const py::object& out) {
     if (out.is_none())
-      return py::array(in.dtype(), std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
+      return uninitialised_array(in.dtype(),
+                                 std::vector<py::ssize_t>(in.shape(), in.shape() + in.ndim()));
     if (!py::isinstance<py::array>(out)) throw py::type_error("out: expected a NumPy array");
     py::array target = py::reinterpret_borrow<py::array>(out);
     const bool same_shape = target.ndim() == in.ndim() &&
@@ -146,7 +172,7 @@ class Tree {
       throw InputError("out: expected a writeable C-contiguous array of " + shape_text(in) +
                        " and dtype " + dtype_text(in.dtype()) + ", got " + shape_text(target) +
                        " of dtype " + dtype_text(target.dtype()));
-    return target;
+    return {target, false};
   }
 
   RuntimeHandle box_;
@@ -184,14 +210,14 @@ std::string fix_doc(const char* name, const char* what) {
 }  // namespace
 
 void bind_trees(py::module_& m) {
-  py::class_<Tree>(m, "Tree", R"doc(
+  py::class_<Tree> tree_class(m, "Tree", R"doc(
 A rooted forest on the device: validated once (ValueError naming the vertex for a parent out of
 range or a cycle), with its Euler tour kept for every later call.
 
 Tree(parents, *, runtime=None): parents is a 1-D int32 or int64 array, -1 for a root (several
 roots make a forest). Tree.from_newick(path) reads a Newick file: vertices are numbered in
-pre-order as the nodes appear in the text (the root is 0); names and lengths come with it.)doc")
-      .def(py::init(&make_tree), py::arg("parents"), py::kw_only(), runtime_arg())
+pre-order as the nodes appear in the text (the root is 0); names and lengths come with it.)doc");
+  tree_class.def(py::init(&make_tree), py::arg("parents"), py::kw_only(), runtime_arg())
       .def_static(
           "from_newick",
           [](py::handle path_like, const std::optional<RuntimeHandle>& runtime) {
@@ -227,26 +253,6 @@ pre-order as the nodes appear in the text (the root is 0); names and lengths com
           "lengths", &Tree::lengths,
           "Branch lengths of a Newick tree (float64, 0 where none is written), else None.")
       .def(
-          "rootfix",
-          [](Tree& tree, py::object weights, const std::string& op, bool exclusive,
-             const std::string& algorithm, py::object out) {
-            return tree.fix(Fix::root, std::move(weights), op, exclusive, algorithm, out);
-          },
-          py::arg("weights") = py::none(), py::kw_only(), py::arg("op") = "sum",
-          py::arg("exclusive") = false, py::arg("algorithm") = "auto", py::arg("out") = py::none(),
-          fix_doc("rootfix", "The weight of each vertex combined with those of all its ancestors")
-              .c_str())
-      .def(
-          "leaffix",
-          [](Tree& tree, py::object weights, const std::string& op, bool exclusive,
-             const std::string& algorithm, py::object out) {
-            return tree.fix(Fix::leaf, std::move(weights), op, exclusive, algorithm, out);
-          },
-          py::arg("weights") = py::none(), py::kw_only(), py::arg("op") = "sum",
-          py::arg("exclusive") = false, py::arg("algorithm") = "auto", py::arg("out") = py::none(),
-          fix_doc("leaffix", "The weight of each vertex combined with those of all its descendants")
-              .c_str())
-      .def(
           "depths",
           [](Tree& tree) {
             return tree.fix(Fix::root, ones<std::int32_t>(tree.n()), "sum", true, "auto",
@@ -266,12 +272,26 @@ pre-order as the nodes appear in the text (the root is 0); names and lengths com
       .def("__repr__",
            [](const Tree& tree) { return "treefix.Tree(n=" + std::to_string(tree.n()) + ")"; });
 
-  for (auto [name, fix] : {std::pair{"rootfix", Fix::root}, std::pair{"leaffix", Fix::leaf}}) {
-    const Fix which = fix;
+  // rootfix / leaffix, as Tree methods and as one-call functions.
+  const std::pair<Fix, const char*> fixes[] = {
+      {Fix::root, "The weight of each vertex combined with those of all its ancestors"},
+      {Fix::leaf, "The weight of each vertex combined with those of all its descendants"}};
+  for (const auto& [which, summary] : fixes) {
+    const char* name = to_string(which);
+    tree_class.def(
+        name,
+        [which = which](Tree& tree, py::object weights, const std::string& op, bool exclusive,
+                        const std::string& algorithm, py::object out) {
+          return tree.fix(which, std::move(weights), op, exclusive, algorithm, out);
+        },
+        py::arg("weights") = py::none(), py::kw_only(), py::arg("op") = "sum",
+        py::arg("exclusive") = false, py::arg("algorithm") = "auto", py::arg("out") = py::none(),
+        fix_doc(name, summary).c_str());
     m.def(
         name,
-        [which](py::handle parents, py::object weights, const std::string& op, bool exclusive,
-                const std::string& algorithm, const std::optional<RuntimeHandle>& runtime) {
+        [which = which](py::handle parents, py::object weights, const std::string& op,
+                        bool exclusive, const std::string& algorithm,
+                        const std::optional<RuntimeHandle>& runtime) {
           Tree tree = make_tree(parents, runtime);
           return tree.fix(which, std::move(weights), op, exclusive, algorithm, py::none());
         },

@@ -159,6 +159,52 @@ def test_contiguous_inputs_and_out_arrays_are_not_copied(rt):
     np.testing.assert_array_equal(out, np.arange(1, n + 1))
 
 
+def test_large_results_reuse_freed_memory_and_are_fully_written(rt):
+    # Results of 4 MiB or more come from blocks freed by earlier results of the same size; a reused
+    # block still holds the old values, so every element must be overwritten.
+    n = (1 << 19) + 3  # 4 MiB of float64 and a bit: a reused size, not a multiple of 2 MiB
+    rng = np.random.default_rng(11)
+    parent = (rng.random(n) * np.arange(n)).astype(np.int64)  # a random recursive tree
+    parent[0] = -1
+    tree = treefix.Tree(parent, runtime=rt)
+    treefix.release_cached_results()
+    first_weights = rng.integers(-50, 50, size=n).astype(np.float64)
+    first = tree.leaffix(first_weights)
+    address = first.__array_interface__["data"][0]
+    assert first.flags.c_contiguous and first.flags.writeable and first.flags.owndata is False
+    del first
+    assert treefix.cached_result_bytes() >= n * 8
+    second_weights = rng.integers(-50, 50, size=n).astype(np.float64)
+    second = tree.rootfix(second_weights)
+    assert second.__array_interface__["data"][0] == address  # the freed block, reused
+    np.testing.assert_array_equal(second, rootfix_reference(parent, second_weights))
+    second[:] = 7  # an ordinary writeable array
+    batch = tree.rootfix(np.stack([second_weights, first_weights]))  # another size: a new block
+    np.testing.assert_array_equal(batch[1], rootfix_reference(parent, first_weights))
+    del second, batch
+    assert treefix.cached_result_bytes() <= 1 << 30
+    treefix.release_cached_results()
+    assert treefix.cached_result_bytes() == 0
+
+
+def test_host_threads_do_not_change_results(rt):
+    n = 200003
+    rng = np.random.default_rng(5)
+    parent = (rng.random(n) * np.arange(n)).astype(np.int64)
+    parent[0] = -1
+    w = rng.standard_normal(n)
+    results = []
+    for threads in (1, 3, 0):
+        treefix.set_host_threads(threads)
+        assert treefix.host_threads() == (threads or treefix.host_threads())
+        results.append(treefix.leaffix(parent, w, algorithm="sequential", runtime=rt))
+    assert treefix.host_threads() >= 1
+    for r in results[1:]:
+        assert r.tobytes() == results[0].tobytes()
+    with pytest.raises(ValueError, match="at most"):
+        treefix.set_host_threads(1 << 20)
+
+
 def test_out_must_fit(rt):
     tree = treefix.Tree([-1, 0], runtime=rt)
     for out in (np.empty(3), np.empty(2, np.float32), np.empty(4)[::2]):

@@ -5,16 +5,9 @@
 # expansion; every binary shape of a size with its height; the forest suite's run-time speedup;
 # the level plot. Bad arguments exit non-zero with a message.
 set -euo pipefail
-bench=$(dirname "$1")/treefix-bench
-work=$2
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-rm -rf "$work" && mkdir -p "$work/results" && cd "$work"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error() {  # command must exit non-zero and say why on stderr
-  if "$@" > out.txt 2> err.txt; then fail "accepted: $*"; fi
-  grep -qi "error" err.txt || fail "no message for: $*"
-}
+source "$(dirname "$0")/lib/acceptance.sh"
+bench=$(dirname "$treefix")/treefix-bench
+mkdir -p results
 # column NAME of CSV FILE: its index (1-based)
 column() { head -1 "$2" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 
@@ -73,9 +66,9 @@ awk -F, -v h="$h" '/-shape/ { if ($h < 2 || $h > 3) bad = 1; seen[$h]++ } END { 
 [[ -n $(column speedup_runtime results/forest.csv) && -n $(column construct_ms results/forest.csv) ]] ||
   fail "forest.csv lacks the run-time speedup"
 
-expect_error "$bench" ropes --apps correlate --bodies 0 --points 100 --dims 17
-expect_error "$bench" forest-traversal --copies 2 --sizes 3 --all-shapes 11 --random-trees 0
-expect_error "$bench" accuracy --settings star:random-every --trees 1 --max-cond-log 1
+expect_error error "$bench" ropes --apps correlate --bodies 0 --points 100 --dims 17
+expect_error error "$bench" forest-traversal --copies 2 --sizes 3 --all-shapes 11 --random-trees 0
+expect_error error "$bench" accuracy --settings star:random-every --trees 1 --max-cond-log 1
 
 for py in /usr/bin/python3 python3; do
   if command -v "$py" > /dev/null && "$py" -c 'import matplotlib' 2> /dev/null; then

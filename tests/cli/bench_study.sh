@@ -4,16 +4,9 @@
 # draws the figures; bad arguments exit non-zero with a message. Python parts need NumPy and
 # matplotlib and are skipped (said so) where no python3 has them.
 set -euo pipefail
-bench=$(dirname "$1")/treefix-bench
-work=$2
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-rm -rf "$work" && mkdir -p "$work/results" && cd "$work"
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error() {  # command must exit non-zero and say why on stderr
-  if "$@" > out.txt 2> err.txt; then fail "accepted: $*"; fi
-  grep -qi "error" err.txt || fail "no message for: $*"
-}
+source "$(dirname "$0")/lib/acceptance.sh"
+bench=$(dirname "$treefix")/treefix-bench
+mkdir -p results
 
 "$bench" paper --min-log 3 --max-log 9 --repeats 2 --warmup 1 --shapes star,caterpillar,random-shuffled \
   --algorithms sequential,cpu-euler,cpu-levels,levels,euler --dump-dir dump \
@@ -52,13 +45,13 @@ done
 awk -F, 'NR > 1 && $(NF) == "ok" { t = $10; a = $11; if (a < t / 10 || a > t * 10) bad = 1 } END { exit bad }' \
   results/accuracy.csv || fail "achieved condition numbers far from the targets"
 
-expect_error "$bench" paper --min-log 5 --max-log 4
-expect_error "$bench" paper --min-log 3 --max-log 3 --shapes nosuchshape
-expect_error "$bench" paper --min-log 3 --max-log 3 --algorithms nosuchalgorithm
-expect_error "$bench" paper --min-log 3 --max-log 3 --shapes graph:missing.mtx
-expect_error "$bench" accuracy --terms 1
-expect_error "$bench" accuracy --type int32
-expect_error "$bench" accuracy --settings rootfix:star --trees 1 --max-cond-log 1
+expect_error error "$bench" paper --min-log 5 --max-log 4
+expect_error error "$bench" paper --min-log 3 --max-log 3 --shapes nosuchshape
+expect_error error "$bench" paper --min-log 3 --max-log 3 --algorithms nosuchalgorithm
+expect_error error "$bench" paper --min-log 3 --max-log 3 --shapes graph:missing.mtx
+expect_error error "$bench" accuracy --terms 1
+expect_error error "$bench" accuracy --type int32
+expect_error error "$bench" accuracy --settings rootfix:star --trees 1 --max-cond-log 1
 
 if [[ -z $python_ok ]]; then
   echo "SKIP: no python3 with numpy and matplotlib: cupy_treefix.py and plot.py not exercised"

@@ -130,9 +130,20 @@ if [ -f "$shared/wave.graph.xz" ]; then
   same_components wave.graph 2
 fi
 
+# --- a directed graph over 3 ranks: the check looks parents' arcs up on the parents' ranks ---
+for v in $(seq 0 69); do echo "$v $(((v + 1) % 70))"; echo "$v $(((v * 7 + 3) % 70))"; done > directed70.txt
+"$treefix" bfs --graph directed70.txt --directed --source 5 -o ref_depth.txt
+for np in 2 3; do
+  mpi $np bfs --graph directed70.txt --directed --source 5 --check -o depth.txt
+  diff -q ref_depth.txt depth.txt > /dev/null || fail "directed70.txt: depths differ on $np ranks"
+done
+
 # --- Graph500 runs: validated sources, GTEPS printed ---
 mpi 2 bfs --graph kronecker:10 --roots 4 --check > g500.txt
 grep -q "4 roots, harmonic mean .* GTEPS.*validated" g500.txt || fail "Graph500 line: $(cat g500.txt)"
+mpi 3 bfs --graph kronecker:10 --roots 3 --check > g500.txt
+grep -q "3 roots, harmonic mean .* GTEPS.*validated (.* ms a root)" g500.txt ||
+  fail "Graph500 line on 3 ranks: $(cat g500.txt)"
 
 # --- bad input: every rank stops with the same message, non-zero exit, no output ---
 expect_error "cannot open" mpi 2 bfs --graph missing.csr -o out.txt

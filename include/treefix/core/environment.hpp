@@ -9,6 +9,8 @@
 //                             refused). A cache that cannot be written costs only build time,
 //                             with one warning on standard error.
 //   TREEFIX_BUILD_OPTIONS     appended to every OpenCL build
+//   TREEFIX_THREADS           host threads of the host loops (treefix/core/parallel.hpp; read
+//                             where they run, checked here too so a bad value stops a run early)
 //   TREEFIX_*                 the tuning rows' overrides (treefix/core/tuning.hpp; `treefix
 //                             devices --tuning` lists each with what it takes)
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a

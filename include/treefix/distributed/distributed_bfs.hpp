@@ -26,6 +26,13 @@
 
 namespace treefix {
 
+// A rank's rows on its device, as the kernels take them: DeviceLocalGraph::rows(), or with one
+// rank the whole graph's DeviceGraph (treefix/graph/device_graph.hpp).
+struct DeviceRows {
+  cl::Buffer row_offset, column;
+  bool wide_offsets = true;  // row offsets long, else int
+};
+
 // A rank's rows on its device: 64-bit row offsets, int32 global column ids.
 class DeviceLocalGraph {
  public:
@@ -36,6 +43,7 @@ class DeviceLocalGraph {
   const LocalGraph& host() const { return *graph_; }
   const DeviceArray<std::int64_t>& row_offset() const { return row_offset_; }
   const DeviceArray<vertex_t>& column() const { return column_; }
+  DeviceRows rows() const;
 
  private:
   const LocalGraph* graph_;
@@ -78,6 +86,13 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
                                const std::vector<vertex_t>& sources,
                                const DistributedBfsOptions& options = {});
 
+// This rank's vertices with depth >= 0 and the arcs out of them (TEPS count the reached
+// component's edges), on all host cores.
+struct ReachedCount {
+  std::uint64_t vertices = 0, arcs = 0;
+};
+ReachedCount count_reached(const LocalGraph& graph, const std::vector<vertex_t>& depth);
+
 // Empty when depth/parent (this rank's) are a valid BFS from `sources` on every rank: sources at
 // depth 0 without parent; every other reached vertex's parent one level up with an arc to it;
 // no arc from a reached vertex to one unreached or more than one level deeper (so depths are the
@@ -87,6 +102,17 @@ std::string distributed_bfs_problem(const World& world, const LocalGraph& graph,
                                     const std::vector<vertex_t>& sources,
                                     const std::vector<vertex_t>& depth,
                                     const std::vector<vertex_t>& parent);
+
+// The same answer as distributed_bfs_problem above, with the arcs read on the device: the fast
+// check of Graph500 runs (milliseconds where the host takes about a second at Kronecker scale 26).
+// Every vertex's depth is gathered in a byte (n bytes on every rank and device). When the device
+// finds a fault, the host check above runs and words it. Directed graphs and trees of 255 levels or
+// more are checked on the host.
+std::string distributed_bfs_problem(const World& world, Runtime& runtime, const LocalGraph& graph,
+                                    const DeviceRows& rows, const std::vector<vertex_t>& sources,
+                                    const std::vector<vertex_t>& depth,
+                                    const std::vector<vertex_t>& parent,
+                                    Profile* profile = nullptr);
 
 struct DistributedComponents {
   std::vector<vertex_t> label;   // this rank's vertices: the smallest vertex of their component

@@ -12,14 +12,18 @@
 #include <string>
 #include <string_view>
 
+#include "treefix/core/names.hpp"
+
 namespace treefix {
 
 enum class Compression { none, gzip, xz, zstd };
+// to_string: "none", "gzip", "xz", "zstd" (treefix/core/names.hpp).
+TREEFIX_ENUM_NAMES(Compression, "compression", {Compression::none, "none"},
+                   {Compression::gzip, "gzip"}, {Compression::xz, "xz"},
+                   {Compression::zstd, "zstd"});
 
 // The compression of bytes that start with `head` (the first few bytes are enough: 6).
 Compression compression_of(std::string_view head);
-// "gzip", "xz", "zstd", "none".
-const char* compression_name(Compression compression);
 
 // The decompressed bytes of `compressed` (all concatenated members or frames, as gzip -d, xz -d
 // and zstd -d read them). InputError "path: damaged xz data: ..." for corrupt or truncated data,

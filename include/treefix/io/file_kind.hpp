@@ -9,6 +9,8 @@
 //   file_kind("-")            FileKind::text (standard input or output)
 #include <string>
 
+#include "treefix/core/names.hpp"
+
 namespace treefix {
 
 enum class FileKind {
@@ -24,6 +26,14 @@ enum class FileKind {
   tsv,            // .tsv: name<TAB>value rows
   json,           // .json
 };
+// to_string: what a kind holds, as messages name it ("NumPy .npy", "Matrix Market (.mtx)").
+TREEFIX_ENUM_NAMES(FileKind, "file kind", {FileKind::text, "text"}, {FileKind::npy, "NumPy .npy"},
+                   {FileKind::npz, "NumPy .npz"}, {FileKind::newick, "Newick (.nwk)"},
+                   {FileKind::maybe_newick, "Newick or text (.tree)"},
+                   {FileKind::matrix_market, "Matrix Market (.mtx)"},
+                   {FileKind::metis, "METIS (.graph)"}, {FileKind::csr, "raw CSR (.csr)"},
+                   {FileKind::xyz, ".xyz rows"}, {FileKind::tsv, "TSV (.tsv)"},
+                   {FileKind::json, "JSON (.json)"});
 
 // The format extension of `path` in lower case, without the dot and past a compression suffix:
 // "mtx" for "G.MTX.xz"; "" when there is none.
@@ -31,6 +41,9 @@ std::string format_extension(const std::string& path);
 
 // The kind of file `path` names, by format_extension.
 FileKind file_kind(const std::string& path);
+
+// Whether `path` ends in a compression suffix (.gz, .xz, .zst, .zstd; any case).
+bool compressed_name(const std::string& path);
 
 // For FileKind::maybe_newick: whether the file's first byte other than white space is '('
 // (reads the file, decompressed; false when it cannot be read, so the reader reports why).

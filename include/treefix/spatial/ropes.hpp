@@ -84,13 +84,12 @@ void run_traversal(Runtime& runtime, const TraversalPieces& pieces, Variant vari
 // The message of that overflow (an Error: the tree's height was wrong).
 [[noreturn]] void throw_stack_overflow(const std::string& label, std::size_t bound);
 
-// The same traversal on the host, item by item, on `threads` std::threads (0 = host_threads():
-// $OMP_NUM_THREADS, else the hardware's): the multi-threaded CPU baseline and the tree-based
-// references. T provides init(item), truncate(node), visit(node), call_set(node),
+// The same traversal on the host, item by item (on the host executor, pieces of
+// kRopeItemsPerPiece items: treefix/core/parallel.hpp): the multi-threaded CPU baseline and the
+// tree-based references. T provides init(item), truncate(node), visit(node), call_set(node),
 // child(node, call_set, i), finish(item) through a per-item state made by make_state(); it mirrors
 // the OpenCL pieces line by line.
-void parallel_for_items(std::size_t items, unsigned threads,
-                        const std::function<void(std::size_t begin, std::size_t end)>& body);
+constexpr std::size_t kRopeItemsPerPiece = 256;
 
 // A State with a stack argument (ROPE_ARG_T) has a member `arg` and child_arg(node, cs, i); its
 // stack holds std::pair<node, arg>.

@@ -1,15 +1,16 @@
 #pragma once
-// Multi-threaded CPU treefix over all host cores (std::thread, fork-join per pass): the
+// Multi-threaded CPU treefix over all host cores (the host executor, a fork-join per pass): the
 // "multi-threaded CPU" baseline of the benchmarks, and a fast host fallback.
 //
 // Two methods, over a Plan prepared once per tree (the analogue of the device tree's Euler tour):
 //   euler   Defour & Marin's vectorial method on the host, fused: a blocked parallel inclusive
-//           scan over the 2n tour positions (each thread reduces its block, the block totals are
-//           scanned, each thread rescans its block) that makes each position's value on the fly
-//           from a tour map (w at an open, its inverse at a close: Write fused into the loads)
-//           and stores results as it goes (Read fused into the rescan). Two passes over O(n) data
-//           whatever the shape, so deep trees (paths, caterpillars) scale as well as bushy ones.
-//           Needs an inverse: sum and xor.
+//           scan over the 2n tour positions (each block is reduced, the block totals are scanned,
+//           each block is rescanned; the blocks are set by n alone, at most 64, so a float
+//           result has the same bits on any number of threads) that makes each position's value on
+//           the fly from a tour map (w at an open, its inverse at a close: Write fused into the
+//           loads) and stores results as it goes (Read fused into the rescan). Two passes over O(n)
+//           data whatever the shape, so deep trees (paths, caterpillars) scale as well as bushy
+//           ones. Needs an inverse: sum and xor.
 //   levels  level-synchronous over the breadth-first order, values kept in BFS positions so every
 //           level is a contiguous range and a vertex's children are contiguous in the next level:
 //           rootfix top-down pulls from the parent, leaffix bottom-up folds the children (no
@@ -46,8 +47,8 @@ namespace treefix::cpu_parallel {
 
 class Plan {
  public:
-  // Validates the forest (InputError). threads 0 = host_threads() ($OMP_NUM_THREADS, else
-  // the hardware's).
+  // Validates the forest (InputError). threads 0 = host_threads() (treefix/core/parallel.hpp:
+  // --threads, $TREEFIX_THREADS, $OMP_NUM_THREADS, else the hardware's).
   explicit Plan(const ParentArray& parent, unsigned threads = 0);
   std::size_t size() const { return parent_.size(); }
   unsigned threads() const { return threads_; }

@@ -6,10 +6,11 @@
 #   source "$(dirname "$0")/lib/acceptance.sh"
 #
 # which sets treefix (the program under test, $1), dir (the scratch directory, $2, emptied and
-# entered) and data (tests/data), and defines fail, expect_error and expect_error_text.
+# entered), data (tests/data) and src (the repository), and defines fail, expect_error and expect_error_text.
 treefix="$1"
 dir="$2"
 data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../data" && pwd)"
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
 
 # fail MESSAGE...: the script stops, printing FAIL: MESSAGE on standard error.
