@@ -3,7 +3,8 @@
 # and BUILD=build: a build folder relative to the repository root): 100 rootfix jobs on 2^20-vertex trees run as 100 processes and as one
 # `treefix batch`, and the device setup of one command with the kernel cache cold and warm.
 # Usage, from the repository root:  bench/gpu_cli.sh OUTDIR [JOBS]
-# Writes OUTDIR/cli.csv (what,seconds) and OUTDIR/cli.log.
+# Writes OUTDIR/cli.csv (what,seconds; the batch_phase_ms_* rows are mean milliseconds per batch
+# job, phase by phase, from a second batch with --stats) and OUTDIR/cli.log.
 set -euo pipefail
 out=${1:?output directory}
 jobs=${2:-100}
@@ -61,5 +62,17 @@ start=$(now)
 "$treefix" batch --quiet "$work/jobs.txt"
 record "batch_$jobs" "$(awk -v a="$(now)" -v b="$start" 'BEGIN {printf "%.3f", a - b}')"
 cmp "$work/out0.npy" "$work/first.npy" || { log "batch output differs"; exit 1; }
-awk -F, '/^processes/ {p = $2} /^batch/ {b = $2} END {printf "batch/processes: %.3f\n", b / p}' \
+awk -F, '/^processes/ {p = $2} /^batch_/ {b = $2} END {printf "batch/processes: %.3f\n", b / p}' \
   "$out/cli.csv" | tee -a "$out/cli.log"
+
+# Where a batch job's time goes: the same batch again with --stats (not timed), each phase's mean
+# per job in milliseconds (a phase met twice in a job, as write, counts both).
+sed 's/$/ --stats/' "$work/jobs.txt" > "$work/jobs-stats.txt"
+"$treefix" batch --quiet "$work/jobs-stats.txt" 2> "$work/phases.txt"
+awk -v jobs="$jobs" '/^treefix rootfix: / {
+    line = $0; sub(/^treefix rootfix: /, "", line); ms = line; sub(/ ms$/, "", ms); sub(/.* /, "", ms)
+    name = line; sub(/ +[0-9.]+ ms$/, "", name); gsub(/ /, "_", name)
+    if (!(name in sum)) order[++count] = name
+    sum[name] += ms
+  } END { for (i = 1; i <= count; ++i) printf "batch_phase_ms_%s,%.1f\n", order[i], sum[order[i]] / jobs }' \
+  "$work/phases.txt" | tee -a "$out/cli.csv" | tee -a "$out/cli.log"

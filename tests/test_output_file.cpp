@@ -158,6 +158,28 @@ TEST_CASE("output files: several outputs are committed all together or not at al
   CHECK(scratch.temporaries() == 0);
 }
 
+TEST_CASE("output files: many outputs, synced together, are all in place or none") {
+  // More outputs than are synced one by one (one flush per file system, then the renames), in
+  // two folders; the same number again, uncommitted, leaves nothing behind.
+  Scratch scratch;
+  fs::create_directories(scratch.dir / "a");
+  fs::create_directories(scratch.dir / "b");
+  auto name = [&](int i) { return scratch / ((i % 2 ? "a/" : "b/") + std::to_string(i) + ".txt"); };
+  {
+    OutputFiles outputs;
+    for (int i = 0; i < 40; ++i) write_text(name(i), std::to_string(i) + "\n");
+    CHECK_FALSE(fs::exists(name(0)));
+    outputs.commit();
+  }
+  for (int i = 0; i < 40; ++i) CHECK(read_all(name(i)) == std::to_string(i) + "\n");
+  {
+    OutputFiles outputs;
+    for (int i = 0; i < 40; ++i) write_text(name(i), "changed\n");
+  }
+  for (int i = 0; i < 40; ++i) CHECK(read_all(name(i)) == std::to_string(i) + "\n");
+  CHECK(scratch.temporaries() == 0);
+}
+
 TEST_CASE("output files: a destination that cannot be written stops the command before it runs") {
   Scratch scratch;
   const std::string a = scratch / "a.txt";

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "fixture.hpp"
@@ -11,6 +12,7 @@
 #include "treefix/io/text_io.hpp"
 #include "treefix/io/value_format.hpp"
 #include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/tree.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
@@ -61,6 +63,83 @@ TEST_CASE("a path of 16M vertices builds without recursion") {
   auto tour = build_euler_tour(p);
   CHECK(tour.open_pos.back() == (1 << 24) - 1);
   CHECK(tour.close_pos.front() == (2 << 24) - 1);
+}
+
+namespace {
+std::vector<ParentArray> order_shapes() {
+  std::vector<ParentArray> shapes = {{}, {-1}, {-1, -1, -1}};
+  for (std::size_t n : {2, 7, 97, 1000}) {
+    shapes.push_back(generate::path(n));
+    shapes.push_back(generate::star(n));
+    shapes.push_back(generate::kary(n, 3));
+    shapes.push_back(generate::caterpillar(n, n / 3 + 1));
+    shapes.push_back(generate::random_recursive(n, n));
+    shapes.push_back(generate::random_forest(n, n / 5 + 1, n));
+  }
+  const std::size_t count = shapes.size();
+  for (std::size_t s = 0; s < count; ++s)
+    shapes.push_back(generate::shuffle_labels(shapes[s], 7 + s));
+  return shapes;
+}
+
+std::string error_of(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("parent-first and level orders are top-down; sums along them match the BFS order's") {
+  for (const ParentArray& parent : order_shapes()) {
+    const auto bfs = top_down_order(parent);
+    const auto walk = parent_first_order(parent);
+    const auto levels = level_order(parent);
+    const auto depth = depths(parent);
+    REQUIRE(walk.size() == parent.size());
+    REQUIRE(levels.size() == parent.size());
+    std::vector<char> seen(parent.size(), 0);
+    for (vertex_t v : walk) {
+      REQUIRE_FALSE(seen[v]);
+      REQUIRE((parent[v] == -1 || seen[parent[v]]));
+      seen[v] = 1;
+    }
+    for (std::size_t i = 1; i < levels.size(); ++i)  // by depth, then id
+      REQUIRE((depth[levels[i - 1]] < depth[levels[i]] ||
+               (depth[levels[i - 1]] == depth[levels[i]] && levels[i - 1] < levels[i])));
+    // Floating-point sums with cancellation, whose bits depend on the order of the terms.
+    std::vector<double> w(parent.size());
+    for (std::size_t v = 0; v < w.size(); ++v)
+      w[v] = (v % 3 == 0 ? -1e16 : 1.0) / double(v % 7 + 1);
+    const std::vector<float> wf(w.begin(), w.end());
+    for (bool exclusive : {false, true})
+      for (Precision precision : {Precision::accurate, Precision::fast}) {
+        CHECK(reference::rootfix(parent, w, Op::sum, exclusive, precision) ==
+              reference::rootfix(parent, bfs, w, Op::sum, exclusive, precision));
+        CHECK(reference::leaffix(parent, w, Op::sum, exclusive, precision) ==
+              reference::leaffix(parent, bfs, w, Op::sum, exclusive, precision));
+        CHECK(reference::leaffix(parent, wf, Op::sum, exclusive, precision) ==
+              reference::leaffix(parent, bfs, wf, Op::sum, exclusive, precision));
+        CHECK(reference::leaffix(parent, levels, wf, Op::min, exclusive, precision) ==
+              reference::leaffix(parent, bfs, wf, Op::min, exclusive, precision));
+      }
+  }
+}
+
+TEST_CASE("the orders refuse what the breadth-first order refuses, with its message") {
+  const std::vector<ParentArray> bad = {
+      {-1, 5},          {-1, -2},      {-1, 2, 3, 1},    {0}, {1, 0, -1}, {-1, 0, 3, 2},
+      {2, -1, 3, 4, 2}, {-1, 0, 1, 7}, {-1, 0, 2, 9, -1}};
+  for (const ParentArray& parent : bad) {
+    const std::string expected = error_of([&] { top_down_order(parent); });
+    REQUIRE_FALSE(expected.empty());
+    CHECK(error_of([&] { parent_first_order(parent); }) == expected);
+    CHECK(error_of([&] { level_order(parent); }) == expected);
+    CHECK(error_of([&] { validate_parent_array(parent); }) == expected);
+    CHECK(error_of([&] { depths(parent); }) == expected);
+  }
 }
 
 TEST_CASE("bad parent arrays are rejected with the vertex named") {

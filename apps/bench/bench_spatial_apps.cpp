@@ -46,7 +46,7 @@ void nbody_table(Runtime& rt, const Args& a, Table& rows) {
     GravityOptions g = o;
     g.profile = p;
     return host_ms([&] {
-      leapfrog(rt, device, StepOptions{steps, dt, 0, {}}, g);
+      leapfrog(rt, device, StepOptions{steps, dt, 0, {}, {}}, g);
       rt.queue().finish();
     });
   };

@@ -103,13 +103,21 @@ void run_nbody(const CLI::App& command, const NbodyArgs& args) {
       const PointFormat format = standard ? PointFormat::text : point_format_of(path);
       write_output(path, [&](std::ostream& out) { write_bodies(out, state, format); });
     };
-    Progress progress("nbody");  // on a terminal: the snapshots as they are written
-    StepOptions steps{args.steps, args.dt, args.output_every, [&](int step, const Bodies& state) {
-                        write_state(snapshot_path(output, step), state);
-                        progress.show(
-                            "step " + std::to_string(step) + " of " + std::to_string(args.steps) +
-                            ", " + std::to_string(step / args.output_every) + " snapshots written");
-                      }};
+    Progress progress("nbody");  // on a terminal: the steps, and the snapshots as they are written
+    int snapshots = 0;
+    StepOptions steps;
+    steps.steps = args.steps;
+    steps.dt = args.dt;
+    steps.snapshot_every = args.output_every;
+    steps.snapshot = [&](int step, const Bodies& state) {
+      write_state(snapshot_path(output, step), state);
+      ++snapshots;
+    };
+    steps.stepped = [&](int step) {
+      progress.show("step " + std::to_string(step) + " of " + std::to_string(args.steps) +
+                    (args.output_every > 0 ? ", " + std::to_string(snapshots) + " snapshots written"
+                                           : std::string()));
+    };
     phases.measure("steps", [&] {
       leapfrog(runtime, device, steps, o);
       runtime.queue().finish();

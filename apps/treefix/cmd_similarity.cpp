@@ -9,6 +9,7 @@
 #include <random>
 
 #include "command.hpp"
+#include "progress.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/core/phase_times.hpp"
@@ -181,10 +182,13 @@ void write_semtrees(const SemtreesOptions& o) {
   if (o.count > 0) outputs.add(tree_path(o, 0));
   // One tree at a time (the same trees as random_semantic_trees(count, seed, shape)).
   std::mt19937_64 rng(o.seed);
+  Progress progress("semtrees");  // on a terminal: the files as they are written
   for (std::size_t i = 0; i < o.count; ++i) {
     const SemanticTree tree = random_semantic_tree(rng, o.shape);
     write_output(tree_path(o, i), [&](std::ostream& out) { write_ruleml(out, tree); });
+    progress.show(std::to_string(i + 1) + " of " + std::to_string(o.count) + " files written");
   }
+  progress.show("flushing " + std::to_string(o.count) + " files to the disk");
   outputs.commit();
 }
 

@@ -8,6 +8,9 @@
 #include <future>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <set>
+#include <string>
 
 #include "command.hpp"
 #include "output_format.hpp"
@@ -61,6 +64,18 @@ TreefixOptions options_of(const TreefixArgs& args) {
   return options;
 }
 
+// Whether no command before this one in the process warmed a shared Runtime up for these
+// options: the batch's hundredth rootfix does not launch the tiny warm-up calls again.
+bool first_of_its_kind(const std::string& device, ValueType type, const TreefixOptions& o) {
+  static std::mutex mutex;
+  static std::set<std::string> warmed;
+  const std::string key = device + '\n' + to_string(type) + ' ' + to_string(o.op) + ' ' +
+                          to_string(o.algorithm) + ' ' + to_string(o.layout) + ' ' +
+                          to_string(o.precision) + (o.exclusive ? " exclusive" : "");
+  const std::lock_guard<std::mutex> lock(mutex);
+  return warmed.insert(key).second;
+}
+
 template <class T>
 void run_typed(const TreefixArgs& args, bool root) {
   OutputFiles outputs({args.output});  // checked before anything is read
@@ -92,7 +107,8 @@ void run_typed(const TreefixArgs& args, bool root) {
   if (request.options.algorithm != Algorithm::sequential && shared)
     shared_setup = std::async(std::launch::async, [&args, options = request.options] {
       Runtime* runtime = &kept_runtime(args.device);
-      warm_up(*runtime, value_type_of<T>(), options);
+      if (first_of_its_kind(args.device, value_type_of<T>(), options))
+        warm_up(*runtime, value_type_of<T>(), options);
       return runtime;
     });
   // The Runtime is torn down beside the writing, once the result is on the host.

@@ -167,6 +167,7 @@ void leapfrog(Runtime& runtime, DeviceBodies& bodies, const StepOptions& steps,
       stepper.kick_drift(steps.dt, step);
       stepper.force();
       stepper.kick(steps.dt, step);
+      if (steps.stepped) steps.stepped(step);
       if (steps.snapshot_every > 0 && step % steps.snapshot_every == 0 && steps.snapshot &&
           step != steps.steps) {
         stepper.check();
@@ -188,7 +189,7 @@ void leapfrog(Runtime& runtime, Bodies& bodies, int steps, double dt,
   if (!std::isfinite(dt)) throw InputError("nbody: dt must be finite");
   if (steps == 0 || bodies.size() == 0) return;
   DeviceBodies device = DeviceBodies::upload(runtime, bodies, options.profile);
-  leapfrog(runtime, device, StepOptions{steps, dt, 0, {}}, options);
+  leapfrog(runtime, device, StepOptions{steps, dt, 0, {}, {}}, options);
   bodies = device.download(runtime, options.profile);
 }
 

@@ -1,9 +1,12 @@
 // Host tree forms: validation, child lists, orders, and the Euler tour (all O(n), no recursion).
 #include "treefix/treefix/tree.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 
 namespace treefix {
 
@@ -62,17 +65,93 @@ std::vector<vertex_t> bfs_order(const ParentArray& parent, const ChildLists& lis
 
 }  // namespace
 
-void validate_parent_array(const ParentArray& parent) { top_down_order(parent); }
-
 std::vector<vertex_t> top_down_order(const ParentArray& parent) {
   return bfs_order(parent, child_lists(parent));
 }
 
+namespace {
+
+// The walks of parent_first_order: visit(v) for every vertex, each after its parent. A walk marks
+// its vertices `walking` so that meeting one again is a cycle; a parent out of range or a cycle
+// is reported by the breadth-first validation, whose messages name the first bad vertex.
+template <class Visit>
+void walk_top_down(const ParentArray& parent, Visit&& visit) {
+  enum : unsigned char { unplaced, walking, placed };
+  const std::size_t n = parent.size();
+  const auto count = static_cast<std::int64_t>(n);
+  std::vector<unsigned char> state(n, unplaced);
+  std::vector<vertex_t> walk;
+  for (std::size_t start = 0; start < n; ++start) {
+#if defined(__GNUC__)
+    // Most walks are short (bushy trees): the first step of a walk kAhead starts on is asked for
+    // now, so that its cache misses overlap this walk's.
+    constexpr std::size_t kAhead = 8;
+    if (start + kAhead < n) {
+      const vertex_t p = parent[start + kAhead];
+      if (p >= 0 && p < count) {
+        __builtin_prefetch(&state[p]);
+        __builtin_prefetch(&parent[p]);
+      }
+    }
+#endif
+    if (state[start] != unplaced) continue;
+    auto v = static_cast<vertex_t>(start);
+    for (;;) {
+      state[v] = walking;
+      walk.push_back(v);
+      const vertex_t p = parent[v];
+      if (p == -1) break;
+      if (p < -1 || p >= count || state[p] == walking) {
+        top_down_order(parent);  // throws the NotAForestError naming the first bad vertex
+        throw std::logic_error("parent_first_order: a bad walk the validation accepted");
+      }
+      if (state[p] == placed) break;
+      v = p;
+    }
+    for (std::size_t i = walk.size(); i-- > 0;) {
+      state[walk[i]] = placed;
+      visit(walk[i]);
+    }
+    walk.clear();
+  }
+}
+
+}  // namespace
+
+void validate_parent_array(const ParentArray& parent) {
+  walk_top_down(parent, [](vertex_t) {});
+}
+
+std::vector<vertex_t> parent_first_order(const ParentArray& parent) {
+  std::vector<vertex_t> order;
+  order.reserve(parent.size());
+  prefault_for_writing(order.data(), parent.size() * sizeof(vertex_t));
+  walk_top_down(parent, [&](vertex_t v) { order.push_back(v); });
+  return order;
+}
+
+std::vector<vertex_t> level_order(const ParentArray& parent) {
+  const std::size_t n = parent.size();
+  std::vector<vertex_t> depth(n);
+  vertex_t deepest = 0;
+  walk_top_down(parent, [&](vertex_t v) {
+    depth[v] = parent[v] == -1 ? 0 : depth[parent[v]] + 1;
+    deepest = std::max(deepest, depth[v]);
+  });
+  // A counting sort by depth, stable in the ids.
+  std::vector<std::size_t> level_start(static_cast<std::size_t>(deepest) + 2, 0);
+  for (std::size_t v = 0; v < n; ++v) ++level_start[static_cast<std::size_t>(depth[v]) + 1];
+  for (std::size_t l = 1; l < level_start.size(); ++l) level_start[l] += level_start[l - 1];
+  std::vector<vertex_t> order(n);
+  for (std::size_t v = 0; v < n; ++v) order[level_start[depth[v]]++] = static_cast<vertex_t>(v);
+  return order;
+}
+
 std::vector<vertex_t> depths(const ParentArray& parent) {
-  auto order = top_down_order(parent);
   std::vector<vertex_t> depth(parent.size(), 0);
-  for (vertex_t v : order)
+  walk_top_down(parent, [&](vertex_t v) {
     if (parent[v] != -1) depth[v] = depth[parent[v]] + 1;
+  });
   return depth;
 }
 

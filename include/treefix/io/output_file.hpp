@@ -5,8 +5,10 @@
 //   - "" or "-": standard output, written directly;
 //   - a character or block device, or a FIFO: written directly (never replaced by a file);
 //   - a regular file or a new path (a symbolic link: its target, followed to the end): written to
-//     a temporary file beside it ("NAME.tmp-PID-N"), flushed to the disk (fsync) and renamed over
-//     it when the command commits, keeping the mode of the file it replaces.
+//     a temporary file beside it ("NAME.tmp-PID-N"), flushed to the disk and renamed over it when
+//     the command commits, keeping the mode of the file it replaces. The flush comes at the
+//     commit, before the first rename: a file at a time (fsync) for a few outputs, one syncfs per
+//     file system for many (a command writing thousands of files pays one flush, not one each).
 // Every write error is reported (a full disk, /dev/full, a failed fsync or close), as an Error
 // "PATH: write failed: No space left on device".
 //
@@ -57,6 +59,7 @@ class OutputFiles {
  private:
   struct Destination;
   Destination& find(const std::string& path);
+  void sync_staged() const;  // every written temporary file on the disk
   std::vector<std::unique_ptr<Destination>> destinations_;
   OutputFiles* enclosing_;  // the thread's previous innermost OutputFiles
   bool committed_ = false;

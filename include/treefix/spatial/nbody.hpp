@@ -72,6 +72,8 @@ struct StepOptions {
   double dt = 0.01;
   int snapshot_every = 0;
   std::function<void(int step, const Bodies& state)> snapshot;
+  // Called on the host after each step is queued (a progress display; it must not throw).
+  std::function<void(int step)> stepped;
 };
 void leapfrog(Runtime& runtime, DeviceBodies& bodies, const StepOptions& steps,
               const GravityOptions& options = {});
