@@ -13,6 +13,7 @@
 #include "result_blocks.hpp"
 #include "runtime.hpp"
 #include "treefix/core/host_memory.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/newick.hpp"
 #include "treefix/treefix/treefix.hpp"
@@ -27,27 +28,22 @@ py::array_t<T> ones(std::size_t n) {
   return values;
 }
 
-// Transfers of at least this many bytes map the result's pages on other threads while the
-// device computes (a fresh 64 MiB array costs 16,384 page faults on its first write, and the
-// kernel's zeroing of the pages, ~6 ms on one core, is the larger part: it is split in pieces of
-// at least kPrefaultPieceBytes over up to kPrefaultThreads threads).
+// Transfers of at least this many bytes map the result's pages while the device computes (a
+// fresh 64 MiB array costs 16,384 page faults on its first write, and the kernel's zeroing of the
+// pages, ~6 ms on one core, is the larger part): one background task spreads pieces of
+// kPrefaultPieceBytes over the host pool.
 constexpr std::size_t kPrefaultBytes = std::size_t{1} << 20;
-constexpr std::size_t kPrefaultPieceBytes = std::size_t{8} << 20;
-constexpr std::size_t kPrefaultThreads = 8;
+constexpr std::size_t kPrefaultPieceBytes = std::size_t{8} << 20;  // whole 2 MiB large pages
 
-// Maps [data, data + bytes) for writing in concurrent pieces; the futures end when it is mapped.
-std::vector<std::future<void>> prefault_concurrently(char* data, std::size_t bytes) {
-  const std::size_t pieces =
-      std::max<std::size_t>(1, std::min(kPrefaultThreads, bytes / kPrefaultPieceBytes));
-  constexpr std::size_t kLargePage = std::size_t{2} << 20;  // pieces cover whole large pages
-  const std::size_t piece =
-      ((bytes + pieces - 1) / pieces + kLargePage - 1) / kLargePage * kLargePage;
-  std::vector<std::future<void>> mapped;
-  for (std::size_t begin = 0; begin < bytes; begin += piece)
-    mapped.push_back(std::async(std::launch::async, [=] {
-      prefault_for_writing(data + begin, std::min(piece, bytes - begin));
-    }));
-  return mapped;
+// Maps [data, data + bytes) for writing on the host pool; the future ends when it is mapped.
+std::future<void> prefault_concurrently(char* data, std::size_t bytes) {
+  return std::async(std::launch::async, [=] {
+    const std::size_t pieces = (bytes + kPrefaultPieceBytes - 1) / kPrefaultPieceBytes;
+    parallel_for(pieces, [=](std::size_t piece) {
+      const std::size_t begin = piece * kPrefaultPieceBytes;
+      prefault_for_writing(data + begin, std::min(kPrefaultPieceBytes, bytes - begin));
+    });
+  });
 }
 
 class Tree {
@@ -94,12 +90,11 @@ class Tree {
       visit_value_type(type, [&](auto zero) {
         using T = decltype(zero);
         const std::size_t n = this->n(), row_bytes = n * sizeof(T);
-        std::vector<std::future<void>> mapped;
+        std::future<void> mapped;
         if (fresh && rows * row_bytes >= kPrefaultBytes)
           mapped = prefault_concurrently(target, rows * row_bytes);
         const auto wait_mapped = [&] {
-          for (auto& piece : mapped)
-            if (piece.valid()) piece.get();
+          if (mapped.valid()) mapped.get();
         };
         // Kept by the Runtime between calls: a repeated call allocates nothing on the device.
         auto w = DeviceArray<T>::workspace(runtime, "python.treefix.weights", n);
