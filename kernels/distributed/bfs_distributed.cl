@@ -5,7 +5,7 @@
 //   dbfs_top_down   one work-item per frontier vertex: its arcs to the rank's own vertices claim
 //                   them at once (atomic_cmpxchg on depth), its other arcs are written out as
 //                   (target, source) pairs for the host to send to the targets' owners; a row of
-//                   more than HEAVY_ROW arcs is listed in `heavy` instead
+//                   more than heavy_row arcs is listed in `heavy` instead
 //   dbfs_top_down_heavy  the listed rows, one work-group each, its work-items striding over the
 //                   row (a Kronecker hub's million arcs would hold one work-item, and every rank
 //                   waiting at the exchange, for tens of milliseconds)
@@ -27,8 +27,6 @@ inline void claimed(int v, __global const long* row_offset, __global int* next,
   atom_add(next_arcs, (ulong)(row_offset[v + 1] - row_offset[v]));
 }
 
-#define HEAVY_ROW 256
-
 // One arc (u, column[e]) of the top-down expansion.
 inline void expand_arc(long e, int global_u, __global const long* row_offset,
                        __global const int* column, int first, uint local_n, __global int* depth,
@@ -48,14 +46,14 @@ inline void expand_arc(long e, int global_u, __global const long* row_offset,
 
 __kernel void dbfs_top_down(__global const long* row_offset, __global const int* column,
                             __global const int* frontier, uint frontier_size, int first,
-                            uint local_n, __global int* depth, __global int* parent,
+                            uint local_n, uint heavy_row, __global int* depth, __global int* parent,
                             int next_depth, __global int* next, __global uint* counts,
                             __global ulong* next_arcs, __global int2* remote,
                             __global int* heavy) {
   for (uint i = get_global_id(0); i < frontier_size; i += get_global_size(0)) {
     const int u = frontier[i];
     const long begin = row_offset[u], end = row_offset[u + 1];
-    if (end - begin > HEAVY_ROW) {
+    if (end - begin > heavy_row) {
       heavy[atomic_inc(&counts[2])] = u;
       continue;
     }

@@ -4,6 +4,7 @@
 // when any rank finds one, the host check (distributed_check.cpp) runs and words the message.
 #include <algorithm>
 
+#include "distributed/heavy_rows.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/distributed/distributed_bfs.hpp"
@@ -13,8 +14,6 @@ namespace treefix {
 namespace {
 
 constexpr std::uint8_t kUnreachedByte = 255;
-// Rows longer than this are checked by a work-group each (kernels/distributed/bfs_check.cl).
-constexpr std::size_t kHeavyRow = 256;
 
 }  // namespace
 
@@ -63,13 +62,13 @@ std::string distributed_bfs_problem(const World& world, Runtime& runtime, const 
         DeviceArray<vertex_t>::upload(runtime, source_list, profile, "sources");
     DeviceArray<cl_uint> device_first_bad(runtime, 1, "first bad vertex"),
         heavy_count(runtime, 1, "heavy rows");
-    DeviceArray<vertex_t> heavy(runtime, g.local_arcs() / kHeavyRow + 1, "heavy rows");
+    DeviceArray<vertex_t> heavy(runtime, g.local_arcs() / detail::kHeavyRowArcs + 1, "heavy rows");
     fill(runtime, device_first_bad.buffer(), cl_uint(first_bad), 1, {profile, "check"});
     fill(runtime, heavy_count.buffer(), cl_uint(0), 1, {profile, "check"});
     kernels.run("dbfs_check", kernels.grid_stride(local_n), rows.row_offset, rows.column,
                 device_level, device_depth, device_parent, device_sources, cl_uint(sources.size()),
-                cl_uint(local_n), cl_int(g.begin()), cl_uint(g.vertices), cl_uint(kHeavyRow), heavy,
-                heavy_count, device_first_bad);
+                cl_uint(local_n), cl_int(g.begin()), cl_uint(g.vertices),
+                cl_uint(detail::kHeavyRowArcs), heavy, heavy_count, device_first_bad);
     const std::size_t groups =
         std::min<std::size_t>(heavy.size(), runtime.saturating_groups(kernels.wg_size()));
     kernels.run("dbfs_check_heavy", kernels.groups(groups), rows.row_offset, rows.column,

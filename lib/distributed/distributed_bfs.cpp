@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "distributed/heavy_rows.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
 
@@ -155,8 +156,8 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       if (frontier_size) {
         kernels.run("dbfs_top_down", kernels.grid_stride(frontier_size), graph.row_offset(),
                     graph.column(), frontier, cl_uint(frontier_size), cl_int(first),
-                    cl_uint(local_n), depth, parent, next_depth, next, counts, next_arcs, remote,
-                    heavy);
+                    cl_uint(local_n), cl_uint(detail::kHeavyRowArcs), depth, parent, next_depth,
+                    next, counts, next_arcs, remote, heavy);
         // The long rows it listed, a work-group each; how many is read on the device.
         const std::size_t heavy_groups =
             std::min<std::size_t>(frontier_size, runtime.saturating_groups(kernels.wg_size()));
