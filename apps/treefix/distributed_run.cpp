@@ -184,6 +184,19 @@ void print_levels(const Session& s, const DistributedBfs& r) {
   }
 }
 
+// A search's levels in one line: how many, the time of each direction, and the exchange's part.
+void print_level_totals(const DistributedBfs& r) {
+  double top_down = 0, bottom_up = 0, exchange = 0;
+  std::uint64_t bytes = 0;
+  for (const BfsLevelStats& level : r.levels) {
+    (level.bottom_up ? bottom_up : top_down) += level.milliseconds;
+    exchange += level.exchange_milliseconds;
+    bytes += level.bytes_exchanged;
+  }
+  std::cerr << "; " << r.levels.size() << " levels: top-down " << top_down << " ms, bottom-up "
+            << bottom_up << " ms, exchange " << exchange << " ms, " << bytes << " bytes";
+}
+
 // One BFS, timed as Graph500 times it: all ranks start together, the slowest one ends it, once
 // the search is done on the devices (copying depths and parents to the host is not timed). With
 // one rank the single-device BFS runs on the whole graph (the plain path's kernels).
@@ -275,9 +288,12 @@ void run_distributed_bfs(const GraphInput& input, const DistributedBfsArgs& args
       inverse_sum += 1 / teps;
       min_teps = std::min(min_teps, teps);
       max_teps = std::max(max_teps, teps);
-      if (args.stats && s.leader())
+      if (args.stats && s.leader()) {
         std::cerr << "root " << root << ": " << r.reached << " vertices reached, "
-                  << r.reached_arcs / 2 << " edges, " << ms << " ms, " << teps / 1e9 << " GTEPS\n";
+                  << r.reached_arcs / 2 << " edges, " << ms << " ms, " << teps / 1e9 << " GTEPS";
+        if (!r.levels.empty()) print_level_totals(r);
+        std::cerr << "\n";
+      }
       if (args.stats && root == roots.front()) print_levels(s, r);
     }
     s.times.compute = total_ms;

@@ -33,6 +33,14 @@ std::string directory(const char* name) {
   return value;
 }
 
+// A switch: unset or blank takes the default.
+bool on_off(const char* name, bool otherwise) {
+  const std::string value = detail::trim(text(name));
+  if (value.empty()) return otherwise;
+  if (value != "on" && value != "off") refuse(name, value, "on or off");
+  return value == "on";
+}
+
 // The kernel cache's folder: TREEFIX_CACHE=off turns it off; else TREEFIX_CACHE_DIR, else
 // $XDG_CACHE_HOME/treefix, else $HOME/.cache/treefix (created when first written).
 std::string cache_directory() {
@@ -53,6 +61,7 @@ Environment Environment::read() {
   e.device = text("TREEFIX_DEVICE");
   e.cache_dir = cache_directory();
   e.build_options = text("TREEFIX_BUILD_OPTIONS");
+  e.mpi_shared_memory = on_off("TREEFIX_MPI_SHARED", true);
   environment_host_threads();  // InputError for a malformed TREEFIX_THREADS
   for (const TuningRow& row : tuning_rows()) {
     std::optional<std::size_t> value;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 
 #include "distributed/heavy_rows.hpp"
 #include "treefix/core/launch.hpp"
@@ -122,7 +123,8 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
   DeviceArray<vertex_t> heavy;
   DeviceArray<cl_uint> local_bits(runtime, bitmap_words(local_n), "frontier bitmap slice"),
       global_bits;
-  std::vector<cl_uint> host_bits;
+  std::vector<cl_uint> host_bits;             // the whole bitmap, ranks on several hosts
+  std::unique_ptr<SharedHostBlock> shared_bits;  // the whole bitmap, ranks on one host
   std::vector<std::size_t> bitmap_bytes(world.size());
   for (int r = 0; r < world.size(); ++r)
     bitmap_bytes[r] = bitmap_words(g.partition.end(r) - g.partition.begin(r)) * 4;
@@ -196,8 +198,9 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
                     cl_uint(incoming_pairs), cl_int(first), depth, parent, next_depth, next, counts,
                     next_arcs);
     } else {
-      // The frontier as a bitmap: this rank's slice marked on its device, all-gathered through
-      // the host, the whole bitmap written back.
+      // The frontier as a bitmap: this rank's slice marked on its device, read into the host's
+      // copy of the whole bitmap (shared by the ranks of one host, else all-gathered), the other
+      // ranks' slices written back.
       if (local_n) {
         fill(runtime, local_bits.buffer(), cl_uint(0), local_bits.size(), {profile, "bfs"});
         if (frontier_size)
@@ -206,19 +209,32 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       }
       runtime.queue().finish();  // as above: the marking is not exchange
       const Clock::time_point exchange_start = Clock::now();
+      const std::size_t total_bytes = bitmap_words(n) * 4;
       if (global_bits.size() == 0) {
         global_bits = DeviceArray<cl_uint>(runtime, bitmap_words(n), "frontier bitmap");
-        host_bits = prefaulted_vector<cl_uint>(bitmap_words(n));
+        // Ranks on one host meet in one shared block; across hosts each rank gathers a copy.
+        shared_bits = std::make_unique<SharedHostBlock>(world, total_bytes);
+        if (!shared_bits->data()) host_bits = prefaulted_vector<cl_uint>(bitmap_words(n));
       }
-      const std::uint64_t word_first = first / 32;
-      if (local_n)
-        detail::read_buffer(runtime, local_bits.buffer(), host_bits.data() + word_first,
-                            bitmap_bytes[world.rank()], profile);
-      world.all_gather_bytes(host_bits.data() + word_first, bitmap_bytes[world.rank()],
-                             host_bits.data(), bitmap_bytes);
-      detail::write_buffer(runtime, global_bits.buffer(), host_bits.data(), host_bits.size() * 4,
-                           profile);
-      bytes_sent = bitmap_bytes[world.rank()] * (world.size() - 1);
+      char* bits = shared_bits->data() ? shared_bits->data()
+                                       : reinterpret_cast<char*>(host_bits.data());
+      const std::size_t slice_at = static_cast<std::size_t>(first / 32) * 4;
+      const std::size_t slice_bytes = bitmap_bytes[world.rank()], after = slice_at + slice_bytes;
+      if (slice_bytes)
+        detail::read_buffer(runtime, local_bits.buffer(), bits + slice_at, slice_bytes, profile);
+      if (shared_bits->data())
+        shared_bits->publish();
+      else
+        world.all_gather_bytes(bits + slice_at, slice_bytes, bits, bitmap_bytes);
+      // The other ranks' slices go up; this rank's own is copied on the device.
+      if (slice_at) detail::write_buffer(runtime, global_bits.buffer(), bits, slice_at, profile);
+      if (after < total_bytes)
+        detail::write_buffer(runtime, global_bits.buffer(), bits + after, total_bytes - after,
+                             profile, after);
+      if (slice_bytes)
+        runtime.queue().enqueueCopyBuffer(local_bits.buffer(), global_bits.buffer(), 0, slice_at,
+                                          slice_bytes);
+      bytes_sent = slice_bytes * (world.size() - 1);
       exchange_ms = ms_since(exchange_start);
       if (local_n)
         kernels.run("dbfs_bottom_up", kernels.grid_stride(local_n), graph.row_offset(),

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "treefix/core/environment.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/runtime.hpp"
 
@@ -253,6 +254,40 @@ void World::agree_on_error(const std::string& message, ErrorKind kind) const {
   if (kind == ErrorKind::input) throw InputError(text);
   if (kind == ErrorKind::capacity) throw CapacityError(text);
   throw Error(text);
+}
+
+SharedHostBlock::SharedHostBlock(const World& world, std::size_t bytes) : world_(&world) {
+  if (!world.uses_mpi_ || world.local_size_ != world.size_ || bytes == 0) return;
+  if (!Environment::read().mpi_shared_memory) return;
+  MPI_Comm host = local(world.local_comm_);
+  // The whole block in the first rank's share; the others map it (contiguous, one query).
+  char* base = nullptr;
+  MPI_Win window;
+  check(MPI_Win_allocate_shared(static_cast<MPI_Aint>(world.local_rank_ == 0 ? bytes : 0), 1,
+                                MPI_INFO_NULL, host, &base, &window),
+        "Win_allocate_shared");
+  MPI_Aint size = 0;
+  int unit = 0;
+  check(MPI_Win_shared_query(window, 0, &size, &unit, &base), "Win_shared_query");
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window), "Win_lock_all");
+  data_ = base;
+  window_ = new MPI_Win(window);
+}
+
+SharedHostBlock::~SharedHostBlock() {
+  if (!window_) return;
+  MPI_Win* window = static_cast<MPI_Win*>(window_);
+  MPI_Win_unlock_all(*window);
+  MPI_Win_free(window);
+  delete window;
+}
+
+void SharedHostBlock::publish() const {
+  if (!window_) return;
+  MPI_Win window = *static_cast<MPI_Win*>(window_);
+  check(MPI_Win_sync(window), "Win_sync");
+  check(MPI_Barrier(local(world_->local_comm_)), "Barrier");
+  check(MPI_Win_sync(window), "Win_sync");
 }
 
 }  // namespace treefix

@@ -144,6 +144,18 @@ grep -q "4 roots, harmonic mean .* GTEPS.*validated" g500.txt || fail "Graph500 
 mpi 3 bfs --graph kronecker:10 --roots 3 --check > g500.txt
 grep -q "3 roots, harmonic mean .* GTEPS.*validated (.* ms a root)" g500.txt ||
   fail "Graph500 line on 3 ranks: $(cat g500.txt)"
+mpi 2 bfs --graph kronecker:10 --roots 2 --stats 2> g500stats.txt > /dev/null
+grep -q "^root .* GTEPS; .* levels: top-down .* exchange .* bytes" g500stats.txt ||
+  fail "--stats of a Graph500 run sums each root's levels: $(head -3 g500stats.txt)"
+# The frontier bitmaps through MPI's all-gather (ranks on several hosts) instead of the host's
+# shared block: the same depths.
+"$treefix" bfs --graph kronecker:11 --source 1 -o ref_depth.txt
+for np in 2 3; do
+  TREEFIX_MPI_SHARED=off mpi $np bfs --graph kronecker:11 --source 1 --check -o depth.txt
+  diff -q ref_depth.txt depth.txt > /dev/null || fail "depths differ on $np ranks without the shared block"
+done
+expect_error "TREEFIX_MPI_SHARED='maybe': expected on or off" \
+  env TREEFIX_MPI_SHARED=maybe mpirun --oversubscribe -np 2 "$treefix" bfs --graph kronecker:8 -o out.txt
 
 # --- bad input: every rank stops with the same message, non-zero exit, no output ---
 expect_error "cannot open" mpi 2 bfs --graph missing.csr -o out.txt

@@ -11,6 +11,9 @@
 //   TREEFIX_BUILD_OPTIONS     appended to every OpenCL build
 //   TREEFIX_THREADS           host threads of the host loops (treefix/core/parallel.hpp; read
 //                             where they run, checked here too so a bad value stops a run early)
+//   TREEFIX_MPI_SHARED        on | off: ranks of one host exchange the distributed BFS's
+//                             frontier bitmap in one shared-memory block (default on); off
+//                             takes MPI's all-gather, the path of ranks on several hosts
 //   TREEFIX_*                 the tuning rows' overrides (treefix/core/tuning.hpp; `treefix
 //                             devices --tuning` lists each with what it takes)
 // A malformed value is an InputError: "environment variable TREEFIX_WG_SIZE='-64': expected a
@@ -27,6 +30,7 @@ struct Environment {
   std::string device;
   std::string cache_dir;  // "" when the disk cache is off
   std::string build_options;
+  bool mpi_shared_memory = true;
   // One entry per tuning row (tuning_rows() order): its override, or nothing when unset.
   std::vector<std::optional<std::size_t>> tuning_overrides;
 

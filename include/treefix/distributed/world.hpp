@@ -69,9 +69,34 @@ class World {
   void agree_on_error(const std::string& message, ErrorKind kind = ErrorKind::general) const;
 
  private:
+  friend class SharedHostBlock;
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   bool uses_mpi_ = false, initialised_here_ = false;
   void* local_comm_ = nullptr;
+};
+
+// One block of host memory that every rank of a world on a single host maps (an MPI-3 shared
+// memory window): each rank writes its part in place and, after publish(), reads every part
+// there, where an all-gather would copy each part into every rank's memory and out again.
+// Collective: every rank constructs and destroys it together. Empty (data() == nullptr) when the
+// ranks span several hosts or the world has no MPI; callers then use the collectives.
+class SharedHostBlock {
+ public:
+  SharedHostBlock(const World& world, std::size_t bytes);
+  SharedHostBlock(const SharedHostBlock&) = delete;
+  SharedHostBlock& operator=(const SharedHostBlock&) = delete;
+  ~SharedHostBlock();
+
+  char* data() const { return data_; }
+  // Every rank's writes so far visible to every rank (a memory barrier and an MPI barrier).
+  // A rank must not write again until every rank is done reading: a collective in between (the
+  // BFS's per-level sum) is enough.
+  void publish() const;
+
+ private:
+  const World* world_;
+  char* data_ = nullptr;
+  void* window_ = nullptr;
 };
 
 // Runs `step` on every rank; an exception on any rank stops all of them with the same error. `step`
