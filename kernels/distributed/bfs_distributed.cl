@@ -4,8 +4,9 @@
 //
 //   dbfs_top_down   one work-item per frontier vertex: its arcs to the rank's own vertices claim
 //                   them at once (atomic_cmpxchg on depth), its other arcs are written out as
-//                   (target, source) pairs for the host to send to the targets' owners; a row of
-//                   more than heavy_row arcs is listed in `heavy` instead
+//                   (target, source) pairs for the host to send to the targets' owners, once per
+//                   target and search (the `sent` bitmap); a row of more than heavy_row arcs is
+//                   listed in `heavy` instead
 //   dbfs_top_down_heavy  the listed rows, one work-group each, its work-items striding over the
 //                   row (a Kronecker hub's million arcs would hold one work-item, and every rank
 //                   waiting at the exchange, for tens of milliseconds)
@@ -14,34 +15,53 @@
 //                   frontier bitmap becomes its parent (Beamer's bottom-up step; no atomics on
 //                   depth, each vertex is its own work-item's)
 //   dbfs_mark       the rank's frontier queue as its slice of the frontier bitmap
+//   dbfs_known      a bottom-up level's whole frontier bitmap added to `sent` (those vertices
+//                   are reached: no pair need go to their owners any more)
 //   dbfs_sources    depth 0 for the sources (the first queue)
 // Every claimed vertex is appended to `next` (local ids) and its row length added to next_arcs,
 // which the host needs for the direction choice. Traffic: the frontier's rows (top-down) or the
-// unvisited vertices' rows up to the first hit (bottom-up); one atomic per claim and per remote
-// arc. Row offsets are long (a rank's arcs may pass 2^32); ids are int.
+// unvisited vertices' rows up to the first hit (bottom-up). dbfs_top_down appends with one
+// atomic on the shared counter per claim (its rows are short: few claims); dbfs_top_down_heavy,
+// dbfs_claim and dbfs_bottom_up, where a level claims up to millions of vertices, gather a
+// work-group's claims in local memory and take one global atomic per round (millions of atomics
+// on one address cost milliseconds). Row lengths are summed per work-item. Row offsets are long (a rank's arcs may pass 2^32); ids are
+// int.
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
-inline void claimed(int v, __global const long* row_offset, __global int* next,
-                    __global uint* next_count, __global ulong* next_arcs) {
-  next[atomic_inc(next_count)] = v;
-  atom_add(next_arcs, (ulong)(row_offset[v + 1] - row_offset[v]));
-}
-
-// One arc (u, column[e]) of the top-down expansion.
-inline void expand_arc(long e, int global_u, __global const long* row_offset,
-                       __global const int* column, int first, uint local_n, __global int* depth,
-                       __global int* parent, int next_depth, __global int* next,
-                       __global uint* counts, __global ulong* next_arcs, __global int2* remote) {
+// One arc (u, column[e]) of the top-down expansion: returns the local id of the rank's own vertex
+// it claimed, else -1 (a remote target is sent to its owner, the first time only).
+inline int expand_arc(long e, int global_u, __global const int* column, int first, uint local_n,
+                      __global int* depth, __global int* parent, int next_depth,
+                      __global uint* counts, __global int2* remote, __global uint* sent) {
   const int v = column[e];
   const uint local_v = (uint)(v - first);
   if (local_v < local_n) {
     if (depth[local_v] == -1 && atomic_cmpxchg(&depth[local_v], -1, next_depth) == -1) {
       parent[local_v] = global_u;
-      claimed((int)local_v, row_offset, next, &counts[0], next_arcs);
+      return (int)local_v;
     }
   } else {
-    remote[atomic_inc(&counts[1])] = (int2)(v, global_u);
+    // The first arc to reach v this search sends it; v is claimed (or was reached) at the end of
+    // this level, whoever's pair wins on its owner.
+    const uint bit = 1u << (v & 31);
+    if (!(sent[v >> 5] & bit) && !(atomic_or(&sent[v >> 5], bit) & bit))
+      remote[atomic_inc(&counts[1])] = (int2)(v, global_u);
   }
+  return -1;
+}
+
+// Appends v to `next` where `found`, with one global atomic per work-group: every work-item of
+// the group calls it, the same number of times (it holds barriers).
+inline void group_append(bool found, int v, __global int* next, __global uint* next_count,
+                         __local uint* group_count, __local uint* group_base) {
+  if (get_local_id(0) == 0) *group_count = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint slot = 0;
+  if (found) slot = atomic_inc(group_count);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0 && *group_count) *group_base = atomic_add(next_count, *group_count);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (found) next[*group_base + slot] = v;
 }
 
 __kernel void dbfs_top_down(__global const long* row_offset, __global const int* column,
@@ -49,7 +69,8 @@ __kernel void dbfs_top_down(__global const long* row_offset, __global const int*
                             uint local_n, uint heavy_row, __global int* depth, __global int* parent,
                             int next_depth, __global int* next, __global uint* counts,
                             __global ulong* next_arcs, __global int2* remote,
-                            __global int* heavy) {
+                            __global int* heavy, __global uint* sent) {
+  ulong arcs = 0;
   for (uint i = get_global_id(0); i < frontier_size; i += get_global_size(0)) {
     const int u = frontier[i];
     const long begin = row_offset[u], end = row_offset[u + 1];
@@ -57,10 +78,16 @@ __kernel void dbfs_top_down(__global const long* row_offset, __global const int*
       heavy[atomic_inc(&counts[2])] = u;
       continue;
     }
-    for (long e = begin; e < end; ++e)
-      expand_arc(e, first + u, row_offset, column, first, local_n, depth, parent, next_depth, next,
-                 counts, next_arcs, remote);
+    for (long e = begin; e < end; ++e) {
+      const int v = expand_arc(e, first + u, column, first, local_n, depth, parent, next_depth,
+                               counts, remote, sent);
+      if (v >= 0) {
+        next[atomic_inc(&counts[0])] = v;
+        arcs += (ulong)(row_offset[v + 1] - row_offset[v]);
+      }
+    }
   }
+  if (arcs) atom_add(next_arcs, arcs);
 }
 
 // After dbfs_top_down on the same in-order queue: counts[2] holds the number of listed rows.
@@ -68,29 +95,50 @@ __kernel void dbfs_top_down_heavy(__global const long* row_offset, __global cons
                                   __global const int* heavy, int first, uint local_n,
                                   __global int* depth, __global int* parent, int next_depth,
                                   __global int* next, __global uint* counts,
-                                  __global ulong* next_arcs, __global int2* remote) {
+                                  __global ulong* next_arcs, __global int2* remote,
+                                  __global uint* sent) {
+  __local uint group_count, group_base;
+  ulong arcs = 0;
   const uint rows = counts[2];
   for (uint h = get_group_id(0); h < rows; h += get_num_groups(0)) {
     const int u = heavy[h];
     const long end = row_offset[u + 1];
-    for (long e = row_offset[u] + (long)get_local_id(0); e < end; e += (long)get_local_size(0))
-      expand_arc(e, first + u, row_offset, column, first, local_n, depth, parent, next_depth, next,
-                 counts, next_arcs, remote);
+    // every work-item takes the same number of steps (group_append holds barriers)
+    for (long base = row_offset[u]; base < end; base += (long)get_local_size(0)) {
+      const long e = base + (long)get_local_id(0);
+      const int v = e < end ? expand_arc(e, first + u, column, first, local_n, depth, parent,
+                                         next_depth, counts, remote, sent)
+                            : -1;
+      if (v >= 0) arcs += (ulong)(row_offset[v + 1] - row_offset[v]);
+      group_append(v >= 0, v, next, &counts[0], &group_count, &group_base);
+    }
   }
+  if (arcs) atom_add(next_arcs, arcs);
 }
 
 __kernel void dbfs_claim(__global const long* row_offset, __global const int2* received,
                          uint received_count, int first, __global int* depth,
                          __global int* parent, int next_depth, __global int* next,
                          __global uint* counts, __global ulong* next_arcs) {
-  for (uint i = get_global_id(0); i < received_count; i += get_global_size(0)) {
-    const int2 pair = received[i];
-    const int v = pair.x - first;
-    if (depth[v] == -1 && atomic_cmpxchg(&depth[v], -1, next_depth) == -1) {
-      parent[v] = pair.y;
-      claimed(v, row_offset, next, &counts[0], next_arcs);
+  __local uint group_count, group_base;
+  ulong arcs = 0;
+  for (uint base = get_group_id(0) * get_local_size(0); base < received_count;
+       base += get_num_groups(0) * get_local_size(0)) {
+    const uint i = base + get_local_id(0);
+    bool found = false;
+    int v = 0;
+    if (i < received_count) {
+      const int2 pair = received[i];
+      v = pair.x - first;
+      if (depth[v] == -1 && atomic_cmpxchg(&depth[v], -1, next_depth) == -1) {
+        parent[v] = pair.y;
+        arcs += (ulong)(row_offset[v + 1] - row_offset[v]);
+        found = true;
+      }
     }
+    group_append(found, v, next, &counts[0], &group_count, &group_base);
   }
+  if (arcs) atom_add(next_arcs, arcs);
 }
 
 __kernel void dbfs_bottom_up(__global const long* row_offset, __global const int* column,
@@ -98,18 +146,28 @@ __kernel void dbfs_bottom_up(__global const long* row_offset, __global const int
                              __global int* depth, __global int* parent, int next_depth,
                              __global int* next, __global uint* counts,
                              __global ulong* next_arcs) {
-  for (uint v = get_global_id(0); v < local_n; v += get_global_size(0)) {
-    if (depth[v] != -1) continue;
-    for (long e = row_offset[v]; e < row_offset[v + 1]; ++e) {
-      const int w = column[e];
-      if ((frontier_bits[w >> 5] >> (w & 31)) & 1u) {
-        depth[v] = next_depth;
-        parent[v] = w;
-        claimed((int)v, row_offset, next, &counts[0], next_arcs);
-        break;
+  __local uint group_count, group_base;
+  ulong arcs = 0;
+  for (uint base = get_group_id(0) * get_local_size(0); base < local_n;
+       base += get_num_groups(0) * get_local_size(0)) {
+    const uint v = base + get_local_id(0);
+    bool found = false;
+    if (v < local_n && depth[v] == -1) {
+      const long begin = row_offset[v], end = row_offset[v + 1];
+      for (long e = begin; e < end; ++e) {
+        const int w = column[e];
+        if ((frontier_bits[w >> 5] >> (w & 31)) & 1u) {
+          depth[v] = next_depth;
+          parent[v] = w;
+          arcs += (ulong)(end - begin);
+          found = true;
+          break;
+        }
       }
     }
+    group_append(found, (int)v, next, &counts[0], &group_count, &group_base);
   }
+  if (arcs) atom_add(next_arcs, arcs);
 }
 
 __kernel void dbfs_mark(__global const int* queue, uint count, __global uint* bits) {
@@ -121,4 +179,9 @@ __kernel void dbfs_mark(__global const int* queue, uint count, __global uint* bi
 
 __kernel void dbfs_sources(__global const int* queue, uint count, __global int* depth) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0)) depth[queue[i]] = 0;
+}
+
+__kernel void dbfs_known(__global const uint* frontier_bits, uint words, __global uint* sent) {
+  for (uint i = get_global_id(0); i < words; i += get_global_size(0))
+    if (frontier_bits[i]) sent[i] |= frontier_bits[i];
 }

@@ -29,16 +29,49 @@ void reserve(Runtime& runtime, DeviceArray<T>& array, std::size_t count, const c
     array = DeviceArray<T>(runtime, std::max<std::size_t>(count, array.size() * 2), what);
 }
 
+// The top-down level's (target, parent) pairs grouped by the target's owner, in parallel:
+// packed[at[r] .. at[r + 1]) go to rank r.
+std::vector<cl_int2> bucket_by_owner(const VertexPartition& partition, const std::vector<cl_int2>& pairs,
+                                     std::vector<std::size_t>& at) {
+  const std::size_t ranks = static_cast<std::size_t>(partition.ranks());
+  const Ranges pieces(pairs.size(), host_threads() * 2, 1 << 16);
+  // count[piece * ranks + r]: piece's pairs for rank r, then where they start in `packed`
+  std::vector<std::size_t> count(pieces.count * ranks, 0);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
+      ++count[piece * ranks + partition.owner(pairs[i].s[0])];
+  });
+  at.assign(ranks + 1, 0);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    at[r] = total;
+    for (std::size_t piece = 0; piece < pieces.count; ++piece) {
+      const std::size_t c = count[piece * ranks + r];
+      count[piece * ranks + r] = total;
+      total += c;
+    }
+  }
+  at[ranks] = total;
+  std::vector<cl_int2> packed(pairs.size());
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
+      packed[count[piece * ranks + partition.owner(pairs[i].s[0])]++] = pairs[i];
+  });
+  return packed;
+}
+
 }  // namespace
 
 std::uint64_t distributed_device_bytes(std::size_t vertices, std::size_t local_vertices,
                                        std::uint64_t local_arcs) {
-  // rows; depth, parent and two queues; the global frontier bitmap and this rank's slice; the
+  // rows; depth, parent and two queues; the global frontier bitmap, the bitmap of vertices sent
+  // to their owners, and this rank's slice of the frontier; the
   // exchange buffers of top-down levels, sized by the frontier's arcs: counted at an eighth of
   // the rank's arcs (8 bytes a pair), the most a direction-optimising BFS's top-down level has
   // on the graphs measured.
   return (local_vertices + 1) * 8 + local_arcs * 4 + local_vertices * 16 +
-         bitmap_words(vertices) * 4 + bitmap_words(local_vertices) * 4 + local_arcs / 8 * 8 * 2;
+         bitmap_words(vertices) * 4 * 2 + bitmap_words(local_vertices) * 4 +
+         local_arcs / 8 * 8 * 2;
 }
 
 ReachedCount count_reached(const LocalGraph& g, const std::vector<vertex_t>& depth) {
@@ -123,6 +156,11 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
   DeviceArray<vertex_t> heavy;
   DeviceArray<cl_uint> local_bits(runtime, bitmap_words(local_n), "frontier bitmap slice"),
       global_bits;
+  // Vertices already sent to their owners, or known reached: a top-down level sends each remote
+  // target once per search, not once per arc (a Kronecker level's frontier reaches the same
+  // remote vertices through millions of arcs).
+  DeviceArray<cl_uint> sent(runtime, bitmap_words(n), "BFS vertices sent");
+  if (n) fill(runtime, sent.buffer(), cl_uint(0), sent.size(), {profile, "bfs"});
   std::vector<cl_uint> host_bits;             // the whole bitmap, ranks on several hosts
   std::unique_ptr<SharedHostBlock> shared_bits;  // the whole bitmap, ranks on one host
   std::vector<std::size_t> bitmap_bytes(world.size());
@@ -159,13 +197,13 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
         kernels.run("dbfs_top_down", kernels.grid_stride(frontier_size), graph.row_offset(),
                     graph.column(), frontier, cl_uint(frontier_size), cl_int(first),
                     cl_uint(local_n), cl_uint(detail::kHeavyRowArcs), depth, parent, next_depth,
-                    next, counts, next_arcs, remote, heavy);
+                    next, counts, next_arcs, remote, heavy, sent);
         // The long rows it listed, a work-group each; how many is read on the device.
         const std::size_t heavy_groups =
             std::min<std::size_t>(frontier_size, runtime.saturating_groups(kernels.wg_size()));
         kernels.run("dbfs_top_down_heavy", kernels.groups(heavy_groups), graph.row_offset(),
                     graph.column(), heavy, cl_int(first), cl_uint(local_n), depth, parent,
-                    next_depth, next, counts, next_arcs, remote);
+                    next_depth, next, counts, next_arcs, remote, sent);
       }
       // The expansion ends before the exchange's clock starts (the first download would wait
       // for it, counting the kernel as exchange).
@@ -173,17 +211,13 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       const Clock::time_point exchange_start = Clock::now();
       const std::vector<cl_uint> count = counts.download(runtime, profile);
       // The pairs, bucketed by their target's owner and exchanged all-to-all through the host.
-      std::vector<cl_int2> pairs(count[1]), packed(count[1]);
+      std::vector<cl_int2> pairs(count[1]);
       if (count[1])
         detail::read_buffer(runtime, remote.buffer(), pairs.data(), count[1] * sizeof(cl_int2),
                             profile);
-      std::vector<std::size_t> at(world.size() + 1, 0), send_bytes(world.size());
-      for (const cl_int2& p : pairs) ++at[g.partition.owner(p.s[0]) + 1];
-      for (int r = 0; r < world.size(); ++r) {
-        send_bytes[r] = at[r + 1] * sizeof(cl_int2);
-        at[r + 1] += at[r];
-      }
-      for (const cl_int2& p : pairs) packed[at[g.partition.owner(p.s[0])]++] = p;
+      std::vector<std::size_t> at, send_bytes(world.size());
+      const std::vector<cl_int2> packed = bucket_by_owner(g.partition, pairs, at);
+      for (int r = 0; r < world.size(); ++r) send_bytes[r] = (at[r + 1] - at[r]) * sizeof(cl_int2);
       bytes_sent = count[1] * sizeof(cl_int2);
       std::vector<std::size_t> received_bytes;
       const std::vector<char> incoming = world.all_to_all(
@@ -240,6 +274,8 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
         kernels.run("dbfs_bottom_up", kernels.grid_stride(local_n), graph.row_offset(),
                     graph.column(), global_bits, cl_uint(local_n), depth, parent, next_depth, next,
                     counts, next_arcs);
+      kernels.run("dbfs_known", kernels.grid_stride(global_bits.size()), global_bits,
+                  cl_uint(global_bits.size()), sent);
     }
     const std::vector<cl_uint> count = counts.download(runtime, profile);
     const std::vector<cl_ulong> arcs = next_arcs.download(runtime, profile);
