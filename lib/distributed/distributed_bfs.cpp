@@ -30,9 +30,9 @@ void reserve(Runtime& runtime, DeviceArray<T>& array, std::size_t count, const c
 }
 
 // The top-down level's (target, parent) pairs grouped by the target's owner, in parallel:
-// packed[at[r] .. at[r + 1]) go to rank r.
-std::vector<cl_int2> bucket_by_owner(const VertexPartition& partition, const std::vector<cl_int2>& pairs,
-                                     std::vector<std::size_t>& at) {
+// packed[at[r] .. at[r + 1]) go to rank r (packed: a buffer kept between levels).
+void bucket_by_owner(const VertexPartition& partition, const std::vector<cl_int2>& pairs,
+                     std::vector<cl_int2>& packed, std::vector<std::size_t>& at) {
   const std::size_t ranks = static_cast<std::size_t>(partition.ranks());
   const Ranges pieces(pairs.size(), host_threads() * 2, 1 << 16);
   // count[piece * ranks + r]: piece's pairs for rank r, then where they start in `packed`
@@ -52,12 +52,11 @@ std::vector<cl_int2> bucket_by_owner(const VertexPartition& partition, const std
     }
   }
   at[ranks] = total;
-  std::vector<cl_int2> packed(pairs.size());
+  packed.resize(pairs.size());
   parallel_for(pieces.count, [&](std::size_t piece) {
     for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
       packed[count[piece * ranks + partition.owner(pairs[i].s[0])]++] = pairs[i];
   });
-  return packed;
 }
 
 }  // namespace
@@ -93,7 +92,7 @@ ReachedCount count_reached(const LocalGraph& g, const std::vector<vertex_t>& dep
 
 DeviceLocalGraph::DeviceLocalGraph(const World& world, Runtime& runtime, const LocalGraph& graph,
                                    Profile* profile)
-    : graph_(&graph) {
+    : graph_(&graph), exchange_(std::make_unique<ExchangeBuffers>()) {
   on_every_rank(world, [&] {
     runtime.require_fits(
         "rank " + std::to_string(world.rank()) + "'s share of a graph of " +
@@ -109,6 +108,13 @@ DeviceLocalGraph::DeviceLocalGraph(const World& world, Runtime& runtime, const L
                 ? DeviceArray<vertex_t>(runtime, 0, "columns")
                 : DeviceArray<vertex_t>::upload(runtime, graph.column, profile, "columns");
 }
+
+struct DeviceLocalGraph::ExchangeBuffers {
+  std::vector<cl_int2> pairs, packed;
+  std::vector<char> incoming;
+};
+
+DeviceLocalGraph::~DeviceLocalGraph() = default;
 
 DeviceRows DeviceLocalGraph::rows() const { return {row_offset_.buffer(), column_.buffer(), true}; }
 
@@ -211,17 +217,27 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       const Clock::time_point exchange_start = Clock::now();
       const std::vector<cl_uint> count = counts.download(runtime, profile);
       // The pairs, bucketed by their target's owner and exchanged all-to-all through the host.
-      std::vector<cl_int2> pairs(count[1]);
+      DeviceLocalGraph::ExchangeBuffers& host = *graph.exchange_;
+      host.pairs.resize(count[1]);
       if (count[1])
-        detail::read_buffer(runtime, remote.buffer(), pairs.data(), count[1] * sizeof(cl_int2),
-                            profile);
-      std::vector<std::size_t> at, send_bytes(world.size());
-      const std::vector<cl_int2> packed = bucket_by_owner(g.partition, pairs, at);
-      for (int r = 0; r < world.size(); ++r) send_bytes[r] = (at[r + 1] - at[r]) * sizeof(cl_int2);
+        detail::read_buffer(runtime, remote.buffer(), host.pairs.data(),
+                            count[1] * sizeof(cl_int2), profile);
+      std::vector<std::size_t> send_bytes(world.size(), 0);
+      const std::vector<cl_int2>* packed = &host.pairs;
+      if (world.size() == 2) {  // every pair goes to the other rank
+        send_bytes[1 - world.rank()] = count[1] * sizeof(cl_int2);
+      } else {
+        std::vector<std::size_t> at;
+        bucket_by_owner(g.partition, host.pairs, host.packed, at);
+        for (int r = 0; r < world.size(); ++r)
+          send_bytes[r] = (at[r + 1] - at[r]) * sizeof(cl_int2);
+        packed = &host.packed;
+      }
       bytes_sent = count[1] * sizeof(cl_int2);
       std::vector<std::size_t> received_bytes;
-      const std::vector<char> incoming = world.all_to_all(
-          reinterpret_cast<const char*>(packed.data()), send_bytes, received_bytes);
+      world.all_to_all(reinterpret_cast<const char*>(packed->data()), send_bytes, host.incoming,
+                       received_bytes);
+      const std::vector<char>& incoming = host.incoming;
       const std::size_t incoming_pairs = incoming.size() / sizeof(cl_int2);
       reserve(runtime, received, std::max<std::size_t>(incoming_pairs, 1), "BFS pairs in");
       if (incoming_pairs)

@@ -166,10 +166,19 @@ void World::all_gather_bytes(const void* send, std::size_t bytes, void* receive,
 
 std::vector<char> World::all_to_all(const char* send, const std::vector<std::size_t>& send_counts,
                                     std::vector<std::size_t>& received_counts) const {
+  std::vector<char> received;
+  all_to_all(send, send_counts, received, received_counts);
+  return received;
+}
+
+void World::all_to_all(const char* send, const std::vector<std::size_t>& send_counts,
+                       std::vector<char>& received,
+                       std::vector<std::size_t>& received_counts) const {
   received_counts.assign(size_, 0);
   if (!uses_mpi_) {
     received_counts[0] = send_counts[0];
-    return std::vector<char>(send, send + send_counts[0]);
+    received.assign(send, send + send_counts[0]);
+    return;
   }
   std::vector<std::uint64_t> mine(send_counts.begin(), send_counts.end()), theirs(size_);
   check(MPI_Alltoall(mine.data(), 1, MPI_UINT64_T, theirs.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD),
@@ -184,7 +193,7 @@ std::vector<char> World::all_to_all(const char* send, const std::vector<std::siz
     send_at[r] = sent;
     sent += send_counts[r];
   }
-  std::vector<char> received(total);
+  received.resize(total);
   std::vector<MPI_Request> pending;
   for (int r = 0; r < size_; ++r) {
     if (r == rank_) {
@@ -196,7 +205,6 @@ std::vector<char> World::all_to_all(const char* send, const std::vector<std::siz
     send_chunks(send + send_at[r], send_counts[r], r, pending);
   }
   wait_all(pending);
-  return received;
 }
 
 std::vector<char> World::gather_bytes(const void* send, std::size_t bytes, int root) const {

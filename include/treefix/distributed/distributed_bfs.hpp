@@ -18,6 +18,7 @@
 // valid BFS parents (which of several is timing-dependent, as on one device).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
@@ -34,21 +35,32 @@ struct DeviceRows {
 };
 
 // A rank's rows on its device: 64-bit row offsets, int32 global column ids.
+struct DistributedBfs;
+struct DistributedBfsOptions;
+
 class DeviceLocalGraph {
  public:
   // Checks first, on every rank, that every rank's share fits its device (rows, BFS arrays and
   // bitmap, exchange buffers); CapacityError with the numbers of the first rank that does not.
   DeviceLocalGraph(const World& world, Runtime& runtime, const LocalGraph& graph,
                    Profile* profile = nullptr);
+  ~DeviceLocalGraph();
   const LocalGraph& host() const { return *graph_; }
   const DeviceArray<std::int64_t>& row_offset() const { return row_offset_; }
   const DeviceArray<vertex_t>& column() const { return column_; }
   DeviceRows rows() const;
 
  private:
+  friend DistributedBfs distributed_bfs(const World&, Runtime&, const DeviceLocalGraph&,
+                                        const std::vector<vertex_t>&,
+                                        const DistributedBfsOptions&);
   const LocalGraph* graph_;
   DeviceArray<std::int64_t> row_offset_;
   DeviceArray<vertex_t> column_;
+  // The host buffers of the top-down exchange, kept from search to search: a level's pairs reach
+  // tens of megabytes, whose first touch costs more than their copy.
+  struct ExchangeBuffers;
+  std::unique_ptr<ExchangeBuffers> exchange_;
 };
 
 // Device bytes a rank needs for `local_vertices` rows of `local_arcs` arcs in a graph of

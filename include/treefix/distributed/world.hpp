@@ -56,6 +56,10 @@ class World {
   // returns the bytes received, in rank order, and their counts in `received_counts`.
   std::vector<char> all_to_all(const char* send, const std::vector<std::size_t>& send_counts,
                                std::vector<std::size_t>& received_counts) const;
+  // The same into `received`, resized to the bytes received: a buffer kept between calls is not
+  // allocated and its pages not touched again (tens of megabytes per BFS level).
+  void all_to_all(const char* send, const std::vector<std::size_t>& send_counts,
+                  std::vector<char>& received, std::vector<std::size_t>& received_counts) const;
   // Rank `root` receives every rank's bytes concatenated in rank order (others: empty).
   std::vector<char> gather_bytes(const void* send, std::size_t bytes, int root = 0) const;
   void broadcast_bytes(void* data, std::size_t bytes, int root = 0) const;
