@@ -57,6 +57,11 @@ void pack_forest(Runtime& rt, const Kernels& labels, std::size_t n, const cl::Bu
 }
 }  // namespace
 
+std::string csr_options(bool wide_offsets) {
+  return std::string(DeviceGraph::offset_option_for(wide_offsets)) +
+         " -DTEAM=" + std::to_string(kTeam);
+}
+
 void require_graph_indices(std::size_t vertices, std::size_t edges, const char* what) {
   if (vertices >= static_cast<std::size_t>(INT_MAX) ||
       edges >= static_cast<std::size_t>(INT_MAX / 2))
@@ -90,15 +95,15 @@ void require_csr_connectivity(const Runtime& runtime, std::size_t vertices, std:
   if (vertices >= static_cast<std::size_t>(INT_MAX))
     throw CapacityError(graph_text(vertices, arcs) + ": vertex ids are 32-bit (at most " +
                         std::to_string(INT_MAX - 1) + " vertices)");
-  const std::uint64_t chunks = large_chunk_slots(arcs, 8 * work_group);
-  if (chunks >= static_cast<std::uint64_t>(INT_MAX))
-    throw CapacityError(graph_text(vertices, arcs) + ": the list of long-row chunks of " +
-                        std::to_string(8 * work_group) + " arcs would hold " +
-                        std::to_string(chunks) + " entries, and its indices are 32-bit (at most " +
-                        std::to_string(INT_MAX - 1) + ")");
   const DeviceBytes need = csr_connectivity_bytes(vertices, arcs, wide_offsets, work_group);
   runtime.require_fits(graph_text(vertices, arcs) + " (the graph, labels and working arrays)",
                        need.total, need.largest);
+  // Past any device's memory today (some 5e11 arcs), but the list's indices are 32-bit.
+  const std::uint64_t chunks = large_chunk_slots(arcs, 8 * work_group);
+  if (chunks >= static_cast<std::uint64_t>(INT_MAX))
+    throw CapacityError(graph_text(vertices, arcs) + ": the list of long-row chunks could hold " +
+                        std::to_string(chunks) + " entries, and its indices are 32-bit (at most " +
+                        std::to_string(INT_MAX - 1) + ")");
 }
 
 Connectivity connectivity(Runtime& rt, std::size_t n, const cl::Buffer& source,
@@ -128,9 +133,7 @@ Connectivity connectivity(Runtime& rt, std::size_t n, const cl::Buffer& source,
 Components connectivity(Runtime& rt, const DeviceGraph& graph, Profile* profile) {
   const Phase phase{profile, "connectivity"};
   const std::size_t n = graph.vertices(), arcs = graph.arcs();
-  const std::string options =
-      std::string(graph.offset_option()) + " -DTEAM=" + std::to_string(kTeam);
-  Kernels cc(rt, "graph/connectivity.cl", options, phase);
+  Kernels cc(rt, "graph/connectivity.cl", csr_options(graph.wide_offsets()), phase);
   const std::size_t wg = cc.wg_size(), chunk = 8 * wg;
   require_csr_connectivity(rt, n, arcs, graph.wide_offsets(), wg);
   const cl_int count = static_cast<cl_int>(n);
@@ -212,6 +215,12 @@ Components connected_components(Runtime& runtime, std::size_t vertices, const cl
   return translate_device_errors("connected components", [&] {
     return detail::connectivity(runtime, vertices, source, target, edges, profile).components;
   });
+}
+
+void require_components_fit(Runtime& runtime, std::size_t vertices, std::uint64_t arcs) {
+  const bool wide = DeviceGraph::needs_wide_offsets(arcs);
+  const Kernels cc(runtime, "graph/connectivity.cl", detail::csr_options(wide), {});
+  detail::require_csr_connectivity(runtime, vertices, arcs, wide, cc.wg_size());
 }
 
 Components connected_components(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {

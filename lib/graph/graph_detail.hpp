@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/launch.hpp"
@@ -16,6 +17,9 @@ namespace treefix::detail {
 
 // Throws CapacityError unless vertices < 2^31 and edges < 2^30 (32-bit device indices).
 void require_graph_indices(std::size_t vertices, std::size_t edges, const char* what);
+
+// The build options of the CSR connectivity kernels (EDGE_T, TEAM).
+std::string csr_options(bool wide_offsets);
 
 // Device memory of connected components on a CSR graph: the graph, the labels, the hooking
 // records and the larger of the hooking pass's work lists and the forest's packing (bytes in all,

@@ -28,7 +28,11 @@ class DeviceGraph {
   bool undirected() const { return undirected_; }
   const cl::Buffer& row_offset() const { return row_offset_; }
   const cl::Buffer& column() const { return column_; }
-  const char* offset_option() const { return wide_ ? "-DEDGE_T=long" : "-DEDGE_T=int"; }
+  const char* offset_option() const { return offset_option_for(wide_); }
+  // The kernels' EDGE_T option for 64-bit (wide) or 32-bit row offsets.
+  static const char* offset_option_for(bool wide) {
+    return wide ? "-DEDGE_T=long" : "-DEDGE_T=int";
+  }
   // A kernel argument of the EDGE_T the graph's programs are built with.
   Offset offset(std::size_t value) const { return {value, wide_}; }
 
