@@ -34,7 +34,7 @@
 // another vertex is seen from the other side).
 // Edge lists: cc_init_identity, cc_hook_edges (one work-item per edge), cc_compress, and
 // cc_edge_targets (hooking edge ids to their targets, as CSR graphs record them).
-// Both: cc_forest packs (hook_source[v], hook[v]) into the spanning forest.
+// Both: cc_forest packs (hook_source[v], hook_target[v]) into the spanning forest.
 // Traffic: the rows once (twice for sampled arcs), two finds per linked arc (random reads of
 // parent[], which stays in cache for graphs whose labels fit), one exchange per hook.
 // Vertices are int (below 2^31 - 1); CSR arc indices and row offsets are EDGE_T (long beyond
