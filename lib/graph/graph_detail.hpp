@@ -50,7 +50,8 @@ Components connectivity(Runtime& runtime, const DeviceGraph& graph, Profile* pro
 // The first edge (smallest index) that is not a hooking edge: it closes a cycle.
 cl_int first_cycle_edge(Runtime& runtime, const cl::Buffer& hook_edge, std::size_t n,
                         std::size_t edges);
-// The source vertex of every arc of a CSR graph (binary search in the row offsets).
+// The source vertex of every arc of a CSR graph (binary search in the row offsets); arcs below
+// 2^31 (32-bit arc ids: PR-RST, whose callers refuse larger graphs).
 DeviceArray<vertex_t> arc_sources(Runtime& runtime, const DeviceGraph& graph, const Phase& phase);
 
 // PR-RST (path reversal): a rooted spanning forest of a CSR graph, every tree rooted at its
