@@ -4,9 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "fixture.hpp"
 #include "graph_families.hpp"
+#include "treefix/core/error.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/rooting.hpp"
@@ -104,5 +107,87 @@ TEST_CASE("connectivity: edge lists (every arc, both orders) give the same label
     Components cc = connected_components(rt, g.vertices(), s.buffer(), t.buffer(), source.size());
     CHECK(cc.label.download(rt) == expected);
     check_spanning_forest(g, cc, count_components(expected));
+  }
+}
+
+TEST_CASE("connectivity: 64-bit row offsets (the path of graphs past 2^31 arcs) on every family") {
+  auto& rt = test::runtime();
+  for (const auto& [family, g] : test::graph_families()) {
+    const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
+    CAPTURE(name);
+    const auto expected = test::min_labels(g);
+    const std::size_t components = count_components(expected);
+    DeviceGraph device(rt, g, nullptr, OffsetWidth::wide);
+    REQUIRE(device.wide_offsets());
+    for (std::size_t samples : {0, 2}) {
+      CAPTURE(samples);
+      test::ScopedTuning tuning;
+      tuning->set("connectivity_samples", samples);
+      tuning->set("connectivity_sample_degree", 0);
+      Components cc = connected_components(rt, device);
+      CHECK(cc.label.download(rt) == expected);
+      CHECK(cc.count == components);
+      check_spanning_forest(g, cc, components);
+    }
+  }
+}
+
+TEST_CASE("connectivity: a Kronecker graph of a million arcs, 32- and 64-bit row offsets") {
+  // Long rows (hubs) go through the work-group chunks, whose first arcs are EDGE_T; the device's
+  // own sampling setting decides, as in a real run.
+  auto& rt = test::runtime();
+  Csr g = generate::kronecker(16, 16, 7);
+  REQUIRE(g.edges() > 1000000);
+  const auto expected = test::min_labels(g);
+  const std::size_t components = count_components(expected);
+  for (OffsetWidth width : {OffsetWidth::fit, OffsetWidth::wide}) {
+    DeviceGraph device(rt, g, nullptr, width);
+    CHECK(device.wide_offsets() == (width == OffsetWidth::wide));
+    Components cc = connected_components(rt, device);
+    CHECK(cc.label.download(rt) == expected);
+    CHECK(cc.count == components);
+    check_spanning_forest(g, cc, components);
+  }
+}
+
+TEST_CASE("connectivity: sizes past 32-bit vertex ids or the device are refused with the numbers") {
+  auto& rt = test::runtime();
+  auto refusal = [&](std::size_t vertices, std::uint64_t arcs) -> std::string {
+    try {
+      require_components_fit(rt, vertices, arcs);
+    } catch (const CapacityError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(refusal(1000, 5000).empty());
+  CHECK(refusal(0, 0).empty());
+  // Row offsets turn 64-bit past INT32_MAX - 1 arcs, and that alone refuses nothing.
+  CHECK_FALSE(DeviceGraph::needs_wide_offsets(2147483646));
+  CHECK(DeviceGraph::needs_wide_offsets(2147483647));
+  const std::string ids = refusal(2147483647, 10);
+  CHECK(ids.find("2147483647 vertices and 10 arcs") != std::string::npos);
+  CHECK(ids.find("at most 2147483646 vertices") != std::string::npos);
+  // 2^42 arcs: 16 TiB of columns, beyond any device; refused by memory, not by index width.
+  const std::string memory = refusal(std::size_t{1} << 27, std::uint64_t{1} << 42);
+  CHECK(memory.find("134217728 vertices and 4398046511104 arcs") != std::string::npos);
+  CHECK(memory.find("of device memory") != std::string::npos);
+  CHECK(memory.find("32-bit") == std::string::npos);
+  // A Kronecker graph of scale 27 (4.3e9 arcs, 17 GB of columns): fits or not by memory only.
+  const std::string scale27 = refusal(std::size_t{1} << 27, 4294967296u + 12345);
+  CHECK((scale27.empty() || scale27.find("of device memory") != std::string::npos));
+  CHECK(scale27.find("32-bit") == std::string::npos);
+}
+
+TEST_CASE("connectivity: edge lists past 32-bit edge ids are refused with the edges given") {
+  auto& rt = test::runtime();
+  DeviceArray<vertex_t> ends(rt, 1, "edge ends");  // never read: refused first
+  try {
+    connected_components(rt, 10, ends.buffer(), ends.buffer(), std::size_t{1} << 30);
+    FAIL("expected a CapacityError");
+  } catch (const CapacityError& e) {
+    const std::string message = e.what();
+    CHECK(message.find("10 vertices and 1073741824 edges") != std::string::npos);
+    CHECK(message.find("at most 2147483646 vertices and 1073741822 edges") != std::string::npos);
   }
 }

@@ -8,8 +8,10 @@
 // with atomic_cmpxchg; a failed exchange means someone else hooked that root first, so climb and
 // retry. A successful exchange joins two different trees (the smaller root is outside the larger
 // root's tree, whose ids are all >= its root), so the edge that made it is a spanning-forest edge:
-// the hooked root r records it in hook_edge[r] (edge or arc id) and hook_source[r] (its source).
-// Every root is hooked at most once, so these writes never race.
+// the hooked root r records it in hook_source[r] (the end the link came from) and hook[r]: for
+// CSR graphs the other end (a vertex, so that no arc index is kept and the arcs may exceed 2^31),
+// for edge lists the edge id (the cycle check of root_forest names it). Every root is hooked at
+// most once, so these writes never race.
 //
 // No work-item ever waits for another: a failed exchange only happens after another work-item's
 // exchange succeeded (lock-free), so no forward progress between work-groups is assumed. Path
@@ -30,10 +32,14 @@
 // Without a giant component every edge is linked once, from its larger end (arcs u -> v, v < u);
 // with one, every vertex outside it links all its arcs (Afforest: an edge between the giant and
 // another vertex is seen from the other side).
-// Edge lists: cc_init_identity, cc_hook_edges (one work-item per edge), cc_compress.
+// Edge lists: cc_init_identity, cc_hook_edges (one work-item per edge), cc_compress, and
+// cc_edge_targets (hooking edge ids to their targets, as CSR graphs record them).
+// Both: cc_forest packs (hook_source[v], hook_target[v]) into the spanning forest.
 // Traffic: the rows once (twice for sampled arcs), two finds per linked arc (random reads of
 // parent[], which stays in cache for graphs whose labels fit), one exchange per hook.
-// Indices are int (vertices and arcs below 2^31); row offsets are EDGE_T.
+// Vertices are int (below 2^31 - 1); CSR arc indices and row offsets are EDGE_T (long beyond
+// 2^31 arcs), and nothing per vertex holds an arc index. Edge ids of edge lists are int (below
+// 2^30, so that a grid-stride step never overflows).
 
 #include "primitives/csr.clh"
 
@@ -46,7 +52,7 @@
 #ifndef CHUNK
 #define CHUNK (8 * WG_SIZE)  // arcs per work-group task of the longest rows
 #endif
-#define NO_EDGE INT_MAX
+#define NO_HOOK INT_MAX  // a component's root: neither a vertex nor an edge id
 
 // The root of v's tree, halving the path on the way (each visited vertex skips its parent).
 // Plain loads (cached): a stale value is an older ancestor, or a vertex that was a root; the
@@ -63,16 +69,17 @@ int cc_find(global int* parent, int v) {
   return up;
 }
 
-// Joins the trees of ancestors rv (of the edge's source) and rw (of its other end) through edge
-// e, hooking the larger root under the smaller; records e at the hooked root. Returns an ancestor
-// of the source's tree root after the join (ECL-CC carries it to the row's next arc).
-int cc_union(global int* parent, global int* hook_edge, global int* hook_source, int rv, int rw,
-             int e, int source) {
+// Joins the trees of ancestors rv (of the edge's source) and rw (of its other end) through the
+// edge named `edge` (its other end, or its id: see above), hooking the larger root under the
+// smaller; records the edge at the hooked root. Returns an ancestor of the source's tree root
+// after the join (ECL-CC carries it to the row's next arc).
+int cc_union(global int* parent, global int* hook, global int* hook_source, int rv, int rw,
+             int edge, int source) {
   while (rv != rw) {
     const int high = max(rv, rw), low = min(rv, rw);
     const int seen = atomic_cmpxchg(&parent[high], high, low);
     if (seen == high) {
-      hook_edge[high] = e;
+      hook[high] = edge;
       hook_source[high] = source;
       return low;
     }
@@ -82,27 +89,26 @@ int cc_union(global int* parent, global int* hook_edge, global int* hook_source,
   return rv;
 }
 
-void cc_link(global int* parent, global int* hook_edge, global int* hook_source, int u, int v,
-             int e) {
-  cc_union(parent, hook_edge, hook_source, cc_find(parent, u), cc_find(parent, v), e, u);
+void cc_link(global int* parent, global int* hook, global int* hook_source, int u, int v,
+             int edge) {
+  cc_union(parent, hook, hook_source, cc_find(parent, u), cc_find(parent, v), edge, u);
 }
 
 kernel void cc_init_csr(global const EDGE_T* row_offset, global const int* column,
-                        global int* parent, global int* hook_edge, global int* hook_source,
+                        global int* parent, global int* hook_target, global int* hook_source,
                         const int n) {
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
     const EDGE_T end = row_offset[v + 1];
-    int up = v, arc = NO_EDGE;
+    int up = v;
     for (EDGE_T e = row_offset[v]; e < end; ++e) {
       const int w = column[e];
       if (w < v) {
         up = w;
-        arc = (int)e;
         break;
       }
     }
     parent[v] = up;
-    hook_edge[v] = arc;
+    hook_target[v] = up != v ? up : NO_HOOK;
     hook_source[v] = v;
   }
 }
@@ -110,17 +116,20 @@ kernel void cc_init_csr(global const EDGE_T* row_offset, global const int* colum
 kernel void cc_init_identity(global int* parent, global int* hook_edge, const int n) {
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
     parent[v] = v;
-    hook_edge[v] = NO_EDGE;
+    hook_edge[v] = NO_HOOK;
   }
 }
 
 // Afforest's sampling round: the k-th arc of every row with more than k arcs.
 kernel void cc_sample(global const EDGE_T* row_offset, global const int* column,
-                      global int* parent, global int* hook_edge, global int* hook_source,
+                      global int* parent, global int* hook_target, global int* hook_source,
                       const int n, const int k) {
   for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
     const EDGE_T e = row_offset[v] + k;
-    if (e < row_offset[v + 1]) cc_link(parent, hook_edge, hook_source, v, column[e], (int)e);
+    if (e < row_offset[v + 1]) {
+      const int w = column[e];
+      cc_link(parent, hook_target, hook_source, v, w, w);
+    }
   }
 }
 
@@ -165,7 +174,7 @@ kernel void cc_find_giant(global const int* parent, global int* giant, const int
 bool cc_takes_arc(int v, int w, bool giant_mode) { return giant_mode || w < v; }
 
 // Links the arcs [first, end) of v's row, `stride` apart from the item's first.
-void cc_link_row(global const int* column, global int* parent, global int* hook_edge,
+void cc_link_row(global const int* column, global int* parent, global int* hook_target,
                  global int* hook_source, int v, EDGE_T first, EDGE_T end, int stride,
                  bool giant_mode) {
   if (first >= end) return;
@@ -173,13 +182,13 @@ void cc_link_row(global const int* column, global int* parent, global int* hook_
   for (EDGE_T e = first; e < end; e += stride) {
     const int w = column[e];
     if (cc_takes_arc(v, w, giant_mode))
-      root = cc_union(parent, hook_edge, hook_source, root, cc_find(parent, w), (int)e, v);
+      root = cc_union(parent, hook_target, hook_source, root, cc_find(parent, w), w, v);
   }
 }
 
 // counters: [0] medium list length, [1] large-chunk list length.
 kernel void cc_hook_vertices(global const EDGE_T* row_offset, global const int* column,
-                             global int* parent, global int* hook_edge,
+                             global int* parent, global int* hook_target,
                              global int* hook_source, global const int* giant,
                              global int* medium, global int* large_vertex,
                              global EDGE_T* large_first, volatile global int* counters,
@@ -192,7 +201,7 @@ kernel void cc_hook_vertices(global const EDGE_T* row_offset, global const int* 
     if (first >= end) continue;
     const EDGE_T length = end - first;
     if (length <= SMALL_ROW) {
-      cc_link_row(column, parent, hook_edge, hook_source, v, first, end, 1, giant_mode);
+      cc_link_row(column, parent, hook_target, hook_source, v, first, end, 1, giant_mode);
     } else if (length <= 11 * TEAM) {
       medium[atomic_inc(&counters[0])] = v;
     } else {
@@ -208,7 +217,7 @@ kernel void cc_hook_vertices(global const EDGE_T* row_offset, global const int* 
 
 // Medium rows: team t (TEAM consecutive work-items) takes rows t, t + teams, ...
 kernel void cc_hook_teams(global const EDGE_T* row_offset, global const int* column,
-                          global int* parent, global int* hook_edge,
+                          global int* parent, global int* hook_target,
                           global int* hook_source, global const int* giant,
                           global const int* medium, global const int* counters,
                           const int sampled) {
@@ -217,14 +226,14 @@ kernel void cc_hook_teams(global const EDGE_T* row_offset, global const int* col
   const int lane = get_global_id(0) % TEAM, teams = get_global_size(0) / TEAM;
   for (int i = get_global_id(0) / TEAM; i < count; i += teams) {
     const int v = medium[i];
-    cc_link_row(column, parent, hook_edge, hook_source, v, row_offset[v] + sampled + lane,
+    cc_link_row(column, parent, hook_target, hook_source, v, row_offset[v] + sampled + lane,
                 row_offset[v + 1], TEAM, giant_mode);
   }
 }
 
 // Chunks of the longest rows: a work-group per chunk of CHUNK arcs.
 kernel void cc_hook_groups(global const EDGE_T* row_offset, global const int* column,
-                           global int* parent, global int* hook_edge,
+                           global int* parent, global int* hook_target,
                            global int* hook_source, global const int* giant,
                            global const int* large_vertex, global const EDGE_T* large_first,
                            global const int* counters) {
@@ -234,7 +243,7 @@ kernel void cc_hook_groups(global const EDGE_T* row_offset, global const int* co
     const int v = large_vertex[i];
     const EDGE_T first = large_first[i];
     const EDGE_T end = min(first + (EDGE_T)CHUNK, row_offset[v + 1]);
-    cc_link_row(column, parent, hook_edge, hook_source, v, first + get_local_id(0), end, WG_SIZE,
+    cc_link_row(column, parent, hook_target, hook_source, v, first + get_local_id(0), end, WG_SIZE,
                 giant_mode);
   }
 }
@@ -246,30 +255,39 @@ kernel void cc_hook_edges(global const int* source, global const int* target,
     cc_link(parent, hook_edge, hook_source, source[e], target[e], e);
 }
 
-// The spanning forest as an edge list (hook_source[v], target[hook_edge[v]]) for every hooked v,
-// in no particular order: each work-group packs its edges in local memory and reserves room with
-// one global atomic (a single counter hit by every vertex would serialise).
-kernel void cc_forest(global const int* hook_edge, global const int* hook_source,
-                      global const int* target, global int* forest_source,
-                      global int* forest_target, volatile global int* count, const int n) {
+// Edge lists: the hooking edge ids become their targets, the record CSR graphs keep.
+kernel void cc_edge_targets(global const int* hook_edge, global const int* target,
+                            global int* hook_target, const int n) {
+  const int v = get_global_id(0);
+  if (v >= n) return;
+  const int e = hook_edge[v];
+  hook_target[v] = e != NO_HOOK ? target[e] : NO_HOOK;
+}
+
+// The spanning forest as an edge list (hook_source[v], hook_target[v]) for every hooked v, in no
+// particular order: each work-group packs its edges in local memory and reserves room with one
+// global atomic (a single counter hit by every vertex would serialise).
+kernel void cc_forest(global const int* hook_target, global const int* hook_source,
+                      global int* forest_source, global int* forest_target,
+                      volatile global int* count, const int n) {
   local int group_count, group_base;
   const int v = get_global_id(0);
   if (get_local_id(0) == 0) group_count = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
-  const int e = v < n ? hook_edge[v] : NO_EDGE;
-  const int slot = e != NO_EDGE ? atomic_inc(&group_count) : -1;
+  const int w = v < n ? hook_target[v] : NO_HOOK;
+  const int slot = w != NO_HOOK ? atomic_inc(&group_count) : -1;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (get_local_id(0) == 0 && group_count > 0) group_base = atomic_add(count, group_count);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (slot < 0) return;
   forest_source[group_base + slot] = hook_source[v];
-  forest_target[group_base + slot] = target[e];
+  forest_target[group_base + slot] = w;
 }
 
 // For error messages: the smallest edge id that is not a hooking edge (it closes a cycle).
 kernel void cc_mark_hooking(global const int* hook_edge, global char* used, const int n) {
   int v = get_global_id(0);
-  if (v < n && hook_edge[v] != NO_EDGE) used[hook_edge[v]] = 1;
+  if (v < n && hook_edge[v] != NO_HOOK) used[hook_edge[v]] = 1;
 }
 
 kernel void cc_first_unused(global const char* used, volatile global int* first, const int edges) {

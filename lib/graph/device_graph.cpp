@@ -8,12 +8,12 @@
 
 namespace treefix {
 
-DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile)
+DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile, OffsetWidth width)
     : vertices_(graph.vertices()), arcs_(graph.edges()), undirected_(graph.undirected) {
   if (graph.row_offset.empty()) {  // an empty Csr: no vertices
     vertices_ = 0;
   }
-  wide_ = arcs_ > static_cast<std::size_t>(INT32_MAX) - 1;
+  wide_ = width == OffsetWidth::wide || needs_wide_offsets(arcs_);
   std::vector<std::int64_t> offsets = graph.row_offset;
   if (offsets.empty()) offsets.push_back(0);
   if (wide_) {

@@ -8,6 +8,7 @@
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/device_graph.hpp"
 
 namespace treefix {
 
@@ -62,7 +63,7 @@ void require_graph_fits(const GraphLimits& limits, const std::string& what, std:
   MemoryNeed need;
   need.host = add(input_bytes, csr_build_bytes(n, arcs));
   const std::uint64_t offsets =
-      bytes_for(static_cast<std::uint64_t>(n) + 1, arcs > INT32_MAX - 1 ? 8 : 4);
+      bytes_for(static_cast<std::uint64_t>(n) + 1, DeviceGraph::needs_wide_offsets(arcs) ? 8 : 4);
   const std::uint64_t columns = bytes_for(arcs, 4), per_vertex = bytes_for(n, 4);
   need.device = add(add(offsets, columns), bytes_for(per_vertex, 3));
   need.device_buffer = std::max({offsets, columns, per_vertex});

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "graph/graph_detail.hpp"
-#include "treefix/core/launch.hpp"
 #include "graph/spanning_forest_tuning.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/graph/bfs.hpp"
 
 namespace treefix {
@@ -27,7 +27,7 @@ ParentArray bfs_spanning_forest(Runtime& runtime, const Csr& graph, const Device
   vertex_t first = options.root.value_or(0);
   DeviceBfs result = bfs(runtime, device_graph, {first}, bfs_options);
   if (result.reached() < n) {
-    Components cc = detail::connectivity(runtime, device_graph, profile).components;
+    Components cc = detail::connectivity(runtime, device_graph, profile);
     std::vector<vertex_t> label = cc.label.download(runtime, profile);
     // Isolated vertices are roots without a search (BFS leaves their parent at -1): on a
     // Kronecker graph they are most of the components.
@@ -54,7 +54,7 @@ void check_request(const Csr& graph, const RstOptions& options) {
 ParentArray euler_spanning_forest(Runtime& runtime, const DeviceGraph& device_graph,
                                   const RstOptions& options) {
   Profile* profile = options.profile;
-  Components cc = detail::connectivity(runtime, device_graph, profile).components;
+  Components cc = detail::connectivity(runtime, device_graph, profile);
   RootingOptions rooting;
   if (options.root) rooting.roots.push_back(*options.root);
   rooting.list_rank = options.list_rank;

@@ -5,8 +5,12 @@
 // the hooking edges are returned as a spanning forest. Determinism: the labels do not depend on
 // timing; which edges form the spanning forest does (a root is hooked by whichever edge wins its
 // exchange first). Correct without forward progress between work-groups: no work-item waits for
-// another. Sizes: vertices and edges below 2^31 (32-bit device indices); CapacityError beyond.
+// another. Sizes: vertex ids are 32-bit (fewer than 2^31 - 1 vertices). A CSR graph may have any
+// number of arcs its device holds (64-bit row offsets beyond 2^31 arcs: nothing per vertex keeps
+// an arc index); an edge list fewer than 2^30 edges (32-bit edge ids). CapacityError beyond, with
+// the numbers.
 #include <cstddef>
+#include <cstdint>
 
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/runtime.hpp"
@@ -30,5 +34,12 @@ Components connected_components(Runtime& runtime, std::size_t vertices, const cl
 // by length, and each edge is linked once).
 Components connected_components(Runtime& runtime, const DeviceGraph& graph,
                                 Profile* profile = nullptr);
+
+// Throws CapacityError, with the numbers, unless connected_components can take a CSR graph of
+// `vertices` and `arcs` (both directions counted) on the runtime's device: 32-bit vertex ids, and
+// the graph with the labels and working arrays within the device's memory and largest buffer.
+// Allocates nothing (the kernels are built, for their work-group size); connected_components
+// checks the same before it starts.
+void require_components_fit(Runtime& runtime, std::size_t vertices, std::uint64_t arcs);
 
 }  // namespace treefix

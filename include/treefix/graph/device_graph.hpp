@@ -9,17 +9,30 @@
 
 namespace treefix {
 
+// The width of the row offsets: `fit` is 32-bit while the arcs fit in int32 and 64-bit beyond;
+// `wide` is 64-bit whatever the size (to run the kernels' 64-bit path on a small graph).
+enum class OffsetWidth { fit, wide };
+
 class DeviceGraph {
  public:
   DeviceGraph() = default;
-  DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile = nullptr);
+  DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile = nullptr,
+              OffsetWidth width = OffsetWidth::fit);
+  // The most arcs 32-bit row offsets take (INT32_MAX - 1).
+  static constexpr std::size_t kNarrowArcs = 2147483646;
+  // Whether `fit` makes the row offsets of a graph of `arcs` arcs 64-bit.
+  static bool needs_wide_offsets(std::size_t arcs) { return arcs > kNarrowArcs; }
   std::size_t vertices() const { return vertices_; }
   std::size_t arcs() const { return arcs_; }
   bool wide_offsets() const { return wide_; }
   bool undirected() const { return undirected_; }
   const cl::Buffer& row_offset() const { return row_offset_; }
   const cl::Buffer& column() const { return column_; }
-  const char* offset_option() const { return wide_ ? "-DEDGE_T=long" : "-DEDGE_T=int"; }
+  const char* offset_option() const { return offset_option_for(wide_); }
+  // The kernels' EDGE_T option for 64-bit (wide) or 32-bit row offsets.
+  static const char* offset_option_for(bool wide) {
+    return wide ? "-DEDGE_T=long" : "-DEDGE_T=int";
+  }
   // A kernel argument of the EDGE_T the graph's programs are built with.
   Offset offset(std::size_t value) const { return {value, wide_}; }
 
