@@ -69,8 +69,7 @@ std::uint64_t distributed_device_bytes(std::size_t vertices, std::size_t local_v
   // the rank's arcs (8 bytes a pair), the most a direction-optimising BFS's top-down level has
   // on the graphs measured.
   return (local_vertices + 1) * 8 + local_arcs * 4 + local_vertices * 16 +
-         bitmap_words(vertices) * 4 * 2 + bitmap_words(local_vertices) * 4 +
-         local_arcs / 8 * 8 * 2;
+         bitmap_words(vertices) * 4 * 2 + bitmap_words(local_vertices) * 4 + local_arcs / 8 * 8 * 2;
 }
 
 ReachedCount count_reached(const LocalGraph& g, const std::vector<vertex_t>& depth) {
@@ -110,8 +109,15 @@ DeviceLocalGraph::DeviceLocalGraph(const World& world, Runtime& runtime, const L
 }
 
 struct DeviceLocalGraph::ExchangeBuffers {
+  // top-down: the pairs read back, grouped by owner, received
   std::vector<cl_int2> pairs, packed;
   std::vector<char> incoming;
+  // bottom-up: the whole frontier bitmap on the device, and on the host either shared by the
+  // ranks of one host or one copy per rank (ranks on several hosts); made at the first
+  // bottom-up level (MPI's shared window costs milliseconds to set up)
+  DeviceArray<cl_uint> global_bits;
+  std::unique_ptr<SharedHostBlock> shared_bits;
+  std::vector<cl_uint> host_bits;
 };
 
 DeviceLocalGraph::~DeviceLocalGraph() = default;
@@ -160,15 +166,14 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
   DeviceArray<cl_ulong> next_arcs(runtime, 1, "BFS frontier arcs");
   DeviceArray<cl_int2> remote, received;
   DeviceArray<vertex_t> heavy;
-  DeviceArray<cl_uint> local_bits(runtime, bitmap_words(local_n), "frontier bitmap slice"),
-      global_bits;
+  DeviceArray<cl_uint> local_bits(runtime, bitmap_words(local_n), "frontier bitmap slice");
   // Vertices already sent to their owners, or known reached: a top-down level sends each remote
   // target once per search, not once per arc (a Kronecker level's frontier reaches the same
   // remote vertices through millions of arcs).
   DeviceArray<cl_uint> sent(runtime, bitmap_words(n), "BFS vertices sent");
   if (n) fill(runtime, sent.buffer(), cl_uint(0), sent.size(), {profile, "bfs"});
-  std::vector<cl_uint> host_bits;             // the whole bitmap, ranks on several hosts
-  std::unique_ptr<SharedHostBlock> shared_bits;  // the whole bitmap, ranks on one host
+  DeviceLocalGraph::ExchangeBuffers& host = *graph.exchange_;
+  DeviceArray<cl_uint>& global_bits = host.global_bits;
   std::vector<std::size_t> bitmap_bytes(world.size());
   for (int r = 0; r < world.size(); ++r)
     bitmap_bytes[r] = bitmap_words(g.partition.end(r) - g.partition.begin(r)) * 4;
@@ -217,11 +222,10 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       const Clock::time_point exchange_start = Clock::now();
       const std::vector<cl_uint> count = counts.download(runtime, profile);
       // The pairs, bucketed by their target's owner and exchanged all-to-all through the host.
-      DeviceLocalGraph::ExchangeBuffers& host = *graph.exchange_;
       host.pairs.resize(count[1]);
       if (count[1])
-        detail::read_buffer(runtime, remote.buffer(), host.pairs.data(),
-                            count[1] * sizeof(cl_int2), profile);
+        detail::read_buffer(runtime, remote.buffer(), host.pairs.data(), count[1] * sizeof(cl_int2),
+                            profile);
       std::vector<std::size_t> send_bytes(world.size(), 0);
       const std::vector<cl_int2>* packed = &host.pairs;
       if (world.size() == 2) {  // every pair goes to the other rank
@@ -263,17 +267,18 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       if (global_bits.size() == 0) {
         global_bits = DeviceArray<cl_uint>(runtime, bitmap_words(n), "frontier bitmap");
         // Ranks on one host meet in one shared block; across hosts each rank gathers a copy.
-        shared_bits = std::make_unique<SharedHostBlock>(world, total_bytes);
-        if (!shared_bits->data()) host_bits = prefaulted_vector<cl_uint>(bitmap_words(n));
+        host.shared_bits = std::make_unique<SharedHostBlock>(world, total_bytes);
+        if (!host.shared_bits->data()) host.host_bits = prefaulted_vector<cl_uint>(bitmap_words(n));
       }
-      char* bits = shared_bits->data() ? shared_bits->data()
-                                       : reinterpret_cast<char*>(host_bits.data());
+      const SharedHostBlock& shared_bits = *host.shared_bits;
+      char* bits =
+          shared_bits.data() ? shared_bits.data() : reinterpret_cast<char*>(host.host_bits.data());
       const std::size_t slice_at = static_cast<std::size_t>(first / 32) * 4;
       const std::size_t slice_bytes = bitmap_bytes[world.rank()], after = slice_at + slice_bytes;
       if (slice_bytes)
         detail::read_buffer(runtime, local_bits.buffer(), bits + slice_at, slice_bytes, profile);
-      if (shared_bits->data())
-        shared_bits->publish();
+      if (shared_bits.data())
+        shared_bits.publish();
       else
         world.all_gather_bytes(bits + slice_at, slice_bytes, bits, bitmap_bytes);
       // The other ranks' slices go up; this rank's own is copied on the device.

@@ -52,8 +52,7 @@ class DeviceLocalGraph {
 
  private:
   friend DistributedBfs distributed_bfs(const World&, Runtime&, const DeviceLocalGraph&,
-                                        const std::vector<vertex_t>&,
-                                        const DistributedBfsOptions&);
+                                        const std::vector<vertex_t>&, const DistributedBfsOptions&);
   const LocalGraph* graph_;
   DeviceArray<std::int64_t> row_offset_;
   DeviceArray<vertex_t> column_;
