@@ -123,6 +123,7 @@ __kernel void dcc_teams(global const long* row_offset, global const int* column,
                         global const int* team_rows, global const uint* counts, uint team) {
   const uint teams_per_group = get_local_size(0) / team, lane = get_local_id(0) % team;
   const uint rows = counts[0], teams = get_num_groups(0) * teams_per_group;
+  if (get_local_id(0) / team >= teams_per_group) return;  // a group's items beyond whole teams
   for (uint i = get_group_id(0) * teams_per_group + get_local_id(0) / team; i < rows;
        i += teams) {
     const int u = team_rows[i], label_u = DCC_LABEL(u);

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstring>
 
+#include "distributed/components_tuning.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/distributed/distributed_bfs.hpp"
@@ -21,10 +22,10 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Rows of at most kSmallRow arcs are walked by one work-item, of at most kTeamRow by a team of
-// kTeam, longer ones in pieces of kChunk arcs by a work-group each (the kernels' -D options).
+// Rows of at most kSmallRow arcs are walked by one work-item, of at most kTeamRow by a team
+// (tuning knob distributed_components_team), longer ones in pieces of kChunk arcs by a
+// work-group each (the kernels' -D options).
 constexpr std::uint64_t kSmallRow = 16, kTeamRow = 512, kChunk = 2048;
-constexpr std::size_t kTeam = 32;
 
 std::uint64_t bitmap_words(std::uint64_t vertices) { return (vertices + 31) / 32; }
 // The pieces of rows longer than kTeamRow: at most one per kTeamRow arcs plus one per kChunk.
@@ -106,10 +107,8 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
             "-DSMALL_ROW=" + std::to_string(kSmallRow) + " -DTEAM_ROW=" + std::to_string(kTeamRow) +
                 " -DCHUNK=" + std::to_string(kChunk),
             {profile, "components"});
-  // A CPU device runs a work-group's items one after another on a core: one item walks a row
-  // in order there, where a team's interleaved strides would only scatter the reads.
-  const cl_uint team =
-      runtime.description().is_cpu ? 1 : static_cast<cl_uint>(std::min(kTeam, k.wg_size()));
+  const cl_uint team = static_cast<cl_uint>(
+      std::min(runtime.tuning()[knobs::distributed_components_team], k.wg_size()));
   const Grid all_groups = k.groups(runtime.saturating_groups(k.wg_size()));
   DeviceArray<vertex_t> local_parent(runtime, local_n, "local components"),
       global_parent(runtime, n, "components forest"), team_rows(runtime, local_n, "row list");
