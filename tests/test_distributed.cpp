@@ -156,6 +156,31 @@ TEST_CASE("distributed: components of directed graphs, from the rows on the devi
   }
 }
 
+TEST_CASE("distributed: components refuse a share beyond the device, with the numbers") {
+  // Rank 0's share of a graph of 2^31 - 1 vertices: 32 vertices without arcs, but the union-find
+  // of every vertex id (8 GiB) besides. Refused before any device work where it does not fit.
+  LocalGraph g;
+  g.vertices = 2147483647;
+  g.undirected = true;
+  g.partition.first = {0, 32, static_cast<std::int64_t>(g.vertices)};
+  g.row_offset.assign(33, 0);
+  const DeviceDescription& device = runtime().description();
+  if (g.vertices * 4 <= device.max_alloc_bytes &&
+      g.vertices * 4 + g.vertices / 8 <= device.global_mem_bytes) {
+    MESSAGE("skipped: the device holds 8 GiB buffers");
+    return;
+  }
+  try {
+    distributed_components(world_of_one(), runtime(), g);
+    FAIL("not refused");
+  } catch (const CapacityError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("components: rank 0's share of a graph of 2147483647 vertices") !=
+          std::string::npos);
+    CHECK(what.find("needs") != std::string::npos);
+  }
+}
+
 TEST_CASE("distributed: BFS forest roots every component at its smallest vertex, or at the root") {
   const Csr g = generate::grid2d(13, 29);  // one component
   const LocalGraph local = local_slice(world_of_one(), g);
