@@ -96,6 +96,19 @@ DeviceArray<T> upload_values(Runtime& runtime, const std::vector<T>& values, Pro
                         : DeviceArray<T>::upload(runtime, values, profile, what);
 }
 
+// The rank's vertices that are their component's label (its smallest vertex).
+std::uint64_t count_roots(const std::vector<vertex_t>& label, std::int64_t first) {
+  const Ranges ranges(label.size(), host_threads() * 4, 1 << 16);
+  std::vector<std::uint64_t> roots(ranges.count, 0);
+  parallel_for(ranges.count, [&](std::size_t piece) {
+    for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
+      roots[piece] += label[v] == first + static_cast<std::int64_t>(v);
+  });
+  std::uint64_t total = 0;
+  for (std::uint64_t r : roots) total += r;
+  return total;
+}
+
 DistributedComponents merge(const World& world, Runtime& runtime, const LocalGraph& g,
                             const DeviceRows& rows, Profile* profile) {
   const std::size_t n = g.vertices, local_n = g.local_vertices();
@@ -110,8 +123,10 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   const cl_uint team = static_cast<cl_uint>(
       std::min(runtime.tuning()[knobs::distributed_components_team], k.wg_size()));
   const Grid all_groups = k.groups(runtime.saturating_groups(k.wg_size()));
+  // The union-find of labels is allocated once ghosts are known to exist (pass 0 does not read
+  // it).
   DeviceArray<vertex_t> local_parent(runtime, local_n, "local components"),
-      global_parent(runtime, n, "components forest"), team_rows(runtime, local_n, "row list");
+      team_rows(runtime, local_n, "row list"), global_parent(runtime, 0, "components forest");
   const std::size_t pieces = piece_slots(g.local_arcs());
   DeviceArray<vertex_t> piece_row(runtime, pieces, "row pieces");
   DeviceArray<cl_long> piece_first(runtime, pieces, "row pieces");
@@ -145,6 +160,18 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   detail::read_buffer(runtime, ghost_bits.buffer(), bits.data(), bits.size() * 4, profile);
   const std::vector<vertex_t> ghosts = set_bits(bits);
   bits = {};
+  if (world.sum(ghosts.size()) == 0) {  // no cut arcs anywhere (a world of one): local is all
+    if (local_n) result.label = local_parent.download(runtime, profile);
+    const Ranges ranges(local_n, host_threads() * 4, 1 << 16);
+    parallel_for(ranges.count, [&](std::size_t piece) {
+      for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
+        result.label[v] += first;
+    });
+    result.exchange_milliseconds = ms_since(exchange_start);
+    result.count = world.sum(count_roots(result.label, first));
+    return result;
+  }
+  result.merge_rounds = 1;
   std::vector<std::size_t> ask_bytes(world.size()), asked_bytes, answered_bytes;
   for (int r = 0; r < world.size(); ++r)
     ask_bytes[r] =
@@ -165,6 +192,7 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   const std::vector<vertex_t> ghost_label = values_of<vertex_t>(
       world.all_to_all(reinterpret_cast<const char*>(answers.data()), asked_bytes, answered_bytes));
   std::uint64_t bytes_sent = (ghosts.size() + asked.size()) * sizeof(vertex_t);
+  global_parent = DeviceArray<vertex_t>(runtime, n, "components forest");
   k.run("dcc_identity", k.grid_stride(n), global_parent, cl_uint(n));
   if (!ghosts.empty()) {
     const DeviceArray<vertex_t> ids = upload_values(runtime, ghosts, profile, "ghosts");
@@ -211,14 +239,7 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   }
   result.merge_milliseconds += ms_since(merge_start);
 
-  const Ranges ranges(local_n, host_threads() * 4, 1 << 16);
-  std::vector<std::uint64_t> roots(ranges.count, 0);
-  parallel_for(ranges.count, [&](std::size_t piece) {
-    for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
-      roots[piece] += result.label[v] == first + static_cast<std::int64_t>(v);
-  });
-  std::vector<std::uint64_t> totals = {0, ghosts.size(), bytes_sent};
-  for (std::uint64_t r : roots) totals[0] += r;
+  std::vector<std::uint64_t> totals = {count_roots(result.label, first), ghosts.size(), bytes_sent};
   world.sum_in_place(totals);
   result.count = totals[0];
   result.ghosts = totals[1];

@@ -115,10 +115,11 @@ std::string distributed_bfs_problem(const World& world, Runtime& runtime, const 
                                     Profile* profile = nullptr);
 
 struct DistributedComponents {
-  std::vector<vertex_t> label;   // this rank's vertices: the smallest vertex of their component
-  std::uint64_t count = 0;       // components, all ranks
-  std::size_t merge_rounds = 1;  // label exchanges: one (each ghost asked and answered once)
-  std::uint64_t ghosts = 0;      // far ends of cut arcs whose labels were asked for, all ranks
+  std::vector<vertex_t> label;  // this rank's vertices: the smallest vertex of their component
+  std::uint64_t count = 0;      // components, all ranks
+  // Label exchanges: one (each ghost asked and answered once); none when no arc crosses ranks.
+  std::size_t merge_rounds = 0;
+  std::uint64_t ghosts = 0;  // far ends of cut arcs whose labels were asked for, all ranks
   // Labels the cut arcs joined to others, all ranks (the pairs every rank links).
   std::uint64_t joined = 0;
   std::uint64_t bytes_exchanged = 0;  // sent by all ranks
