@@ -109,15 +109,97 @@ TEST_CASE("distributed: multi-source BFS, and the check finds what is wrong") {
 }
 
 TEST_CASE("distributed: components give the reference labels on every family") {
-  for (const NamedGraph& family : graph_families()) {
-    CAPTURE(family.name);
-    const DistributedComponents cc = distributed_components(
-        world_of_one(), runtime(), local_slice(world_of_one(), family.graph));
-    const std::vector<vertex_t> expected = min_labels(family.graph);
-    CHECK(cc.label == expected);
-    std::size_t count = 0;
-    for (std::size_t v = 0; v < expected.size(); ++v) count += expected[v] == vertex_t(v);
-    CHECK(cc.count == count);
+  // Medium rows walked by one work-item (the CPU default) and by teams of 32 and of 3 (a team
+  // size that leaves a work-group's last items out).
+  for (std::size_t team : {1, 32, 3}) {
+    CAPTURE(team);
+    ScopedTuning tuning;
+    tuning->set("distributed_components_team", team);
+    for (const NamedGraph& family : graph_families()) {
+      CAPTURE(family.name);
+      const DistributedComponents cc = distributed_components(
+          world_of_one(), runtime(), local_slice(world_of_one(), family.graph));
+      const std::vector<vertex_t> expected = min_labels(family.graph);
+      CHECK(cc.label == expected);
+      std::size_t count = 0;
+      for (std::size_t v = 0; v < expected.size(); ++v) count += expected[v] == vertex_t(v);
+      CHECK(cc.count == count);
+      CHECK(cc.merge_rounds == 0);  // a world of one has no cut arcs: nothing to exchange
+      CHECK(cc.ghosts == 0);
+      CHECK(cc.joined == 0);
+    }
+  }
+}
+
+TEST_CASE("distributed: components of directed graphs, from the rows on the device") {
+  // Random arcs one way only (a hub of 5000 arcs among them: its row is cut in pieces) have the
+  // components of their undirected graph, without the reverse arcs being built.
+  std::mt19937_64 rng(11);
+  for (std::size_t n : {1, 2, 33, 97, 4099, 6007}) {
+    CAPTURE(n);
+    std::vector<vertex_t> source, target;
+    for (std::size_t i = 0; i < n * 3 / 4; ++i) {
+      source.push_back(static_cast<vertex_t>(rng() % n));
+      target.push_back(static_cast<vertex_t>(rng() % n));
+    }
+    for (std::size_t i = 0; n > 5000 && i < 5000; ++i) {
+      source.push_back(static_cast<vertex_t>(n - 1));
+      target.push_back(static_cast<vertex_t>(rng() % n));
+    }
+    const Csr g = csr_from_edges(n, source, target, false);
+    REQUIRE_FALSE(g.undirected);
+    const std::vector<vertex_t> expected = min_labels(g);
+    const LocalGraph local = local_slice(world_of_one(), g);
+    CHECK(distributed_components(world_of_one(), runtime(), local).label == expected);
+    const DeviceLocalGraph device_graph(world_of_one(), runtime(), local);
+    CHECK(distributed_components(world_of_one(), runtime(), device_graph).label == expected);
+  }
+}
+
+TEST_CASE("distributed: components refuse a share beyond the device, with the numbers") {
+  // Rank 0's share of a graph of 2^31 - 1 vertices: 32 vertices without arcs, but the union-find
+  // of every vertex id (8 GiB) besides. Refused before any device work where it does not fit.
+  LocalGraph g;
+  g.vertices = 2147483647;
+  g.undirected = true;
+  g.partition.first = {0, 32, static_cast<std::int64_t>(g.vertices)};
+  g.row_offset.assign(33, 0);
+  const DeviceDescription& device = runtime().description();
+  if (g.vertices * 4 <= device.max_alloc_bytes &&
+      g.vertices * 4 + g.vertices / 8 <= device.global_mem_bytes) {
+    MESSAGE("skipped: the device holds 8 GiB buffers");
+    return;
+  }
+  try {
+    distributed_components(world_of_one(), runtime(), g);
+    FAIL("not refused");
+  } catch (const CapacityError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("components: rank 0's share of a graph of 2147483647 vertices") !=
+          std::string::npos);
+    CHECK(what.find("needs") != std::string::npos);
+  }
+}
+
+TEST_CASE("distributed: BFS forest roots every component at its smallest vertex, or at the root") {
+  const Csr g = generate::grid2d(13, 29);  // one component
+  const LocalGraph local = local_slice(world_of_one(), g);
+  for (const vertex_t root : {vertex_t{-1}, vertex_t{200}}) {
+    CAPTURE(root);
+    const std::vector<vertex_t> parent =
+        distributed_bfs_forest(world_of_one(), runtime(), local, root);
+    REQUIRE(parent.size() == g.vertices());
+    const vertex_t expected_root = root < 0 ? 0 : root;
+    const BfsResult reference = bfs_reference(g, expected_root);
+    for (std::size_t v = 0; v < g.vertices(); ++v) {
+      CAPTURE(v);
+      if (vertex_t(v) == expected_root) {
+        CHECK(parent[v] == -1);
+      } else {
+        REQUIRE(parent[v] >= 0);
+        CHECK(reference.depth[parent[v]] + 1 == reference.depth[v]);
+      }
+    }
   }
 }
 

@@ -345,10 +345,17 @@ void run_distributed_components(const GraphInput& input, const std::string& outp
   s.times.exchange = cc.exchange_milliseconds;
   const std::vector<vertex_t> label = to_leader(s, cc.label);
   if (stats) {
+    // Each phase as the slowest rank took it.
+    const double local_ms = s.world.max(cc.local_milliseconds),
+                 exchange_ms = s.world.max(cc.exchange_milliseconds),
+                 merge_ms = s.world.max(cc.merge_milliseconds);
     s.print_stats("components");
     if (s.leader())
       std::cerr << "components: " << cc.count << " components, " << cc.merge_rounds
-                << " label-exchange rounds, " << s.times.compute << " ms\n";
+                << " label-exchange rounds, " << s.times.compute << " ms\n"
+                << "  local " << local_ms << " ms, exchange " << exchange_ms << " ms (" << cc.ghosts
+                << " ghosts, " << cc.joined << " labels joined, " << cc.bytes_exchanged
+                << " bytes), merge " << merge_ms << " ms\n";
   }
   if (!s.leader()) return;
   phases.measure("write", [&] {

@@ -1,130 +1,250 @@
-// Distributed connected components and BFS spanning forests (distributed/distributed_bfs.hpp).
-// Local components on the device, then rounds of label exchange over the cut arcs on the host:
-// each round moves every component's smallest label across one more rank boundary.
+// Distributed connected components and BFS spanning forests (distributed/distributed_bfs.hpp): the
+// host side of kernels/distributed/components_distributed.cl. Local components and the ghosts
+// (far ends of cut arcs) in one pass over the rank's rows on its device; the ghosts' labels asked
+// of their owners and answered in one all-to-all each; the cut arcs linked on the device; the
+// labels they joined all-gathered and linked on every rank alike.
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstring>
 
+#include "distributed/components_tuning.hpp"
+#include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/distributed/distributed_bfs.hpp"
-#include "treefix/graph/connectivity.hpp"
-#include "treefix/graph/device_graph.hpp"
 
 namespace treefix {
 
 namespace {
 
-// The rank's vertices joined by the arcs between them (local ids), both directions stored.
-Csr local_part(const LocalGraph& g) {
-  const std::size_t local_n = g.local_vertices();
-  const std::int64_t first = g.begin(), end = g.end();
-  Csr part;
-  part.undirected = true;
-  part.row_offset.assign(local_n + 1, 0);
-  parallel_for(local_n, [&](std::size_t v) {
-    std::int64_t inside = 0;
-    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
-      inside += g.column[e] >= first && g.column[e] < end;
-    part.row_offset[v] = inside;
-  });
-  exclusive_sum(part.row_offset.data(), local_n + 1);
-  part.column.resize(part.row_offset[local_n]);
-  parallel_for(local_n, [&](std::size_t v) {
-    std::int64_t at = part.row_offset[v];
-    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
-      if (g.column[e] >= first && g.column[e] < end)
-        part.column[at++] = static_cast<vertex_t>(g.column[e] - first);
-  });
-  return part;
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// The same graph with the reverse of every arc added (components of a directed graph are those
-// of its undirected graph).
-LocalGraph symmetrized(const World& world, const LocalGraph& g) {
-  std::vector<vertex_t> source(g.local_arcs()), target(g.column);
-  for (std::size_t v = 0; v < g.local_vertices(); ++v)
-    std::fill(source.begin() + g.row_offset[v], source.begin() + g.row_offset[v + 1],
-              static_cast<vertex_t>(g.begin() + v));
-  return local_graph_from_arcs(world, g.vertices, std::move(source), std::move(target), true);
+// Rows of at most kSmallRow arcs are walked by one work-item, of at most kTeamRow by a team
+// (tuning knob distributed_components_team), longer ones in pieces of kChunk arcs by a
+// work-group each (the kernels' -D options).
+constexpr std::uint64_t kSmallRow = 16, kTeamRow = 512, kChunk = 2048;
+
+std::uint64_t bitmap_words(std::uint64_t vertices) { return (vertices + 31) / 32; }
+// The pieces of rows longer than kTeamRow: at most one per kTeamRow arcs plus one per kChunk.
+std::uint64_t piece_slots(std::uint64_t arcs) { return arcs / kTeamRow + arcs / kChunk + 1; }
+
+// Device bytes of the merge besides the rows: the local forest and the teams' row list (8 per
+// local vertex), the pieces' list (12 per piece), the ghost bitmap (n/8), the global forest (4n)
+// and the ghosts with their labels (8 per ghost; ghosts are at most the other ranks' vertices
+// and at most the rank's arcs).
+std::uint64_t merge_device_bytes(const LocalGraph& g) {
+  const std::uint64_t n = g.vertices, local_n = g.local_vertices(), arcs = g.local_arcs();
+  const std::uint64_t ghosts = std::min<std::uint64_t>(n - local_n, arcs);
+  return local_n * 8 + piece_slots(arcs) * 12 + bitmap_words(n) * 4 + n * 4 + ghosts * 8;
+}
+std::uint64_t row_bytes(const LocalGraph& g) {
+  return (g.local_vertices() + 1) * 8 + g.local_arcs() * 4;
 }
 
-DistributedComponents components_of_undirected(const World& world, Runtime& runtime,
-                                               const LocalGraph& g, Profile* profile) {
-  const std::size_t local_n = g.local_vertices();
-  const std::int64_t first = g.begin(), end = g.end();
-  // Local components: rep[v] is the smallest local id of v's component among the rank's arcs.
-  std::vector<vertex_t> rep(local_n);
-  if (local_n) {
-    DeviceGraph part(runtime, local_part(g), profile);
-    rep = connected_components(runtime, part, profile).label.download(runtime, profile);
-  }
-  // Every rank asks once for the labels of the vertices its cut arcs reach (its ghosts, in id
-  // order, hence grouped by owner); each round the owners answer in the same order. ghost_of[w]
-  // is w's place among the ghosts (n entries: one array lookup per cut arc and round).
-  std::vector<std::int32_t> ghost_of(g.vertices, 0);
-  parallel_for(local_n, [&](std::size_t v) {
-    for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
-      if (g.column[e] < first || g.column[e] >= end)
-        __atomic_store_n(&ghost_of[g.column[e]], 1, __ATOMIC_RELAXED);
+// Refused on every rank, with the numbers of the first rank that does not fit, when `extra` bytes
+// on top of the merge's (and the rows', unless already on the device) exceed the device.
+void require_merge_fits(const World& world, Runtime& runtime, const LocalGraph& g, bool with_rows,
+                        const std::string& step = "", std::uint64_t extra = 0) {
+  on_every_rank(world, [&] {
+    const std::uint64_t rows = with_rows ? row_bytes(g) : 0;
+    runtime.require_fits("components: rank " + std::to_string(world.rank()) +
+                             "'s share of a graph of " + std::to_string(g.vertices) +
+                             " vertices and " + std::to_string(g.arcs) + " arcs (" +
+                             std::to_string(g.local_vertices()) + " vertices, " +
+                             std::to_string(g.local_arcs()) + " arcs" + step + ")",
+                         rows + merge_device_bytes(g) + extra,
+                         std::max<std::uint64_t>({with_rows ? g.local_arcs() * 4 : 0,
+                                                  g.vertices * std::uint64_t{4}, extra}));
   });
-  std::vector<vertex_t> ghosts;
-  for (std::size_t w = 0; w < g.vertices; ++w)
-    if (ghost_of[w]) {
-      ghost_of[w] = static_cast<std::int32_t>(ghosts.size());
-      ghosts.push_back(static_cast<vertex_t>(w));
-    }
-  std::vector<std::size_t> request_bytes(world.size(), 0), asked_bytes;
-  for (vertex_t w : ghosts) request_bytes[g.partition.owner(w)] += sizeof(vertex_t);
-  const std::vector<char> asked_raw =
-      world.all_to_all(reinterpret_cast<const char*>(ghosts.data()), request_bytes, asked_bytes);
-  std::vector<vertex_t> asked(asked_raw.size() / sizeof(vertex_t));
-  if (!asked.empty()) std::memcpy(asked.data(), asked_raw.data(), asked_raw.size());
+}
 
-  // label[c] of local component c (indexed by its representative): its smallest global id.
-  std::vector<vertex_t> label(local_n);
-  for (std::size_t v = 0; v < local_n; ++v) label[v] = static_cast<vertex_t>(first + v);
+// The set bits of a bitmap, in order (the ghosts' global ids, sorted, hence grouped by owner).
+std::vector<vertex_t> set_bits(const std::vector<cl_uint>& bits) {
+  const Ranges pieces(bits.size(), host_threads() * 4, 1 << 14);
+  std::vector<std::size_t> at(pieces.count + 1, 0);
+  parallel_for(pieces.count, [&](std::size_t p) {
+    std::size_t count = 0;
+    for (std::size_t w = pieces.begin(p); w < pieces.end(p); ++w)
+      count += __builtin_popcount(bits[w]);
+    at[p + 1] = count;
+  });
+  for (std::size_t p = 0; p < pieces.count; ++p) at[p + 1] += at[p];
+  std::vector<vertex_t> ids(at.back());
+  parallel_for(pieces.count, [&](std::size_t p) {
+    std::size_t out = at[p];
+    for (std::size_t w = pieces.begin(p); w < pieces.end(p); ++w)
+      for (cl_uint word = bits[w]; word; word &= word - 1)
+        ids[out++] = static_cast<vertex_t>(w * 32 + __builtin_ctz(word));
+  });
+  return ids;
+}
+
+template <class T>
+std::vector<T> values_of(const std::vector<char>& bytes) {
+  std::vector<T> values(bytes.size() / sizeof(T));
+  if (!values.empty()) std::memcpy(values.data(), bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+template <class T>
+DeviceArray<T> upload_values(Runtime& runtime, const std::vector<T>& values, Profile* profile,
+                             const char* what) {
+  return values.empty() ? DeviceArray<T>(runtime, 0, what)
+                        : DeviceArray<T>::upload(runtime, values, profile, what);
+}
+
+// The rank's vertices that are their component's label (its smallest vertex).
+std::uint64_t count_roots(const std::vector<vertex_t>& label, std::int64_t first) {
+  const Ranges ranges(label.size(), host_threads() * 4, 1 << 16);
+  std::vector<std::uint64_t> roots(ranges.count, 0);
+  parallel_for(ranges.count, [&](std::size_t piece) {
+    for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
+      roots[piece] += label[v] == first + static_cast<std::int64_t>(v);
+  });
+  std::uint64_t total = 0;
+  for (std::uint64_t r : roots) total += r;
+  return total;
+}
+
+DistributedComponents merge(const World& world, Runtime& runtime, const LocalGraph& g,
+                            const DeviceRows& rows, Profile* profile) {
+  const std::size_t n = g.vertices, local_n = g.local_vertices();
   DistributedComponents result;
-  std::vector<vertex_t> answer(asked.size());
-  const Ranges pieces(local_n, host_threads() * 4, 1024);
-  for (;;) {
-    const auto start = std::chrono::steady_clock::now();
-    parallel_for(asked.size(), [&](std::size_t i) { answer[i] = label[rep[asked[i] - first]]; });
-    std::vector<std::size_t> received_bytes;
-    const std::vector<char> reply =
-        world.all_to_all(reinterpret_cast<const char*>(answer.data()), asked_bytes, received_bytes);
-    result.exchange_milliseconds +=
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    const vertex_t* ghost_label = reinterpret_cast<const vertex_t*>(reply.data());
-    // Every cut arc lowers its local component's label to the far end's (an atomic minimum:
-    // the components' vertices are spread over the pieces).
-    std::vector<char> changed(pieces.count, 0);
-    parallel_for(pieces.count, [&](std::size_t piece) {
-      for (std::size_t v = pieces.begin(piece); v < pieces.end(piece); ++v) {
-        vertex_t seen = INT_MAX;
-        for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
-          if (g.column[e] < first || g.column[e] >= end)
-            seen = std::min(seen, ghost_label[ghost_of[g.column[e]]]);
-        vertex_t* component = &label[rep[v]];
-        vertex_t now = __atomic_load_n(component, __ATOMIC_RELAXED);
-        while (seen < now)
-          if (__atomic_compare_exchange_n(component, &now, seen, false, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED)) {
-            changed[piece] = 1;
-            break;
-          }
-      }
+  if (n == 0) return result;  // every rank alike
+  const cl_int first = static_cast<cl_int>(g.begin()), undirected = g.undirected ? 1 : 0;
+  const Clock::time_point start = Clock::now();
+  Kernels k(runtime, "distributed/components_distributed.cl",
+            "-DSMALL_ROW=" + std::to_string(kSmallRow) + " -DTEAM_ROW=" + std::to_string(kTeamRow) +
+                " -DCHUNK=" + std::to_string(kChunk),
+            {profile, "components"});
+  const cl_uint team = static_cast<cl_uint>(
+      std::min(runtime.tuning()[knobs::distributed_components_team], k.wg_size()));
+  const Grid all_groups = k.groups(runtime.saturating_groups(k.wg_size()));
+  // The union-find of labels is allocated once ghosts are known to exist (pass 0 does not read
+  // it).
+  DeviceArray<vertex_t> local_parent(runtime, local_n, "local components"),
+      team_rows(runtime, local_n, "row list"), global_parent(runtime, 0, "components forest");
+  const std::size_t pieces = piece_slots(g.local_arcs());
+  DeviceArray<vertex_t> piece_row(runtime, pieces, "row pieces");
+  DeviceArray<cl_long> piece_first(runtime, pieces, "row pieces");
+  DeviceArray<cl_uint> counts(runtime, 2, "row lists"),
+      ghost_bits(runtime, bitmap_words(n), "ghosts");
+  fill(runtime, counts.buffer(), cl_uint(0), 2, {profile, "components"});
+  fill(runtime, ghost_bits.buffer(), cl_uint(0), ghost_bits.size(), {profile, "components"});
+  // Pass 0 lists the long rows, pass 1 walks the same lists.
+  auto walk = [&](cl_int pass) {
+    if (local_n == 0) return;
+    k.run("dcc_rows", k.grid_stride(local_n), rows.row_offset, rows.column, first, cl_uint(local_n),
+          undirected, pass, cl_int(pass == 0), local_parent, global_parent, ghost_bits, team_rows,
+          piece_row, piece_first, counts);
+    k.run("dcc_teams", all_groups, rows.row_offset, rows.column, first, cl_uint(local_n),
+          undirected, pass, local_parent, global_parent, ghost_bits, team_rows, counts, team);
+    k.run("dcc_chunks", all_groups, rows.row_offset, rows.column, first, cl_uint(local_n),
+          undirected, pass, local_parent, global_parent, ghost_bits, piece_row, piece_first,
+          counts);
+  };
+  if (local_n) {
+    k.run("dcc_identity", k.grid_stride(local_n), local_parent, cl_uint(local_n));
+    walk(0);
+    k.run("dcc_compress", k.grid_stride(local_n), local_parent, cl_uint(local_n));
+  }
+  runtime.queue().finish();
+  result.local_milliseconds = ms_since(start);
+
+  // The exchange: each ghost asked of its owner once, answered with its label once.
+  Clock::time_point exchange_start = Clock::now();
+  std::vector<cl_uint> bits = prefaulted_vector<cl_uint>(ghost_bits.size());
+  detail::read_buffer(runtime, ghost_bits.buffer(), bits.data(), bits.size() * 4, profile);
+  const std::vector<vertex_t> ghosts = set_bits(bits);
+  bits = {};
+  if (world.sum(ghosts.size()) == 0) {  // no cut arcs anywhere (a world of one): local is all
+    if (local_n) result.label = local_parent.download(runtime, profile);
+    const Ranges ranges(local_n, host_threads() * 4, 1 << 16);
+    parallel_for(ranges.count, [&](std::size_t piece) {
+      for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
+        result.label[v] += first;
     });
-    ++result.merge_rounds;
-    if (!world.any(std::find(changed.begin(), changed.end(), 1) != changed.end())) break;
+    result.exchange_milliseconds = ms_since(exchange_start);
+    result.count = world.sum(count_roots(result.label, first));
+    return result;
   }
-  result.label.resize(local_n);
-  std::uint64_t count = 0;
-  for (std::size_t v = 0; v < local_n; ++v) {
-    result.label[v] = label[rep[v]];
-    count += result.label[v] == first + static_cast<std::int64_t>(v);
+  result.merge_rounds = 1;
+  std::vector<std::size_t> ask_bytes(world.size()), asked_bytes, answered_bytes;
+  for (int r = 0; r < world.size(); ++r)
+    ask_bytes[r] =
+        sizeof(vertex_t) * (std::lower_bound(ghosts.begin(), ghosts.end(), g.partition.end(r)) -
+                            std::lower_bound(ghosts.begin(), ghosts.end(), g.partition.begin(r)));
+  const std::vector<vertex_t> asked = values_of<vertex_t>(
+      world.all_to_all(reinterpret_cast<const char*>(ghosts.data()), ask_bytes, asked_bytes));
+  std::vector<vertex_t> answers;
+  require_merge_fits(world, runtime, g, false,
+                     ", answering " + std::to_string(asked.size()) + " ghosts", asked.size() * 8);
+  if (!asked.empty()) {
+    const DeviceArray<vertex_t> asked_ids = upload_values(runtime, asked, profile, "ghosts asked");
+    const DeviceArray<vertex_t> labels(runtime, asked.size(), "ghosts' labels");
+    k.run("dcc_answer", k.grid_stride(asked.size()), local_parent, asked_ids, cl_uint(asked.size()),
+          first, labels);
+    answers = labels.download(runtime, profile);
   }
-  result.count = world.sum(count);
+  const std::vector<vertex_t> ghost_label = values_of<vertex_t>(
+      world.all_to_all(reinterpret_cast<const char*>(answers.data()), asked_bytes, answered_bytes));
+  std::uint64_t bytes_sent = (ghosts.size() + asked.size()) * sizeof(vertex_t);
+  global_parent = DeviceArray<vertex_t>(runtime, n, "components forest");
+  k.run("dcc_identity", k.grid_stride(n), global_parent, cl_uint(n));
+  if (!ghosts.empty()) {
+    const DeviceArray<vertex_t> ids = upload_values(runtime, ghosts, profile, "ghosts");
+    const DeviceArray<vertex_t> labels = upload_values(runtime, ghost_label, profile, "ghosts");
+    k.run("dcc_point_ghosts", k.grid_stride(ghosts.size()), global_parent, ghost_bits, ids, labels,
+          cl_uint(ghosts.size()));
+  }
+  result.exchange_milliseconds = ms_since(exchange_start);
+
+  // The cut arcs link labels; the labels they hooked, with their roots, go to every rank.
+  Clock::time_point merge_start = Clock::now();
+  walk(1);
+  DeviceArray<cl_uint> joined_count(runtime, 1, "labels joined");
+  DeviceArray<cl_int2> joined(runtime, 0, "labels joined");
+  fill(runtime, joined_count.buffer(), cl_uint(0), 1, {profile, "components"});
+  k.run("dcc_joined", all_groups, global_parent, ghost_bits, cl_uint(n), cl_int(0), joined_count,
+        joined);
+  const std::size_t joined_here = joined_count.download(runtime, profile)[0];
+  std::vector<cl_int2> mine;
+  if (joined_here) {
+    joined = DeviceArray<cl_int2>(runtime, joined_here, "labels joined");
+    fill(runtime, joined_count.buffer(), cl_uint(0), 1, {profile, "components"});
+    k.run("dcc_joined", all_groups, global_parent, ghost_bits, cl_uint(n), cl_int(1), joined_count,
+          joined);
+    mine = joined.download(runtime, profile);
+  }
+  result.merge_milliseconds = ms_since(merge_start);
+  exchange_start = Clock::now();
+  const std::vector<cl_int2> every = all_gather(world, mine);
+  bytes_sent += mine.size() * sizeof(cl_int2) * (world.size() - 1);
+  require_merge_fits(world, runtime, g, false,
+                     ", linking " + std::to_string(every.size()) + " labels joined by all ranks",
+                     every.size() * sizeof(cl_int2));
+  const DeviceArray<cl_int2> pairs = upload_values(runtime, every, profile, "labels joined");
+  result.exchange_milliseconds += ms_since(exchange_start);
+  merge_start = Clock::now();
+  if (!every.empty())
+    k.run("dcc_link_pairs", k.grid_stride(every.size()), global_parent, pairs,
+          cl_uint(every.size()));
+  if (local_n) {
+    k.run("dcc_final", k.grid_stride(local_n), local_parent, global_parent, first,
+          cl_uint(local_n));
+    result.label = local_parent.download(runtime, profile);
+  }
+  result.merge_milliseconds += ms_since(merge_start);
+
+  std::vector<std::uint64_t> totals = {count_roots(result.label, first), ghosts.size(), bytes_sent};
+  world.sum_in_place(totals);
+  result.count = totals[0];
+  result.ghosts = totals[1];
+  result.bytes_exchanged = totals[2];
+  result.joined = every.size();
   return result;
 }
 
@@ -132,13 +252,24 @@ DistributedComponents components_of_undirected(const World& world, Runtime& runt
 
 DistributedComponents distributed_components(const World& world, Runtime& runtime,
                                              const LocalGraph& graph, Profile* profile) {
-  if (graph.undirected) return components_of_undirected(world, runtime, graph, profile);
-  return components_of_undirected(world, runtime, symmetrized(world, graph), profile);
+  require_merge_fits(world, runtime, graph, true);
+  const DeviceArray<std::int64_t> row_offset =
+      DeviceArray<std::int64_t>::upload(runtime, graph.row_offset, profile, "row offsets");
+  const DeviceArray<vertex_t> column = upload_values(runtime, graph.column, profile, "columns");
+  return merge(world, runtime, graph, {row_offset.buffer(), column.buffer(), true}, profile);
+}
+
+DistributedComponents distributed_components(const World& world, Runtime& runtime,
+                                             const DeviceLocalGraph& graph, Profile* profile) {
+  require_merge_fits(world, runtime, graph.host(), false);
+  return merge(world, runtime, graph.host(), graph.rows(), profile);
 }
 
 std::vector<vertex_t> distributed_bfs_forest(const World& world, Runtime& runtime,
                                              const LocalGraph& g, vertex_t root, Profile* profile) {
-  const DistributedComponents cc = distributed_components(world, runtime, g, profile);
+  // The rows go to the device once, for the components and the search.
+  DeviceLocalGraph device_graph(world, runtime, g, profile);
+  const DistributedComponents cc = distributed_components(world, runtime, device_graph, profile);
   const std::int64_t first = g.begin();
   const bool has_root = root >= 0;
   const std::int64_t root_label =
@@ -152,7 +283,6 @@ std::vector<vertex_t> distributed_bfs_forest(const World& world, Runtime& runtim
       local_roots.push_back(cc.label[v]);
   std::vector<vertex_t> roots = all_gather(world, local_roots);
   if (has_root) roots.push_back(root);
-  DeviceLocalGraph device_graph(world, runtime, g, profile);
   DistributedBfsOptions options;
   options.profile = profile;
   return distributed_bfs(world, runtime, device_graph, roots, options).parent;

@@ -126,20 +126,38 @@ std::string distributed_bfs_problem(const World& world, Runtime& runtime, const 
                                     Profile* profile = nullptr);
 
 struct DistributedComponents {
-  std::vector<vertex_t> label;   // this rank's vertices: the smallest vertex of their component
-  std::uint64_t count = 0;       // components, all ranks
-  std::size_t merge_rounds = 0;  // label exchanges until no label changed
-  double exchange_milliseconds = 0;
+  std::vector<vertex_t> label;  // this rank's vertices: the smallest vertex of their component
+  std::uint64_t count = 0;      // components, all ranks
+  // Label exchanges: one (each ghost asked and answered once); none when no arc crosses ranks.
+  std::size_t merge_rounds = 0;
+  std::uint64_t ghosts = 0;  // far ends of cut arcs whose labels were asked for, all ranks
+  // Labels the cut arcs joined to others, all ranks (the pairs every rank links).
+  std::uint64_t joined = 0;
+  std::uint64_t bytes_exchanged = 0;  // sent by all ranks
+  // This rank's phases: local components and ghosts (one pass over the rows), the exchange (ghost
+  // ids and labels, the joined labels; host copies included), the merge (the cut arcs linked,
+  // the joined labels linked, the final labels copied to the host).
+  double local_milliseconds = 0, exchange_milliseconds = 0, merge_milliseconds = 0;
 };
 
-// Connected components (the graph taken as undirected: give it both directions of every arc):
-// each rank labels the components of its vertices' arcs among themselves on its device
-// (connectivity.hpp), then the ranks exchange the labels of the vertices at the ends of cut arcs
-// and lower each local component's label to the smallest seen, until no label changes. Rounds:
-// at most the number of times a path between a component's vertices crosses between ranks, plus
-// one (a few on Kronecker graphs and on grids split in bands).
+// Connected components (of the undirected graph: a directed arc joins its ends as an edge does),
+// labels equal to the single-device connected_components'. On each rank's device, one pass over
+// its rows joins the rank's vertices along the arcs between them (union-find: local components)
+// and marks the far ends of its other arcs (ghosts, in an n-bit bitmap). Each rank asks the
+// ghosts' owners for their labels (a local component's smallest vertex) in one all-to-all and is
+// answered in another; a second pass over the rows links, in an n-entry union-find of labels, the
+// label at each cut arc's near end with the far end's. The labels it joined, with their roots, are
+// all-gathered and linked by every rank, after which each vertex's label is its local component's
+// root: the component's smallest vertex. One exchange, whatever the graph; of an undirected
+// graph's two arcs between ranks only one is linked. Device memory: the rows, 4n + n/8 bytes, 8
+// per local vertex and 8 per ghost; CapacityError (every rank) before device work when a rank's
+// share does not fit.
 DistributedComponents distributed_components(const World& world, Runtime& runtime,
                                              const LocalGraph& graph, Profile* profile = nullptr);
+// The same with the rows already on the device (the BFS's upload; nothing is uploaded again).
+DistributedComponents distributed_components(const World& world, Runtime& runtime,
+                                             const DeviceLocalGraph& graph,
+                                             Profile* profile = nullptr);
 
 // A rooted spanning forest by BFS trees, as the single-device rooted_spanning_forest with
 // RstMethod::bfs: each tree rooted at its component's smallest vertex, except `root`'s (when
