@@ -144,7 +144,7 @@ components() {
   else
     mpi "$ranks" components --graph "$scratch/k$s.csr" --stats -o /dev/null > "$log" 2>&1
     rc=$?
-    ms=$(grep -o "label-exchange rounds, [0-9.e+-]* ms" "$log" | awk '{print $3}')
+    ms=$(grep -o "label exchanges\?, [0-9.e+-]* ms" "$log" | awk '{print $3}')
   fi
   note "components $ranks ranks scale $s: exit $rc, ${ms:-?} ms ($(grep -o '^[0-9][0-9]* components' "$log" | head -1)), $((SECONDS - start))s"
   csv "$ranks" "$s" cc_ms "${ms:-}" ms $((SECONDS - start)) "$(basename "$log")"

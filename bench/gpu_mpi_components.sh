@@ -103,7 +103,7 @@ time_components() {
   else
     mpi "$ranks" components --graph "$scratch/k$s.csr" --stats -o /dev/null > "$log" 2>&1
     note "components $ranks ranks scale $s: exit $?," \
-      "$(grep -o 'label-exchange rounds, [0-9.e+-]* ms' "$log" | awk '{print $3}') ms;" \
+      "$(grep -o 'label exchanges\?, [0-9.e+-]* ms' "$log" | awk '{print $3}') ms;" \
       "$(grep '^  local' "$log" | sed 's/^ *//')"
   fi
 }

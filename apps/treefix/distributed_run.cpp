@@ -352,7 +352,8 @@ void run_distributed_components(const GraphInput& input, const std::string& outp
     s.print_stats("components");
     if (s.leader())
       std::cerr << "components: " << cc.count << " components, " << cc.merge_rounds
-                << " label-exchange rounds, " << s.times.compute << " ms\n"
+                << (cc.merge_rounds == 1 ? " label exchange, " : " label exchanges, ")
+                << s.times.compute << " ms\n"
                 << "  local " << local_ms << " ms, exchange " << exchange_ms << " ms (" << cc.ghosts
                 << " ghosts, " << cc.joined << " labels joined, " << cc.bytes_exchanged
                 << " bytes), merge " << merge_ms << " ms\n";
