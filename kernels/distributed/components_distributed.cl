@@ -15,6 +15,8 @@
 // from what it found and retry. No work-item ever waits for another (no forward progress between
 // work-groups is assumed). Halving stores and the finds' loads are plain: any value stored is an
 // ancestor, so every interleaving leaves a valid forest, and the exchange corrects a stale load.
+// Only the linking kernels halve paths; compressing and reading labels walk without writing (a
+// halving store could land on an entry after its own work-item compressed it, and undo that).
 //
 // Of an undirected graph (both arcs stored, perhaps on two ranks) one arc of each pair is taken,
 // picked by the parity of its ends so that cut arcs split about evenly between the two ranks; of a
@@ -49,6 +51,18 @@ int dcc_root(global int* parent, int x) {
     parent[x] = above;
     x = above;
   }
+}
+
+// The root of x's tree without writing: for the kernels that run once the links are made. A
+// compressing work-item must not halve paths, or its store into another vertex's entry (an
+// ancestor, not the root) may land after that vertex's own compressed value and undo it.
+int dcc_find(global const int* parent, int x) {
+  int up = parent[x];
+  while (up != x) {
+    x = up;
+    up = parent[x];
+  }
+  return x;
 }
 
 void dcc_link(global int* parent, int a, int b) {
@@ -86,7 +100,7 @@ inline void dcc_arc(int pass, int u, int label_u, int w, int first, uint local_n
   dcc_arc(pass, (u), label_u, column[e], first, local_n, undirected, local_parent, \
           global_parent, ghost_bits)
 // u's label in pass 1 (local_parent is compressed by then)
-#define DCC_LABEL(u) (pass == 1 ? first + local_parent[u] : 0)
+#define DCC_LABEL(u) (pass == 1 ? first + dcc_find(local_parent, (u)) : 0)
 
 __kernel void dcc_identity(global int* parent, uint count) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0)) parent[i] = (int)i;
@@ -148,14 +162,14 @@ __kernel void dcc_chunks(global const long* row_offset, global const int* column
 
 __kernel void dcc_compress(global int* parent, uint count) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0))
-    parent[i] = dcc_root(parent, (int)i);
+    parent[i] = dcc_find(parent, (int)i);
 }
 
 // The label of each vertex another rank asked for (global ids of this rank's vertices).
 __kernel void dcc_answer(global const int* local_parent, global const int* asked, uint count,
                          int first, global int* label) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0))
-    label[i] = first + local_parent[asked[i] - first];
+    label[i] = first + dcc_find(local_parent, asked[i] - first);
 }
 
 // Each ghost points at its label; a ghost that is its own label is a root like any label, and
@@ -189,7 +203,7 @@ __kernel void dcc_joined(global int* global_parent, global const uint* ghost_bit
     if (get_local_id(0) == 0 && group_count > 0) group_base = atomic_add(count, group_count);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (hooked && write)
-      joined[group_base + slot] = (int2)((int)x, dcc_root(global_parent, (int)x));
+      joined[group_base + slot] = (int2)((int)x, dcc_find(global_parent, (int)x));
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
@@ -204,5 +218,5 @@ __kernel void dcc_link_pairs(global int* global_parent, global const int2* pair,
 __kernel void dcc_final(global int* local_parent, global int* global_parent, int first,
                         uint local_n) {
   for (uint u = get_global_id(0); u < local_n; u += get_global_size(0))
-    local_parent[u] = dcc_root(global_parent, first + local_parent[u]);
+    local_parent[u] = dcc_find(global_parent, first + local_parent[u]);  // compressed: a root
 }
