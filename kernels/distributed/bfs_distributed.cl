@@ -24,8 +24,8 @@
 // atomic on the shared counter per claim (its rows are short: few claims); dbfs_top_down_heavy,
 // dbfs_claim and dbfs_bottom_up, where a level claims up to millions of vertices, gather a
 // work-group's claims in local memory and take one global atomic per round (millions of atomics
-// on one address cost milliseconds). Row lengths are summed per work-item. Row offsets are long (a rank's arcs may pass 2^32); ids are
-// int.
+// on one address cost milliseconds). Row lengths are summed per work-item. Row offsets are long (a
+// rank's arcs may pass 2^32); ids are int.
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 
 // One arc (u, column[e]) of the top-down expansion: returns the local id of the rank's own vertex
@@ -68,8 +68,8 @@ __kernel void dbfs_top_down(__global const long* row_offset, __global const int*
                             __global const int* frontier, uint frontier_size, int first,
                             uint local_n, uint heavy_row, __global int* depth, __global int* parent,
                             int next_depth, __global int* next, __global uint* counts,
-                            __global ulong* next_arcs, __global int2* remote,
-                            __global int* heavy, __global uint* sent) {
+                            __global ulong* next_arcs, __global int2* remote, __global int* heavy,
+                            __global uint* sent) {
   ulong arcs = 0;
   for (uint i = get_global_id(0); i < frontier_size; i += get_global_size(0)) {
     const int u = frontier[i];
@@ -117,9 +117,9 @@ __kernel void dbfs_top_down_heavy(__global const long* row_offset, __global cons
 }
 
 __kernel void dbfs_claim(__global const long* row_offset, __global const int2* received,
-                         uint received_count, int first, __global int* depth,
-                         __global int* parent, int next_depth, __global int* next,
-                         __global uint* counts, __global ulong* next_arcs) {
+                         uint received_count, int first, __global int* depth, __global int* parent,
+                         int next_depth, __global int* next, __global uint* counts,
+                         __global ulong* next_arcs) {
   __local uint group_count, group_base;
   ulong arcs = 0;
   for (uint base = get_group_id(0) * get_local_size(0); base < received_count;
@@ -142,10 +142,9 @@ __kernel void dbfs_claim(__global const long* row_offset, __global const int2* r
 }
 
 __kernel void dbfs_bottom_up(__global const long* row_offset, __global const int* column,
-                             __global const uint* frontier_bits, uint local_n,
-                             __global int* depth, __global int* parent, int next_depth,
-                             __global int* next, __global uint* counts,
-                             __global ulong* next_arcs) {
+                             __global const uint* frontier_bits, uint local_n, __global int* depth,
+                             __global int* parent, int next_depth, __global int* next,
+                             __global uint* counts, __global ulong* next_arcs) {
   __local uint group_count, group_base;
   ulong arcs = 0;
   for (uint base = get_group_id(0) * get_local_size(0); base < local_n;

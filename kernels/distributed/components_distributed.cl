@@ -81,8 +81,7 @@ void dcc_link(global int* parent, int a, int b) {
 // One arc u -> w of the rank (u local, w global) in pass `pass` (above); label_u is u's label
 // (first + local_parent[u], read once per row) in pass 1.
 inline void dcc_arc(int pass, int u, int label_u, int w, int first, uint local_n, int undirected,
-                    global int* local_parent, global int* global_parent,
-                    global uint* ghost_bits) {
+                    global int* local_parent, global int* global_parent, global uint* ghost_bits) {
   const int from = first + u;
   if (undirected && ((from ^ w) & 1) != (from < w)) return;  // the reverse arc is taken
   const uint local_w = (uint)(w - first);
@@ -96,9 +95,9 @@ inline void dcc_arc(int pass, int u, int label_u, int w, int first, uint local_n
   }
 }
 
-#define DCC_ARC(u, e)                                                                       \
-  dcc_arc(pass, (u), label_u, column[e], first, local_n, undirected, local_parent, \
-          global_parent, ghost_bits)
+#define DCC_ARC(u, e)                                                                             \
+  dcc_arc(pass, (u), label_u, column[e], first, local_n, undirected, local_parent, global_parent, \
+          ghost_bits)
 // u's label in pass 1 (local_parent is compressed by then)
 #define DCC_LABEL(u) (pass == 1 ? first + dcc_find(local_parent, (u)) : 0)
 
@@ -108,11 +107,9 @@ __kernel void dcc_identity(global int* parent, uint count) {
 
 // counts[0]: rows listed for teams; counts[1]: pieces listed for work-groups.
 __kernel void dcc_rows(global const long* row_offset, global const int* column, int first,
-                       uint local_n, int undirected, int pass, int list,
-                       global int* local_parent, global int* global_parent,
-                       global uint* ghost_bits, global int* team_rows,
-                       global int* chunk_row, global long* chunk_first,
-                       global uint* counts) {
+                       uint local_n, int undirected, int pass, int list, global int* local_parent,
+                       global int* global_parent, global uint* ghost_bits, global int* team_rows,
+                       global int* chunk_row, global long* chunk_first, global uint* counts) {
   for (uint u = get_global_id(0); u < local_n; u += get_global_size(0)) {
     const long begin = row_offset[u], end = row_offset[u + 1], arcs = end - begin;
     if (arcs <= SMALL_ROW) {
@@ -138,8 +135,7 @@ __kernel void dcc_teams(global const long* row_offset, global const int* column,
   const uint teams_per_group = get_local_size(0) / team, lane = get_local_id(0) % team;
   const uint rows = counts[0], teams = get_num_groups(0) * teams_per_group;
   if (get_local_id(0) / team >= teams_per_group) return;  // a group's items beyond whole teams
-  for (uint i = get_group_id(0) * teams_per_group + get_local_id(0) / team; i < rows;
-       i += teams) {
+  for (uint i = get_group_id(0) * teams_per_group + get_local_id(0) / team; i < rows; i += teams) {
     const int u = team_rows[i], label_u = DCC_LABEL(u);
     const long end = row_offset[u + 1];
     for (long e = row_offset[u] + lane; e < end; e += team) DCC_ARC(u, e);
@@ -196,8 +192,8 @@ __kernel void dcc_joined(global int* global_parent, global const uint* ghost_bit
     if (get_local_id(0) == 0) group_count = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint x = base + get_local_id(0);
-    const bool hooked = x < n && global_parent[x] != (int)x &&
-                        !((ghost_bits[x >> 5] >> (x & 31)) & 1u);
+    const bool hooked =
+        x < n && global_parent[x] != (int)x && !((ghost_bits[x >> 5] >> (x & 31)) & 1u);
     const uint slot = hooked ? atomic_inc(&group_count) : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     if (get_local_id(0) == 0 && group_count > 0) group_base = atomic_add(count, group_count);
