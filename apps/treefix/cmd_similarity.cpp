@@ -181,10 +181,10 @@ void write_semtrees(const SemtreesOptions& o) {
   OutputFiles outputs;
   if (o.count > 0) outputs.add(tree_path(o, 0));
   // One tree at a time (the same trees as random_semantic_trees(count, seed, shape)).
-  std::mt19937_64 rng(o.seed);
+  SemanticTreeSource source(o.seed, o.shape);
   Progress progress("semtrees");  // on a terminal: the files as they are written
   for (std::size_t i = 0; i < o.count; ++i) {
-    const SemanticTree tree = random_semantic_tree(rng, o.shape);
+    const SemanticTree tree = source.next();
     write_output(tree_path(o, i), [&](std::ostream& out) { write_ruleml(out, tree); });
     progress.show(std::to_string(i + 1) + " of " + std::to_string(o.count) + " files written");
   }

@@ -144,15 +144,21 @@ SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape&
   return grow_semantic_tree(rng, shape, host_memory_available_bytes() / semantic_tree_node_bytes);
 }
 
+SemanticTreeSource::SemanticTreeSource(std::uint64_t seed, const SemanticTreeShape& shape)
+    : rng_(seed), shape_(shape) {
+  require_host_memory_for(1, shape);
+  most_nodes_ = host_memory_available_bytes() / semantic_tree_node_bytes;
+}
+
+SemanticTree SemanticTreeSource::next() { return grow_semantic_tree(rng_, shape_, most_nodes_); }
+
 std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
                                                 const SemanticTreeShape& shape) {
   require_host_memory_for(count, shape);
-  std::mt19937_64 rng(seed);
+  SemanticTreeSource source(seed, shape);
   std::vector<SemanticTree> trees;
   trees.reserve(count);
-  const std::uint64_t most_nodes = host_memory_available_bytes() / semantic_tree_node_bytes;
-  for (std::size_t i = 0; i < count; ++i)
-    trees.push_back(grow_semantic_tree(rng, shape, most_nodes));
+  for (std::size_t i = 0; i < count; ++i) trees.push_back(source.next());
   return trees;
 }
 

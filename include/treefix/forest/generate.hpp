@@ -29,6 +29,19 @@ struct SemanticTreeShape {
 // One tree. CapacityError when it grows beyond what host memory holds (possible with large
 // heights and fan-outs: the expected size grows like (max_children / 2)^max_height).
 SemanticTree random_semantic_tree(std::mt19937_64& rng, const SemanticTreeShape& shape = {});
+// Trees of one shape, one at a time, the same as random_semantic_trees(count, seed, shape) gives:
+// host memory is read once, when it is made (reading it costs tens of microseconds, more than a
+// small tree takes to grow), and each tree is bounded by what was free then.
+class SemanticTreeSource {
+ public:
+  explicit SemanticTreeSource(std::uint64_t seed, const SemanticTreeShape& shape = {});
+  SemanticTree next();
+
+ private:
+  std::mt19937_64 rng_;
+  SemanticTreeShape shape_;
+  std::uint64_t most_nodes_;
+};
 // `count` trees, all in memory: refused with the numbers (CapacityError) when their expected
 // size exceeds host memory.
 std::vector<SemanticTree> random_semantic_trees(std::size_t count, std::uint64_t seed,
