@@ -47,20 +47,14 @@ at() {
 finish() {
   note "total ${SECONDS}s"
   rm -rf "$scratch"
-  tar -C "$out" --exclude=0-results.tgz -czf "$out/.results.tgz" . && mv "$out/.results.tgz" "$out/0-results.tgz"
+  # packed outside the folder (tar fails on a folder that changes while it is read)
+  local archive
+  archive=$(mktemp /tmp/gpu_mpi_results.XXXXXX) &&
+    tar -C "$out" --exclude=0-results.tgz -czf "$archive" . && mv "$archive" "$out/0-results.tgz"
   exit "${1:-0}"
 }
 
-if [[ -n ${DEVICE:-} ]]; then
-  export TREEFIX_DEVICE=$DEVICE
-else
-  [[ -n ${NO_ICD:-} ]] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-  unset TREEFIX_DEVICE  # each rank takes the GPU of its local rank
-fi
-if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacked here (not committed)
-  export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
-  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+source "$(dirname "$0")/lib/mpi_env.sh"
 if [[ -n ${GPUS:-} ]]; then
   gpus=$GPUS
   echo "GPUS=$GPUS given" > "$out/gpus.txt"
@@ -82,8 +76,6 @@ else
 fi
 export TREEFIX_CACHE_DIR=${TREEFIX_CACHE_DIR:-$(dirname "$treefix")/../kernel-cache}
 mkdir -p "$TREEFIX_CACHE_DIR"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers forbid cross-process reads
 # mpi RANKS COMMAND...: under mpirun, the host's cores shared by the ranks' host loops, stopped
 # when the budget (less the reserve) runs out
 mpi() {

@@ -29,16 +29,7 @@ summary="$out/1-summary.txt"
 : > "$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
-if [[ -n ${DEVICE:-} ]]; then
-  export TREEFIX_DEVICE=$DEVICE
-else
-  [[ -n ${NO_ICD:-} ]] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-  unset TREEFIX_DEVICE  # each rank takes the GPU of its local rank
-fi
-if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacked here
-  export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
-  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+source "$(dirname "$0")/lib/mpi_env.sh"
 gpus=${GPUS:-$(nvidia-smi -L | wc -l)}
 note "GPUs: $gpus; scale $scale; $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null)"
 
@@ -55,8 +46,6 @@ else
 fi
 export TREEFIX_CACHE_DIR=${TREEFIX_CACHE_DIR:-$(dirname "$treefix")/../kernel-cache}
 mkdir -p "$TREEFIX_CACHE_DIR"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl_vader_single_copy_mechanism=none  # containers forbid cross-process reads
 one() { OMP_NUM_THREADS=$(nproc) timeout -k 5 "$step_s" "$treefix" "$@"; }
 mpi() {
   local ranks=$1
