@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "fixture.hpp"
@@ -41,27 +42,42 @@ std::size_t count_components(const std::vector<vertex_t>& label) {
   return count;
 }
 
-}  // namespace
+// The components of g on `device` (the labels, their count, the spanning forest) against the
+// host union-find's labels `expected`.
+void check_components(const Csr& g, const DeviceGraph& device,
+                      const std::vector<vertex_t>& expected) {
+  auto& rt = test::runtime();
+  const std::size_t components = count_components(expected);
+  Components cc = connected_components(rt, device);
+  CHECK(cc.label.download(rt) == expected);
+  CHECK(cc.count == components);
+  check_spanning_forest(g, cc, components);
+}
 
-TEST_CASE("connectivity: CSR graphs of every family, with 0, 1 and 2 sampled arcs per row") {
+// The same on every graph family, with each of `samples` arcs per row sampled first (whatever
+// the rows' degrees), with row offsets as narrow as fit or 64-bit.
+void check_every_family(OffsetWidth width, std::initializer_list<std::size_t> samples) {
   auto& rt = test::runtime();
   for (const auto& [family, g] : test::graph_families()) {
     const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
     CAPTURE(name);
     const auto expected = test::min_labels(g);
-    const std::size_t components = count_components(expected);
-    DeviceGraph device(rt, g);
-    for (std::size_t samples : {0, 1, 2}) {
-      CAPTURE(samples);
+    DeviceGraph device(rt, g, nullptr, width);
+    if (width == OffsetWidth::wide) REQUIRE(device.wide_offsets());
+    for (std::size_t sampled : samples) {
+      CAPTURE(sampled);
       test::ScopedTuning tuning;
-      tuning->set("connectivity_samples", samples);
-      tuning->set("connectivity_sample_degree", 0);  // sample whatever the degree
-      Components cc = connected_components(rt, device);
-      CHECK(cc.label.download(rt) == expected);
-      CHECK(cc.count == components);
-      check_spanning_forest(g, cc, components);
+      tuning->set("connectivity_samples", sampled);
+      tuning->set("connectivity_sample_degree", 0);
+      check_components(g, device, expected);
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("connectivity: CSR graphs of every family, with 0, 1 and 2 sampled arcs per row") {
+  check_every_family(OffsetWidth::fit, {0, 1, 2});
 }
 
 TEST_CASE("connectivity: the giant-component skip on a graph with one large component") {
@@ -111,25 +127,7 @@ TEST_CASE("connectivity: edge lists (every arc, both orders) give the same label
 }
 
 TEST_CASE("connectivity: 64-bit row offsets (the path of graphs past 2^31 arcs) on every family") {
-  auto& rt = test::runtime();
-  for (const auto& [family, g] : test::graph_families()) {
-    const std::string& name = family;  // C++17: a lambda (CAPTURE) cannot capture a binding
-    CAPTURE(name);
-    const auto expected = test::min_labels(g);
-    const std::size_t components = count_components(expected);
-    DeviceGraph device(rt, g, nullptr, OffsetWidth::wide);
-    REQUIRE(device.wide_offsets());
-    for (std::size_t samples : {0, 2}) {
-      CAPTURE(samples);
-      test::ScopedTuning tuning;
-      tuning->set("connectivity_samples", samples);
-      tuning->set("connectivity_sample_degree", 0);
-      Components cc = connected_components(rt, device);
-      CHECK(cc.label.download(rt) == expected);
-      CHECK(cc.count == components);
-      check_spanning_forest(g, cc, components);
-    }
-  }
+  check_every_family(OffsetWidth::wide, {0, 2});
 }
 
 TEST_CASE("connectivity: a Kronecker graph of a million arcs, 32- and 64-bit row offsets") {
@@ -139,14 +137,10 @@ TEST_CASE("connectivity: a Kronecker graph of a million arcs, 32- and 64-bit row
   Csr g = generate::kronecker(16, 16, 7);
   REQUIRE(g.edges() > 1000000);
   const auto expected = test::min_labels(g);
-  const std::size_t components = count_components(expected);
   for (OffsetWidth width : {OffsetWidth::fit, OffsetWidth::wide}) {
     DeviceGraph device(rt, g, nullptr, width);
     CHECK(device.wide_offsets() == (width == OffsetWidth::wide));
-    Components cc = connected_components(rt, device);
-    CHECK(cc.label.download(rt) == expected);
-    CHECK(cc.count == components);
-    check_spanning_forest(g, cc, components);
+    check_components(g, device, expected);
   }
 }
 

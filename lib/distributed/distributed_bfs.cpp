@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "distributed/heavy_rows.hpp"
+#include "distributed/vertex_bitmaps.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
 
@@ -15,12 +16,12 @@ namespace treefix {
 
 namespace {
 
+using detail::bitmap_words;
+
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
-
-std::uint64_t bitmap_words(std::size_t vertices) { return (vertices + 31) / 32; }
 
 // A device array grown (never shrunk) to hold at least `count` values.
 template <class T>

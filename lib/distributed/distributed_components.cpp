@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "distributed/components_tuning.hpp"
+#include "distributed/vertex_bitmaps.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/distributed/distributed_bfs.hpp"
@@ -16,6 +17,8 @@
 namespace treefix {
 
 namespace {
+
+using detail::bitmap_words;
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
@@ -27,7 +30,6 @@ double ms_since(Clock::time_point start) {
 // work-group each (the kernels' -D options).
 constexpr std::uint64_t kSmallRow = 16, kTeamRow = 512, kChunk = 2048;
 
-std::uint64_t bitmap_words(std::uint64_t vertices) { return (vertices + 31) / 32; }
 // The pieces of rows longer than kTeamRow: at most one per kTeamRow arcs plus one per kChunk.
 std::uint64_t piece_slots(std::uint64_t arcs) { return arcs / kTeamRow + arcs / kChunk + 1; }
 
