@@ -143,17 +143,30 @@ void write_buffer_gather(Runtime& runtime, const cl::Buffer& buffer,
   }
   upload.run(nullptr, bytes, Staging::pinned, [&] {
     upload.staged_upload(bytes, [&](char* stage, std::size_t done, std::size_t size) {
-      // The pieces that overlap [done, done + size), each copied by whichever core is free.
+      // The pieces that overlap [done, done + size), cut in slices that every core shares:
+      // copied whole, one large piece (the BFS's pairs from one other rank) would take one core.
       const std::size_t first =
           std::upper_bound(start.begin(), start.end(), done) - start.begin() - 1;
       const std::size_t last =
           std::lower_bound(start.begin(), start.end(), done + size) - start.begin();
-      parallel_copies(last - first, [&](std::size_t j) {
-        const std::size_t i = first + j;
+      const std::size_t slice_bytes =
+          std::max<std::size_t>(size / host_threads() + 1, std::size_t(1) << 18);
+      struct Slice {
+        std::size_t at;  // in the whole upload
+        std::size_t piece, bytes;
+      };
+      std::vector<Slice> slices;
+      for (std::size_t i = first; i < last; ++i) {
         const std::size_t from = std::max(start[i], done), to = std::min(start[i + 1], done + size);
-        if (from < to)
-          std::memcpy(stage + (from - done),
-                      static_cast<const char*>(pieces[i].data) + (from - start[i]), to - from);
+        for (std::size_t at = from; at < to; at += slice_bytes)
+          slices.push_back({at, i, std::min(slice_bytes, to - at)});
+      }
+      parallel_copies(slices.size(), [&](std::size_t j) {
+        const Slice& slice = slices[j];
+        std::memcpy(
+            stage + (slice.at - done),
+            static_cast<const char*>(pieces[slice.piece].data) + (slice.at - start[slice.piece]),
+            slice.bytes);
       });
     });
   });
