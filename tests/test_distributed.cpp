@@ -72,9 +72,13 @@ TEST_CASE("distributed: the BFS kernels give the reference depths and valid pare
     for (const vertex_t source : {static_cast<vertex_t>(g.vertices() / 3), vertex_t{0}}) {
       CAPTURE(source);
       const BfsResult reference = bfs_reference(g, source);
-      for (bool direction_optimizing : {true, false}) {
+      // top-down only, direction-optimising, and bottom-up from the second level on (the
+      // star's hub then finds its parent past its first arcs, in a work-group)
+      for (int mode : {0, 1, 2}) {
+        CAPTURE(mode);
         DistributedBfsOptions options;
-        options.direction_optimizing = direction_optimizing;
+        options.direction_optimizing = mode > 0;
+        if (mode == 2) options.bottom_up_alpha = 1e18, options.top_down_beta = 1e18;
         const DistributedBfs r =
             distributed_bfs(world_of_one(), runtime(), device_graph, {source}, options);
         CHECK(r.depth == reference.depth);

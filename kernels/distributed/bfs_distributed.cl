@@ -13,7 +13,12 @@
 //   dbfs_claim      the pairs other ranks sent: each claims its target as above
 //   dbfs_bottom_up  one work-item per unvisited vertex: the first neighbour found in the global
 //                   frontier bitmap becomes its parent (Beamer's bottom-up step; no atomics on
-//                   depth, each vertex is its own work-item's)
+//                   depth, each vertex is its own work-item's); a row longer than heavy_row with
+//                   no parent in its first heavy_row arcs is listed in `heavy`
+//   dbfs_bottom_up_heavy  the rest of the listed rows, a work-group each, read side by side until
+//                   one work-item finds a parent (from a small frontier most vertices find none
+//                   and read their whole row: a hub's million arcs would hold one work-item, and
+//                   the level, for milliseconds)
 //   dbfs_mark       the rank's frontier queue as its slice of the frontier bitmap
 //   dbfs_known      a bottom-up level's whole frontier bitmap added to `sent` (those vertices
 //                   are reached: no pair need go to their owners any more)
@@ -142,9 +147,10 @@ __kernel void dbfs_claim(__global const long* row_offset, __global const int2* r
 }
 
 __kernel void dbfs_bottom_up(__global const long* row_offset, __global const int* column,
-                             __global const uint* frontier_bits, uint local_n, __global int* depth,
-                             __global int* parent, int next_depth, __global int* next,
-                             __global uint* counts, __global ulong* next_arcs) {
+                             __global const uint* frontier_bits, uint local_n, uint heavy_row,
+                             __global int* heavy, __global int* depth, __global int* parent,
+                             int next_depth, __global int* next, __global uint* counts,
+                             __global ulong* next_arcs) {
   __local uint group_count, group_base;
   ulong arcs = 0;
   for (uint base = get_group_id(0) * get_local_size(0); base < local_n;
@@ -153,7 +159,8 @@ __kernel void dbfs_bottom_up(__global const long* row_offset, __global const int
     bool found = false;
     if (v < local_n && depth[v] == -1) {
       const long begin = row_offset[v], end = row_offset[v + 1];
-      for (long e = begin; e < end; ++e) {
+      const long scanned = min(end, begin + (long)heavy_row);
+      for (long e = begin; e < scanned; ++e) {
         const int w = column[e];
         if ((frontier_bits[w >> 5] >> (w & 31)) & 1u) {
           depth[v] = next_depth;
@@ -163,8 +170,46 @@ __kernel void dbfs_bottom_up(__global const long* row_offset, __global const int
           break;
         }
       }
+      if (!found && scanned < end) heavy[atomic_inc(&counts[2])] = (int)v;
     }
     group_append(found, (int)v, next, &counts[0], &group_count, &group_base);
+  }
+  if (arcs) atom_add(next_arcs, arcs);
+}
+
+// After dbfs_bottom_up on the same in-order queue: counts[2] holds the number of listed rows.
+__kernel void dbfs_bottom_up_heavy(__global const long* row_offset, __global const int* column,
+                                   __global const uint* frontier_bits, uint heavy_row,
+                                   __global const int* heavy, __global int* depth,
+                                   __global int* parent, int next_depth, __global int* next,
+                                   __global uint* counts, __global ulong* next_arcs) {
+  __local uint group_count, group_base;
+  __local int found_parent;  // -1 until a work-item finds a frontier neighbour (any one will do)
+  ulong arcs = 0;
+  const uint rows = counts[2];
+  for (uint h = get_group_id(0); h < rows; h += get_num_groups(0)) {
+    const int v = heavy[h];
+    const long end = row_offset[v + 1];
+    if (get_local_id(0) == 0) found_parent = -1;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (long base = row_offset[v] + (long)heavy_row; base < end; base += (long)get_local_size(0)) {
+      const long e = base + (long)get_local_id(0);
+      if (e < end) {
+        const int w = column[e];
+        if ((frontier_bits[w >> 5] >> (w & 31)) & 1u) atomic_xchg(&found_parent, w);
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      const bool stop = found_parent != -1;  // read by all before any writes again
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (stop) break;
+    }
+    const bool found = get_local_id(0) == 0 && found_parent != -1;
+    if (found) {
+      depth[v] = next_depth;
+      parent[v] = found_parent;
+      arcs += (ulong)(end - row_offset[v]);
+    }
+    group_append(found, v, next, &counts[0], &group_count, &group_base);
   }
   if (arcs) atom_add(next_arcs, arcs);
 }

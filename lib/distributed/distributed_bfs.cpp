@@ -7,8 +7,10 @@
 #include <cstring>
 #include <memory>
 
+#include "distributed/bfs_tuning.hpp"
 #include "distributed/heavy_rows.hpp"
 #include "distributed/vertex_bitmaps.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
 
@@ -31,9 +33,9 @@ void reserve(Runtime& runtime, DeviceArray<T>& array, std::size_t count, const c
 }
 
 // The top-down level's (target, parent) pairs grouped by the target's owner, in parallel:
-// packed[at[r] .. at[r + 1]) go to rank r (packed: a buffer kept between levels).
+// packed[at[r] .. at[r + 1]) go to rank r (packed: room for pairs.size() pairs).
 void bucket_by_owner(const VertexPartition& partition, const std::vector<cl_int2>& pairs,
-                     std::vector<cl_int2>& packed, std::vector<std::size_t>& at) {
+                     cl_int2* packed, std::vector<std::size_t>& at) {
   const std::size_t ranks = static_cast<std::size_t>(partition.ranks());
   const Ranges pieces(pairs.size(), host_threads() * 2, 1 << 16);
   // count[piece * ranks + r]: piece's pairs for rank r, then where they start in `packed`
@@ -53,11 +55,23 @@ void bucket_by_owner(const VertexPartition& partition, const std::vector<cl_int2
     }
   }
   at[ranks] = total;
-  packed.resize(pairs.size());
   parallel_for(pieces.count, [&](std::size_t piece) {
     for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
       packed[count[piece * ranks + partition.owner(pairs[i].s[0])]++] = pairs[i];
   });
+}
+
+// Rows of more than kHeavyRowArcs arcs, which a bottom-up level may leave to work-groups.
+std::size_t count_heavy_rows(const LocalGraph& g) {
+  const Ranges ranges(g.local_vertices(), host_threads() * 4, 1 << 16);
+  std::vector<std::size_t> partial(ranges.count, 0);
+  parallel_for(ranges.count, [&](std::size_t piece) {
+    for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
+      partial[piece] += g.row_offset[v + 1] - g.row_offset[v] > std::int64_t(detail::kHeavyRowArcs);
+  });
+  std::size_t total = 0;
+  for (std::size_t c : partial) total += c;
+  return total;
 }
 
 }  // namespace
@@ -110,7 +124,25 @@ DeviceLocalGraph::DeviceLocalGraph(const World& world, Runtime& runtime, const L
 }
 
 struct DeviceLocalGraph::ExchangeBuffers {
-  // top-down: the pairs read back, grouped by owner, received
+  // The `count` pairs of a top-down level (in `remote` on this rank's device) to their targets'
+  // owners; returns how many arrived, uploaded to `received`. `pairs_bound`: the most pairs a
+  // rank sends in one level, as far as the direction rule knows (the same on every rank).
+  // Collective.
+  std::size_t exchange_pairs(const World& world, Runtime& runtime, const VertexPartition& partition,
+                             const DeviceArray<cl_int2>& remote, std::size_t count,
+                             std::size_t pairs_bound, DeviceArray<cl_int2>& received,
+                             Profile* profile);
+
+  // top-down, ranks of one host: each rank's pairs, grouped by owner, in its own segment of one
+  // shared block behind a header of where each owner's group starts; the receiver uploads its
+  // groups from there. MPI's copies between processes cost more than the pairs' two DMAs (a
+  // level's pairs reach tens of megabytes). Made for `pairs_bound` pairs and its pages mapped
+  // up front (a new block, mapped at first touch, cost a search milliseconds); grown, never
+  // shrunk, should a level need more.
+  std::unique_ptr<SharedHostBlock> shared_pairs;
+  std::size_t pair_segment_bytes = 0;
+  bool pairs_through_mpi = false;  // ranks on several hosts, or TREEFIX_MPI_SHARED=off
+  // top-down, through MPI: the pairs read back, grouped by owner, received
   std::vector<cl_int2> pairs, packed;
   std::vector<char> incoming;
   // bottom-up: the whole frontier bitmap on the device, and on the host either shared by the
@@ -119,9 +151,97 @@ struct DeviceLocalGraph::ExchangeBuffers {
   DeviceArray<cl_uint> global_bits;
   std::unique_ptr<SharedHostBlock> shared_bits;
   std::vector<cl_uint> host_bits;
+  // the rank's rows longer than kHeavyRowArcs: room for the bottom-up levels' list of them
+  std::size_t heavy_rows = 0;
 };
 
 DeviceLocalGraph::~DeviceLocalGraph() = default;
+
+std::size_t DeviceLocalGraph::ExchangeBuffers::exchange_pairs(
+    const World& world, Runtime& runtime, const VertexPartition& partition,
+    const DeviceArray<cl_int2>& remote, std::size_t count, std::size_t pairs_bound,
+    DeviceArray<cl_int2>& received, Profile* profile) {
+  const std::size_t ranks = static_cast<std::size_t>(world.size());
+  const std::size_t me = static_cast<std::size_t>(world.rank());
+  const std::size_t header_bytes = (ranks + 1) * sizeof(std::uint64_t);
+  if (!pairs_through_mpi) {
+    const std::size_t needed =
+        header_bytes + static_cast<std::size_t>(world.max(std::int64_t(count))) * sizeof(cl_int2);
+    if (needed > pair_segment_bytes) {
+      const std::size_t first_size =
+          pair_segment_bytes ? 0 : header_bytes + pairs_bound * sizeof(cl_int2);
+      pair_segment_bytes =
+          std::max({needed, 2 * pair_segment_bytes, first_size, std::size_t(1) << 16});
+      shared_pairs.reset();  // collective, as is the new block
+      shared_pairs = std::make_unique<SharedHostBlock>(world, pair_segment_bytes * ranks);
+      pairs_through_mpi = shared_pairs->data() == nullptr;
+      // This rank writes its segment and reads every other: all pages mapped now.
+      if (!pairs_through_mpi)
+        prefault_for_writing(shared_pairs->data(), pair_segment_bytes * ranks);
+    }
+  }
+  if (pairs_through_mpi) {
+    pairs.resize(count);
+    if (count)
+      detail::read_buffer(runtime, remote.buffer(), pairs.data(), count * sizeof(cl_int2), profile);
+    std::vector<std::size_t> send_bytes(ranks, 0);
+    const cl_int2* packed_pairs = pairs.data();
+    if (ranks == 2) {  // every pair goes to the other rank
+      send_bytes[1 - me] = count * sizeof(cl_int2);
+    } else {
+      std::vector<std::size_t> at;
+      packed.resize(count);
+      bucket_by_owner(partition, pairs, packed.data(), at);
+      for (std::size_t r = 0; r < ranks; ++r) send_bytes[r] = (at[r + 1] - at[r]) * sizeof(cl_int2);
+      packed_pairs = packed.data();
+    }
+    std::vector<std::size_t> received_bytes;
+    world.all_to_all(reinterpret_cast<const char*>(packed_pairs), send_bytes, incoming,
+                     received_bytes);
+    const std::size_t arrived = incoming.size() / sizeof(cl_int2);
+    reserve(runtime, received, std::max<std::size_t>(arrived, 1), "BFS pairs in");
+    if (arrived)
+      detail::write_buffer(runtime, received.buffer(), incoming.data(), incoming.size(), profile);
+    return arrived;
+  }
+  char* const block = shared_pairs->data();
+  auto segment_at = [&](std::size_t r) {
+    return reinterpret_cast<std::uint64_t*>(block + r * pair_segment_bytes);
+  };
+  auto segment_pairs = [&](std::size_t r) {
+    return reinterpret_cast<cl_int2*>(block + r * pair_segment_bytes + header_bytes);
+  };
+  std::uint64_t* const at = segment_at(me);
+  if (ranks == 2) {  // every pair goes to the other rank: read straight into the segment
+    if (count)
+      detail::read_buffer(runtime, remote.buffer(), segment_pairs(me), count * sizeof(cl_int2),
+                          profile);
+    at[0] = 0;
+    at[1] = me == 0 ? 0 : count;
+    at[2] = count;
+  } else {
+    pairs.resize(count);
+    if (count)
+      detail::read_buffer(runtime, remote.buffer(), pairs.data(), count * sizeof(cl_int2), profile);
+    std::vector<std::size_t> where;
+    bucket_by_owner(partition, pairs, segment_pairs(me), where);
+    std::copy(where.begin(), where.end(), at);
+  }
+  shared_pairs->publish();
+  // This rank's group from every segment, one upload. No rank writes its segment again before
+  // the level's closing sum, which it enters only after this upload has read the groups.
+  std::vector<detail::HostPiece> pieces;
+  std::size_t arrived = 0;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const std::uint64_t* their_at = segment_at(r);
+    const std::size_t size = their_at[me + 1] - their_at[me];
+    if (size) pieces.push_back({segment_pairs(r) + their_at[me], size * sizeof(cl_int2)});
+    arrived += size;
+  }
+  reserve(runtime, received, std::max<std::size_t>(arrived, 1), "BFS pairs in");
+  if (arrived) detail::write_buffer_gather(runtime, received.buffer(), pieces, profile);
+  return arrived;
+}
 
 DeviceRows DeviceLocalGraph::rows() const { return {row_offset_.buffer(), column_.buffer(), true}; }
 
@@ -184,14 +304,28 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
   std::uint64_t frontier_size = local_sources.size(), global_frontier = totals[0];
   std::uint64_t global_frontier_arcs = totals[1], unexplored = g.arcs - totals[1];
   const bool may_go_bottom_up = options.direction_optimizing && g.undirected;
+  // Frontier arcs past which a level's pairs would outweigh its bitmap (bfs_tuning.cpp); the
+  // share of arcs that leave a rank is (ranks - 1) / ranks on a partition that ignores locality.
+  const std::size_t bitmaps = runtime.tuning()[knobs::distributed_bottom_up_exchange];
+  const double remote_share = 1.0 - 1.0 / world.size();
+  const double pair_heavy_arcs =
+      bitmaps && world.size() > 1
+          ? bitmaps * double(bitmap_words(n)) * 4 / sizeof(cl_int2) / remote_share
+          : 1e300;
+  // A rank sends each remote vertex once a search, and under the rule no top-down level's
+  // frontier has more than pair_heavy_arcs arcs.
+  const std::size_t pairs_bound =
+      static_cast<std::size_t>(std::min<double>(pair_heavy_arcs, double(n - local_n)));
   bool bottom_up = false;
   DistributedBfs result;
   int current = 0;
   for (int level = 0; global_frontier > 0; ++level) {
     if (may_go_bottom_up) {
-      if (!bottom_up && global_frontier_arcs > unexplored / options.bottom_up_alpha)
+      if (!bottom_up && (global_frontier_arcs > unexplored / options.bottom_up_alpha ||
+                         double(global_frontier_arcs) > pair_heavy_arcs))
         bottom_up = true;
-      else if (bottom_up && global_frontier < n / options.top_down_beta)
+      else if (bottom_up && global_frontier < n / options.top_down_beta &&
+               double(global_frontier_arcs) <= pair_heavy_arcs)
         bottom_up = false;
     }
     const Clock::time_point start = Clock::now();
@@ -222,31 +356,9 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
       runtime.queue().finish();
       const Clock::time_point exchange_start = Clock::now();
       const std::vector<cl_uint> count = counts.download(runtime, profile);
-      // The pairs, bucketed by their target's owner and exchanged all-to-all through the host.
-      host.pairs.resize(count[1]);
-      if (count[1])
-        detail::read_buffer(runtime, remote.buffer(), host.pairs.data(), count[1] * sizeof(cl_int2),
-                            profile);
-      std::vector<std::size_t> send_bytes(world.size(), 0);
-      const std::vector<cl_int2>* packed = &host.pairs;
-      if (world.size() == 2) {  // every pair goes to the other rank
-        send_bytes[1 - world.rank()] = count[1] * sizeof(cl_int2);
-      } else {
-        std::vector<std::size_t> at;
-        bucket_by_owner(g.partition, host.pairs, host.packed, at);
-        for (int r = 0; r < world.size(); ++r)
-          send_bytes[r] = (at[r + 1] - at[r]) * sizeof(cl_int2);
-        packed = &host.packed;
-      }
+      const std::size_t incoming_pairs = host.exchange_pairs(
+          world, runtime, g.partition, remote, count[1], pairs_bound, received, profile);
       bytes_sent = count[1] * sizeof(cl_int2);
-      std::vector<std::size_t> received_bytes;
-      world.all_to_all(reinterpret_cast<const char*>(packed->data()), send_bytes, host.incoming,
-                       received_bytes);
-      const std::vector<char>& incoming = host.incoming;
-      const std::size_t incoming_pairs = incoming.size() / sizeof(cl_int2);
-      reserve(runtime, received, std::max<std::size_t>(incoming_pairs, 1), "BFS pairs in");
-      if (incoming_pairs)
-        detail::write_buffer(runtime, received.buffer(), incoming.data(), incoming.size(), profile);
       exchange_ms = ms_since(exchange_start);
       if (incoming_pairs)
         kernels.run("dbfs_claim", kernels.grid_stride(incoming_pairs), graph.row_offset(), received,
@@ -269,6 +381,7 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
         global_bits = DeviceArray<cl_uint>(runtime, bitmap_words(n), "frontier bitmap");
         // Ranks on one host meet in one shared block; across hosts each rank gathers a copy.
         host.shared_bits = std::make_unique<SharedHostBlock>(world, total_bytes);
+        host.heavy_rows = count_heavy_rows(g);
         if (!host.shared_bits->data()) host.host_bits = prefaulted_vector<cl_uint>(bitmap_words(n));
       }
       const SharedHostBlock& shared_bits = *host.shared_bits;
@@ -292,10 +405,20 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
                                           slice_bytes);
       bytes_sent = slice_bytes * (world.size() - 1);
       exchange_ms = ms_since(exchange_start);
-      if (local_n)
+      if (local_n) {
+        reserve(runtime, heavy, std::max<std::size_t>(host.heavy_rows, 1), "BFS heavy rows");
         kernels.run("dbfs_bottom_up", kernels.grid_stride(local_n), graph.row_offset(),
-                    graph.column(), global_bits, cl_uint(local_n), depth, parent, next_depth, next,
-                    counts, next_arcs);
+                    graph.column(), global_bits, cl_uint(local_n), cl_uint(detail::kHeavyRowArcs),
+                    heavy, depth, parent, next_depth, next, counts, next_arcs);
+        // The long rows without a parent in their first arcs, a work-group each.
+        if (host.heavy_rows)
+          kernels.run("dbfs_bottom_up_heavy",
+                      kernels.groups(std::min<std::size_t>(
+                          host.heavy_rows, runtime.saturating_groups(kernels.wg_size()))),
+                      graph.row_offset(), graph.column(), global_bits,
+                      cl_uint(detail::kHeavyRowArcs), heavy, depth, parent, next_depth, next,
+                      counts, next_arcs);
+      }
       kernels.run("dbfs_known", kernels.grid_stride(global_bits.size()), global_bits,
                   cl_uint(global_bits.size()), sent);
     }
@@ -308,9 +431,12 @@ DistributedBfs distributed_bfs(const World& world, Runtime& runtime, const Devic
     BfsLevelStats stats;
     stats.bottom_up = bottom_up;
     stats.frontier = global_frontier;
+    stats.frontier_arcs = global_frontier_arcs;
     stats.bytes_exchanged = totals[2];
-    stats.milliseconds = world.max(ms_since(start));
-    stats.exchange_milliseconds = world.max(exchange_ms);
+    std::vector<double> slowest = {ms_since(start), exchange_ms};
+    world.max_in_place(slowest);
+    stats.milliseconds = slowest[0];
+    stats.exchange_milliseconds = slowest[1];
     result.levels.push_back(stats);
     global_frontier = totals[0];
     global_frontier_arcs = totals[1];

@@ -164,6 +164,13 @@ void World::all_gather_bytes(const void* send, std::size_t bytes, void* receive,
   }
 }
 
+void World::max_in_place(std::vector<double>& values) const {
+  if (!uses_mpi_ || values.empty()) return;
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
+                      MPI_MAX, MPI_COMM_WORLD),
+        "Allreduce");
+}
+
 std::vector<char> World::all_to_all(const char* send, const std::vector<std::size_t>& send_counts,
                                     std::vector<std::size_t>& received_counts) const {
   std::vector<char> received;

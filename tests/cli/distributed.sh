@@ -175,12 +175,16 @@ grep -q "3 roots, harmonic mean .* GTEPS.*validated (.* ms a root)" g500.txt ||
 mpi 2 bfs --graph kronecker:10 --roots 2 --stats 2> g500stats.txt > /dev/null
 grep -q "^root .* GTEPS; .* levels: top-down .* exchange .* bytes" g500stats.txt ||
   fail "--stats of a Graph500 run sums each root's levels: $(head -3 g500stats.txt)"
-# The frontier bitmaps through MPI's all-gather (ranks on several hosts) instead of the host's
-# shared block: the same depths.
+# The frontier bitmaps and top-down pairs through MPI's collectives (ranks on several hosts)
+# instead of the host's shared blocks, and levels chosen by the single-device rule alone (more
+# top-down levels): the same depths.
 "$treefix" bfs --graph kronecker:11 --source 1 -o ref_depth.txt
 for np in 2 3; do
   TREEFIX_MPI_SHARED=off mpi $np bfs --graph kronecker:11 --source 1 --check -o depth.txt
   diff -q ref_depth.txt depth.txt > /dev/null || fail "depths differ on $np ranks without the shared block"
+  TREEFIX_BFS_EXCHANGE_SWITCH=0 mpi $np bfs --graph kronecker:11 --source 1 --check -o depth.txt
+  diff -q ref_depth.txt depth.txt > /dev/null ||
+    fail "depths differ on $np ranks with the single-device direction rule"
 done
 expect_error "TREEFIX_MPI_SHARED='maybe': expected on or off" \
   env TREEFIX_MPI_SHARED=maybe mpirun --oversubscribe -np 2 "$treefix" bfs --graph kronecker:8 -o out.txt

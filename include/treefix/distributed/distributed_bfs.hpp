@@ -77,6 +77,7 @@ struct DistributedBfsOptions {
 struct BfsLevelStats {
   bool bottom_up = false;
   std::uint64_t frontier = 0;         // vertices expanded, all ranks
+  std::uint64_t frontier_arcs = 0;    // their arcs
   std::uint64_t bytes_exchanged = 0;  // sent by all ranks (pairs or bitmap slices)
   double milliseconds = 0, exchange_milliseconds = 0;
 };

@@ -48,6 +48,7 @@ class World {
   bool any(bool value) const;
   std::uint64_t exclusive_sum(std::uint64_t value) const;  // sum over the ranks before this one
   void sum_in_place(std::vector<std::uint64_t>& values) const;
+  void max_in_place(std::vector<double>& values) const;  // element-wise, one reduction
   // Every rank's `bytes` bytes from `send`, concatenated in rank order into `receive` (whose size
   // is the total; `counts` the bytes of each rank).
   void all_gather_bytes(const void* send, std::size_t bytes, void* receive,
