@@ -168,8 +168,12 @@ std::size_t DeviceLocalGraph::ExchangeBuffers::exchange_pairs(
     const std::size_t needed =
         header_bytes + static_cast<std::size_t>(world.max(std::int64_t(count))) * sizeof(cl_int2);
     if (needed > pair_segment_bytes) {
+      // At most 256 MiB a rank up front (shared memory is often limited); more as levels need.
       const std::size_t first_size =
-          pair_segment_bytes ? 0 : header_bytes + pairs_bound * sizeof(cl_int2);
+          pair_segment_bytes
+              ? 0
+              : header_bytes +
+                    std::min<std::size_t>(pairs_bound, std::size_t(1) << 25) * sizeof(cl_int2);
       pair_segment_bytes =
           std::max({needed, 2 * pair_segment_bytes, first_size, std::size_t(1) << 16});
       shared_pairs.reset();  // collective, as is the new block
