@@ -72,7 +72,7 @@ TEST_CASE("distributed: the BFS kernels give the reference depths and valid pare
     for (const vertex_t source : {static_cast<vertex_t>(g.vertices() / 3), vertex_t{0}}) {
       CAPTURE(source);
       const BfsResult reference = bfs_reference(g, source);
-      // top-down only, direction-optimising, and bottom-up from the second level on (the
+      // top-down only, direction-optimising, and bottom-up from the first level on (the
       // star's hub then finds its parent past its first arcs, in a work-group)
       for (int mode : {0, 1, 2}) {
         CAPTURE(mode);
