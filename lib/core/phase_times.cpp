@@ -27,6 +27,8 @@ double PhaseTimes::total_milliseconds() const {
 }
 
 void PhaseTimes::print(std::ostream& out, const std::string& prefix) const {
+  // Nothing measured (a rank that writes nothing, a Graph500 run): no "total 0.000 ms" line.
+  if (phases_.empty()) return;
   char line[160];
   for (auto& [name, ms] : phases_) {
     std::snprintf(line, sizeof line, "%s: %-14s %10.3f ms\n", prefix.c_str(), name.c_str(), ms);

@@ -29,7 +29,7 @@ class PhaseTimes {
   double milliseconds(const std::string& phase) const;  // 0 for a phase that never ran
   double total_milliseconds() const;
   const std::vector<std::pair<std::string, double>>& phases() const { return phases_; }
-  // "<prefix>: <phase> <ms> ms" per phase, then the total.
+  // "<prefix>: <phase> <ms> ms" per phase, then the total; nothing when no phase ran.
   void print(std::ostream& out, const std::string& prefix) const;
 
  private:
