@@ -61,6 +61,40 @@ TEST_CASE("distributed: rows built from arcs equal csr_from_edges (self loops, d
   CHECK_THROWS_AS(local_graph_from_arcs(world_of_one(), 3, {0}, {3}, true), InputError);
 }
 
+TEST_CASE("distributed: rows built from an edge stream equal csr_from_edges, in several rounds") {
+  std::mt19937_64 rng(5);
+  // 0 edges; fewer than one round; 10007 (prime) edges: eight rounds of 1251, the last short
+  for (std::size_t edges : {0, 1, 1000, 10007}) {
+    const std::size_t n = 1 + edges / 3;
+    std::vector<vertex_t> source, target;
+    for (std::size_t i = 0; i < edges; ++i) {
+      source.push_back(static_cast<vertex_t>(rng() % n));
+      target.push_back(i % 5 ? static_cast<vertex_t>(rng() % n) : source.back());  // loops
+    }
+    for (bool undirected : {false, true}) {
+      CAPTURE(edges);
+      CAPTURE(undirected);
+      std::size_t made = 0, calls = 0;
+      const LocalGraph g = local_graph_from_edge_stream(
+          world_of_one(), n, edges, undirected,
+          [&](std::uint64_t first, std::uint64_t last, vertex_t* s, vertex_t* t) {
+            REQUIRE(first < last);
+            REQUIRE(last <= edges);
+            std::copy(source.begin() + first, source.begin() + last, s);
+            std::copy(target.begin() + first, target.begin() + last, t);
+            made += last - first;
+            ++calls;
+          });
+      const Csr expected = csr_from_edges(n, source, target, undirected);
+      CHECK(g.row_offset == expected.row_offset);
+      CHECK(g.column == expected.column);
+      CHECK(g.arcs == expected.edges());
+      CHECK(made == 2 * edges);  // every edge made once to count and once to place
+      if (edges == 10007) CHECK(calls == 2 * 8);
+    }
+  }
+}
+
 TEST_CASE("distributed: the BFS kernels give the reference depths and valid parents") {
   for (const NamedGraph& family : graph_families()) {
     const Csr& g = family.graph;

@@ -23,6 +23,14 @@ namespace treefix::cli {
 
 namespace {
 
+// The host, shared by the host's ranks: each rank's rows and one round of edges in flight
+// (docs/distributed.md). Refused before generating.
+void require_kronecker_fits_host(const World& world, unsigned scale, unsigned edge_factor) {
+  require_host_fits({}, kronecker_host_bytes(scale, edge_factor, world.size()) * world.local_size(),
+                    "generating kronecker:" + std::to_string(scale) + " on " +
+                        std::to_string(world.local_size()) + " ranks of this host");
+}
+
 // "kronecker:S" or "kronecker:S:EF": the scale and edge factor; false for a file name.
 bool generated_graph(const std::string& spec, unsigned& scale, unsigned& edge_factor) {
   if (spec.rfind("kronecker:", 0) != 0) return false;
@@ -85,6 +93,7 @@ struct Session {
   Runtime* runtime = nullptr;
   LocalGraph graph;
   RankTimes times;
+  PhaseTimes generate_steps;  // this rank's, for a generated graph
   std::uint64_t hash = 0;
   bool generated = false;
 
@@ -103,13 +112,9 @@ struct Session {
                                   " arcs over " + std::to_string(world.size()) + " ranks)",
                               distributed_device_bytes(n, n / world.size(), arcs / world.size()),
                               arcs / world.size() * 4);
-        // The host, shared by the host's ranks: generated edges, arcs bucketed, sent and
-        // received, about 40 bytes per generated edge at the peak (docs/distributed.md).
-        require_host_fits({}, 40ull * edge_factor * n / world.size() * world.local_size(),
-                          "generating kronecker:" + std::to_string(scale) + " on " +
-                              std::to_string(world.local_size()) + " ranks of this host");
+        require_kronecker_fits_host(world, scale, edge_factor);
       });
-      graph = kronecker_local_graph(world, scale, edge_factor);
+      graph = kronecker_local_graph(world, scale, edge_factor, 1, &generate_steps);
     } else {
       GraphReadOptions read;
       read.format = input.format;
@@ -136,6 +141,7 @@ struct Session {
       out << "  rank " << r << ": " << all[r].vertices << " vertices, " << all[r].arcs << " arcs; "
           << (generated ? "generate " : "read ") << all[r].input << " ms, build " << all[r].build
           << " ms, compute " << all[r].compute << " ms (exchange " << all[r].exchange << " ms)\n";
+    generate_steps.print(out, "  rank 0 generate");
   }
 };
 
@@ -412,8 +418,10 @@ void run_distributed_generate(unsigned scale, unsigned edge_factor, std::uint64_
         "FILE.csr (got '" +
         output + "')");
   World world;
+  on_every_rank(world, [&] { require_kronecker_fits_host(world, scale, edge_factor); });
   const Clock::time_point start = Clock::now();
-  LocalGraph graph = kronecker_local_graph(world, scale, edge_factor, seed);
+  PhaseTimes steps;
+  LocalGraph graph = kronecker_local_graph(world, scale, edge_factor, seed, &steps);
   const double generate_ms = world.max(ms_since(start));
   const std::uint64_t hash = graph_hash(world, graph);
   const Clock::time_point write_start = Clock::now();
@@ -425,6 +433,7 @@ void run_distributed_generate(unsigned scale, unsigned edge_factor, std::uint64_
               << std::setw(16) << std::setfill('0') << hash << std::dec << std::setfill(' ') << "; "
               << world.size() << " ranks, generate " << generate_ms << " ms, write " << write_ms
               << " ms\n";
+  if (world.rank() == 0) steps.print(std::cerr, "  rank 0 generate");
 }
 
 #endif

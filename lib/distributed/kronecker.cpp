@@ -1,7 +1,7 @@
 // The distributed Kronecker generator (distributed/distributed_graph.hpp). Edge i is drawn from a
 // counter-based hash of (seed, i), so any rank can make any edge without generator state: the
 // graph depends on the seed alone, never on the rank count.
-#include <cmath>
+#include <algorithm>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
@@ -47,38 +47,95 @@ constexpr std::uint64_t kA = static_cast<std::uint64_t>(0.57 * kLevelRange),
                         kAB = static_cast<std::uint64_t>(0.76 * kLevelRange),
                         kABC = static_cast<std::uint64_t>(0.95 * kLevelRange);
 
-}  // namespace
+// Edges of the stream of (scale, seed): endpoints drawn level by level from hash words of
+// (seed, i), then scrambled. A level takes 21 bits of a word: its row bit is r >= A + B, its
+// column bit (A <= r < A + B or r >= A + B + C) is (r >= A) ^ (r >= A + B) ^ (r >= A + B + C).
+struct KroneckerEdges {
+  unsigned scale;
+  Scramble scramble;
+  std::uint64_t key;
+  KroneckerEdges(unsigned s, std::uint64_t seed)
+      : scale(s), scramble(s, seed), key(mix(seed ^ 0x5eed5eed5eedull)) {}
+};
 
-LocalGraph kronecker_local_graph(const World& world, unsigned scale, unsigned edge_factor,
-                                 std::uint64_t seed) {
+constexpr unsigned kBlockEdges = 16;
+
+// Edges [first, first + kBlockEdges): each step works on the whole block, lane by lane, so that the
+// compiler runs the lanes in vector registers (the hash is 64-bit multiplies; cloned for AVX-512
+// and AVX2 where the build's compiler can, chosen at run time). Twice the speed of one edge at a
+// time on AVX-512.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+void make_block(const KroneckerEdges& stream, std::uint64_t first, vertex_t* source,
+                vertex_t* target) {
+  std::uint64_t u[kBlockEdges] = {}, v[kBlockEdges] = {}, word[kBlockEdges];
+  unsigned level = 0;
+  for (std::uint64_t w = 0; level < stream.scale; ++w) {
+    for (unsigned l = 0; l < kBlockEdges; ++l)
+      word[l] = mix(stream.key + mix((first + l) * 16 + w));
+    for (unsigned j = 0; j < 3 && level < stream.scale; ++j, ++level)
+      for (unsigned l = 0; l < kBlockEdges; ++l) {
+        const std::uint64_t r = (word[l] >> (kLevelBits * j)) & (kLevelRange - 1);
+        const std::uint64_t a = r >= kA, b = r >= kAB, c = r >= kABC;
+        u[l] = u[l] << 1 | b;
+        v[l] = v[l] << 1 | (a ^ b ^ c);
+      }
+  }
+  for (unsigned l = 0; l < kBlockEdges; ++l) {
+    source[l] = static_cast<vertex_t>(stream.scramble(u[l]));
+    target[l] = static_cast<vertex_t>(stream.scramble(v[l]));
+  }
+}
+
+// Edges [first, last) into source and target, on the host cores.
+void make_edges(const KroneckerEdges& stream, std::uint64_t first, std::uint64_t last,
+                vertex_t* source, vertex_t* target) {
+  const std::size_t count = static_cast<std::size_t>(last - first);
+  const std::size_t blocks = (count + kBlockEdges - 1) / kBlockEdges;
+  const Ranges ranges(blocks, host_threads() * 4, 1 << 10);
+  parallel_for(ranges.count, [&](std::size_t piece) {
+    vertex_t tail_source[kBlockEdges], tail_target[kBlockEdges];
+    for (std::size_t b = ranges.begin(piece); b < ranges.end(piece); ++b) {
+      const std::size_t at = b * kBlockEdges, here = std::min<std::size_t>(kBlockEdges, count - at);
+      if (here == kBlockEdges) {
+        make_block(stream, first + at, source + at, target + at);
+      } else {  // the last, short block: made whole, kept in part
+        make_block(stream, first + at, tail_source, tail_target);
+        std::copy(tail_source, tail_source + here, source + at);
+        std::copy(tail_target, tail_target + here, target + at);
+      }
+    }
+  });
+}
+
+void check_scale(unsigned scale) {
   if (scale < 1 || scale > 30)
     throw InputError("Kronecker scale " + std::to_string(scale) +
                      ": 1..30 (vertex ids are 32-bit)");
+}
+
+}  // namespace
+
+std::uint64_t kronecker_host_bytes(unsigned scale, unsigned edge_factor, int ranks) {
+  check_scale(scale);
+  const std::uint64_t n = 1ull << scale;
+  return edge_stream_host_bytes(static_cast<std::size_t>(n), n * edge_factor, ranks, true);
+}
+
+LocalGraph kronecker_local_graph(const World& world, unsigned scale, unsigned edge_factor,
+                                 std::uint64_t seed, PhaseTimes* phases) {
+  check_scale(scale);
   const std::uint64_t n = 1ull << scale, edges = n * edge_factor;
   const std::uint64_t first = edges * world.rank() / world.size(),
                       last = edges * (world.rank() + 1) / world.size();
-  const std::size_t count = static_cast<std::size_t>(last - first);
-  std::vector<vertex_t> source(count), target(count);
-  const Scramble scramble(scale, seed);
-  const std::uint64_t key = mix(seed ^ 0x5eed5eed5eedull);
-  const Ranges ranges(count, host_threads() * 4, 1 << 16);
-  parallel_for(ranges.count, [&](std::size_t piece) {
-    for (std::size_t k = ranges.begin(piece); k < ranges.end(piece); ++k) {
-      const std::uint64_t edge = first + k;
-      std::uint64_t u = 0, v = 0, word = 0;
-      for (unsigned level = 0; level < scale; ++level) {
-        if (level % 3 == 0) word = mix(key + mix(edge * 16 + level / 3));
-        const std::uint64_t r = (word >> (kLevelBits * (level % 3))) & (kLevelRange - 1);
-        const unsigned row_bit = r >= kAB, column_bit = (r >= kA && r < kAB) || r >= kABC;
-        u = u << 1 | row_bit;
-        v = v << 1 | column_bit;
-      }
-      source[k] = static_cast<vertex_t>(scramble(u));
-      target[k] = static_cast<vertex_t>(scramble(v));
-    }
-  });
-  return local_graph_from_arcs(world, static_cast<std::size_t>(n), std::move(source),
-                               std::move(target), true);
+  const KroneckerEdges stream(scale, seed);
+  return local_graph_from_edge_stream(
+      world, static_cast<std::size_t>(n), last - first, true,
+      [&](std::uint64_t from, std::uint64_t to, vertex_t* source, vertex_t* target) {
+        make_edges(stream, first + from, first + to, source, target);
+      },
+      phases);
 }
 
 }  // namespace treefix

@@ -5,6 +5,7 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/core/phase_times.hpp"
 #include "treefix/distributed/distributed_graph.hpp"
 
 namespace treefix {
@@ -81,8 +82,48 @@ void normalize_local_rows(LocalGraph& g) {
 
 namespace {
 
-// Rows of the arcs this rank owns: counted, scattered (arcs land in their row in any order),
-// each sorted and compacted (self loops and duplicates out), on all host cores.
+// Arcs bucketed by the rank that owns their source, in one pass to count and one to write: piece
+// p of the input writes its arcs for rank r at its own place in r's bucket, so the buckets come
+// out in the same order on every run. `each_arc(piece, visit)` visits piece p's arcs.
+template <typename EachArc>
+void bucket_by_owner(const VertexPartition& partition, const Ranges& pieces,
+                     const EachArc& each_arc, std::vector<Arc>& packed,
+                     std::vector<std::size_t>& send_bytes) {
+  const std::size_t ranks = partition.ranks();
+  std::vector<std::size_t> at(pieces.count * ranks, 0);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    each_arc(piece, [&](const Arc& a) { ++at[piece * ranks + partition.owner(a.source)]; });
+  });
+  send_bytes.assign(ranks, 0);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < ranks; ++r)
+    for (std::size_t piece = 0; piece < pieces.count; ++piece) {
+      const std::size_t count = at[piece * ranks + r];
+      at[piece * ranks + r] = total;
+      total += count;
+      send_bytes[r] += count * sizeof(Arc);
+    }
+  if (packed.size() < total) packed.resize(total);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    each_arc(piece,
+             [&](const Arc& a) { packed[at[piece * ranks + partition.owner(a.source)]++] = a; });
+  });
+}
+
+// Arcs this rank owns written into their rows: cursor[v] is the next free place of local row v
+// (taken atomically, so arcs land in their row in any order; rows are sorted afterwards).
+void place_arcs(const Arc* arcs, std::size_t count, std::int64_t begin, std::int64_t* cursor,
+                vertex_t* column) {
+  const Ranges pieces(count, host_threads() * 4, 1 << 16);
+  parallel_for(pieces.count, [&](std::size_t piece) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
+      column[__atomic_fetch_add(&cursor[arcs[i].source - begin], 1, __ATOMIC_RELAXED)] =
+          arcs[i].target;
+  });
+}
+
+// Rows of the arcs this rank owns: counted, placed, each sorted and compacted (self loops and
+// duplicates out), on all host cores.
 void build_rows(LocalGraph& g, const std::vector<Arc>& arcs) {
   const std::size_t local_n = g.local_vertices();
   const std::int64_t begin = g.begin();
@@ -94,11 +135,8 @@ void build_rows(LocalGraph& g, const std::vector<Arc>& arcs) {
   });
   exclusive_sum(count.data(), local_n + 1);
   std::vector<vertex_t> column(arcs.size());
-  std::vector<std::int64_t> at(count.begin(), count.end() - 1);
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
-      column[__atomic_fetch_add(&at[arcs[i].source - begin], 1, __ATOMIC_RELAXED)] = arcs[i].target;
-  });
+  std::vector<std::int64_t> cursor(count.begin(), count.end() - 1);
+  place_arcs(arcs.data(), arcs.size(), begin, cursor.data(), column.data());
   g.row_offset = std::move(count);
   g.column = std::move(column);
   normalize_local_rows(g);
@@ -126,32 +164,17 @@ LocalGraph local_graph_from_arcs(const World& world, std::size_t n, std::vector<
   for (const std::string& b : bad)
     if (first_bad.empty()) first_bad = b;
   world.agree_on_error(first_bad, World::ErrorKind::input);
-  // Bucket the arcs by owner: each piece of the input counts its arcs per rank, then writes them
-  // at its own place in each rank's bucket (the same order on every run).
-  const std::size_t ranks = world.size();
-  auto each_arc = [&](std::size_t piece, auto&& visit) {
-    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
-      visit(Arc{source[i], target[i]});
-      if (undirected) visit(Arc{target[i], source[i]});
-    }
-  };
-  std::vector<std::size_t> at(pieces.count * ranks, 0), send_bytes(ranks, 0);
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    each_arc(piece, [&](const Arc& a) { ++at[piece * ranks + g.partition.owner(a.source)]; });
-  });
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < ranks; ++r)
-    for (std::size_t piece = 0; piece < pieces.count; ++piece) {
-      const std::size_t count = at[piece * ranks + r];
-      at[piece * ranks + r] = total;
-      total += count;
-      send_bytes[r] += count * sizeof(Arc);
-    }
-  std::vector<Arc> packed(total);
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    each_arc(piece,
-             [&](const Arc& a) { packed[at[piece * ranks + g.partition.owner(a.source)]++] = a; });
-  });
+  std::vector<Arc> packed;
+  std::vector<std::size_t> send_bytes;
+  bucket_by_owner(
+      g.partition, pieces,
+      [&](std::size_t piece, auto&& visit) {
+        for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
+          visit(Arc{source[i], target[i]});
+          if (undirected) visit(Arc{target[i], source[i]});
+        }
+      },
+      packed, send_bytes);
   std::vector<vertex_t>().swap(source);
   std::vector<vertex_t>().swap(target);
   std::vector<Arc> mine;
@@ -166,6 +189,142 @@ LocalGraph local_graph_from_arcs(const World& world, std::size_t n, std::vector<
     if (!mine.empty()) parallel_memcpy(mine.data(), received.data(), received.size());
   }
   build_rows(g, mine);
+  g.arcs = world.sum(g.local_arcs());
+  return g;
+}
+
+namespace {
+
+// Edges a rank makes per round: an eighth of the largest share, so that every graph, the tests'
+// small ones too, goes through several rounds; at least 2^10 (a round's collective and thread
+// dispatch stay small against its work) and at most 2^25 (the host holds 40 bytes per edge of it).
+constexpr std::uint64_t kLeastRoundEdges = 1ull << 10, kMostRoundEdges = 1ull << 25;
+
+struct StreamRounds {
+  std::uint64_t count = 0, edges = 0;  // every rank runs as many rounds, of as many edges
+  StreamRounds(const World& world, std::uint64_t edges_here) {
+    const std::uint64_t most =
+        static_cast<std::uint64_t>(world.max(static_cast<std::int64_t>(edges_here)));
+    edges = std::clamp((most + 7) / 8, kLeastRoundEdges, kMostRoundEdges);
+    count = (most + edges - 1) / edges;
+  }
+};
+
+}  // namespace
+
+std::uint64_t edge_stream_host_bytes(std::size_t n, std::uint64_t edges, int ranks,
+                                     bool undirected) {
+  const std::uint64_t arcs = edges * (undirected ? 2 : 1);
+  const std::uint64_t share = (n + ranks - 1) / ranks;
+  // The first pass: a count per vertex of the whole graph, and the ranks' counts of this share.
+  const std::uint64_t counting = 8ull * n + 8ull * share * ranks;
+  // The second: the rows (int64 offset and cursor per vertex, int32 column per arc).
+  const std::uint64_t rows = 16ull * share + 4ull * ((arcs + ranks - 1) / ranks);
+  // One round: its edges (8 bytes), their arcs bucketed and received (16 bytes each way).
+  const std::uint64_t round = kMostRoundEdges * (8 + (undirected ? 32 : 16));
+  return std::max(counting, rows) + round;
+}
+
+LocalGraph local_graph_from_edge_stream(const World& world, std::size_t n, std::uint64_t edges_here,
+                                        bool undirected, const EdgeMaker& make_edges,
+                                        PhaseTimes* phases) {
+  PhaseTimes unused;
+  PhaseTimes& times = phases ? *phases : unused;
+  LocalGraph g;
+  g.vertices = n;
+  g.undirected = undirected;
+  g.partition = VertexPartition::balanced(n, world.size());
+  g.rank = world.rank();
+  const std::size_t local_n = g.local_vertices();
+  const std::int64_t begin = g.begin();
+  const StreamRounds rounds(world, edges_here);
+  const std::size_t round_edges =
+      static_cast<std::size_t>(std::min<std::uint64_t>(edges_here, rounds.edges));
+  std::vector<vertex_t> source(round_edges), target(round_edges);
+  // Makes round r's edges into source and target; returns how many.
+  auto make_round = [&](std::uint64_t round) -> std::size_t {
+    const std::uint64_t first = std::min(edges_here, round * rounds.edges),
+                        last = std::min(edges_here, first + rounds.edges);
+    if (last > first)
+      times.measure("make edges", [&] { make_edges(first, last, source.data(), target.data()); });
+    return static_cast<std::size_t>(last - first);
+  };
+
+  // First pass: each vertex's arcs counted over the whole graph, then summed by its owner.
+  std::vector<std::int64_t> row_offset(local_n + 1, 0);
+  {
+    std::vector<std::int64_t> degree(n, 0);
+    for (std::uint64_t round = 0; round < rounds.count; ++round) {
+      const std::size_t made = make_round(round);
+      const Ranges pieces(made, host_threads() * 4, 1 << 16);
+      times.measure("count arcs", [&] {
+        parallel_for(pieces.count, [&](std::size_t piece) {
+          for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
+            __atomic_fetch_add(&degree[source[i]], 1, __ATOMIC_RELAXED);
+            if (undirected) __atomic_fetch_add(&degree[target[i]], 1, __ATOMIC_RELAXED);
+          }
+        });
+      });
+    }
+    if (!world.uses_mpi()) {
+      std::copy(degree.begin(), degree.end(), row_offset.begin());
+    } else {
+      std::vector<std::size_t> send_bytes(world.size()), received_bytes;
+      for (int r = 0; r < world.size(); ++r)
+        send_bytes[r] = static_cast<std::size_t>(g.partition.end(r) - g.partition.begin(r)) *
+                        sizeof(std::int64_t);
+      const std::vector<char> received = times.measure("exchange", [&] {
+        return world.all_to_all(reinterpret_cast<const char*>(degree.data()), send_bytes,
+                                received_bytes);
+      });
+      std::vector<std::int64_t>().swap(degree);
+      const std::int64_t* counts = reinterpret_cast<const std::int64_t*>(received.data());
+      const Ranges ranges(local_n, host_threads() * 4, 1 << 16);
+      parallel_for(ranges.count, [&](std::size_t piece) {
+        for (std::size_t v = ranges.begin(piece); v < ranges.end(piece); ++v)
+          for (int r = 0; r < world.size(); ++r) row_offset[v] += counts[r * local_n + v];
+      });
+    }
+  }
+  exclusive_sum(row_offset.data(), local_n + 1);
+
+  // Second pass: the edges made again, their arcs sent to their owners and placed in their rows.
+  std::vector<vertex_t> column(static_cast<std::size_t>(row_offset[local_n]));
+  std::vector<std::int64_t> cursor(row_offset.begin(), row_offset.end() - 1);
+  std::vector<Arc> packed;
+  std::vector<char> received;
+  std::vector<std::size_t> send_bytes, received_bytes;
+  for (std::uint64_t round = 0; round < rounds.count; ++round) {
+    const std::size_t made = make_round(round);
+    const Ranges pieces(made, host_threads() * 4, 1 << 16);
+    times.measure("bucket arcs", [&] {
+      bucket_by_owner(
+          g.partition, pieces,
+          [&](std::size_t piece, auto&& visit) {
+            for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
+              visit(Arc{source[i], target[i]});
+              if (undirected) visit(Arc{target[i], source[i]});
+            }
+          },
+          packed, send_bytes);
+    });
+    const Arc* mine = packed.data();
+    std::size_t mine_count = send_bytes[0] / sizeof(Arc);
+    if (world.uses_mpi()) {
+      times.measure("exchange", [&] {
+        world.all_to_all(reinterpret_cast<const char*>(packed.data()), send_bytes, received,
+                         received_bytes);
+      });
+      mine = reinterpret_cast<const Arc*>(received.data());
+      mine_count = received.size() / sizeof(Arc);
+    }
+    times.measure("place arcs",
+                  [&] { place_arcs(mine, mine_count, begin, cursor.data(), column.data()); });
+  }
+  std::vector<std::int64_t>().swap(cursor);
+  g.row_offset = std::move(row_offset);
+  g.column = std::move(column);
+  times.measure("sort rows", [&] { normalize_local_rows(g); });
   g.arcs = world.sum(g.local_arcs());
   return g;
 }

@@ -14,6 +14,7 @@
 // 64-bit (a rank's arcs pass 2^32 from scale 28 on); column ids are int32 (below 2^31 vertices).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,22 @@ LocalGraph local_slice(const World& world, const Csr& whole);
 LocalGraph local_graph_from_arcs(const World& world, std::size_t n, std::vector<vertex_t> source,
                                  std::vector<vertex_t> target, bool undirected);
 
+// The local graph of an edge stream every rank can make again: make_edges(first, last, source,
+// target) writes edges [first, last) of this rank's share (`edges_here` edges, each endpoint
+// below n; made on the host cores as the maker sees fit). The stream is made twice, in rounds of
+// up to 2^25 edges (at least eight rounds when the largest share has 2^13 edges or more): once to
+// count each vertex's arcs (summed by its owner), once to send the arcs to their owners, who place
+// them in their rows. The host holds the rows and one round, never the whole share's edges:
+// edge_stream_host_bytes gives the peak per rank. `phases`, when given, gets this rank's time in
+// each step (make edges, count arcs, bucket arcs, exchange, place arcs, sort rows).
+using EdgeMaker = std::function<void(std::uint64_t first, std::uint64_t last, vertex_t* source,
+                                     vertex_t* target)>;
+LocalGraph local_graph_from_edge_stream(const World& world, std::size_t n, std::uint64_t edges_here,
+                                        bool undirected, const EdgeMaker& make_edges,
+                                        PhaseTimes* phases = nullptr);
+std::uint64_t edge_stream_host_bytes(std::size_t n, std::uint64_t edges, int ranks,
+                                     bool undirected);
+
 // Sorts each local row, merges duplicates and drops self loops (rows read as a file gave them).
 void normalize_local_rows(LocalGraph& graph);
 
@@ -86,8 +103,11 @@ LocalGraph read_local_graph(const World& world, const std::string& path,
 // arcs), self loops and duplicates removed. Edge i is a pure function of (seed, i) (a
 // counter-based hash, no generator state), and rank r makes edges [i_r, i_{r+1}) of an even split:
 // the same graph for any number of ranks. Not the graph of generate::kronecker (another stream).
+// Built as local_graph_from_edge_stream builds (each edge made twice, never held whole).
 LocalGraph kronecker_local_graph(const World& world, unsigned scale, unsigned edge_factor = 16,
-                                 std::uint64_t seed = 1);
+                                 std::uint64_t seed = 1, PhaseTimes* phases = nullptr);
+// The host bytes one rank needs at the peak of kronecker_local_graph over `ranks` ranks.
+std::uint64_t kronecker_host_bytes(unsigned scale, unsigned edge_factor, int ranks);
 
 // Writes the whole graph as the raw CSR binary (graph_io.hpp "csr"): every rank writes its rows'
 // offsets and columns at their place in one file (rank 0 creates it and writes the header),
