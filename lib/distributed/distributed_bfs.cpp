@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "distributed/bfs_tuning.hpp"
+#include "distributed/buckets.hpp"
 #include "distributed/heavy_rows.hpp"
 #include "distributed/vertex_bitmaps.hpp"
 #include "treefix/core/host_memory.hpp"
@@ -36,29 +37,15 @@ void reserve(Runtime& runtime, DeviceArray<T>& array, std::size_t count, const c
 // packed[at[r] .. at[r + 1]) go to rank r (packed: room for pairs.size() pairs).
 void bucket_by_owner(const VertexPartition& partition, const std::vector<cl_int2>& pairs,
                      cl_int2* packed, std::vector<std::size_t>& at) {
-  const std::size_t ranks = static_cast<std::size_t>(partition.ranks());
   const Ranges pieces(pairs.size(), host_threads() * 2, 1 << 16);
-  // count[piece * ranks + r]: piece's pairs for rank r, then where they start in `packed`
-  std::vector<std::size_t> count(pieces.count * ranks, 0);
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
-      ++count[piece * ranks + partition.owner(pairs[i].s[0])];
-  });
-  at.assign(ranks + 1, 0);
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < ranks; ++r) {
-    at[r] = total;
-    for (std::size_t piece = 0; piece < pieces.count; ++piece) {
-      const std::size_t c = count[piece * ranks + r];
-      count[piece * ranks + r] = total;
-      total += c;
-    }
-  }
-  at[ranks] = total;
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
-      packed[count[piece * ranks + partition.owner(pairs[i].s[0])]++] = pairs[i];
-  });
+  const auto owner = [&](const cl_int2& pair) { return partition.owner(pair.s[0]); };
+  const auto each_pair = [&](std::size_t piece, auto&& visit) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) visit(pairs[i]);
+  };
+  const detail::Buckets<cl_int2, decltype(owner), decltype(each_pair)> grouped(
+      pieces, partition.ranks(), owner, each_pair);
+  grouped.scatter(packed);
+  at = grouped.start();
 }
 
 // Rows of more than kHeavyRowArcs arcs, which a bottom-up level may leave to work-groups.

@@ -1,8 +1,10 @@
 // The 1-D partition and the local graph (distributed/distributed_graph.hpp): slicing a whole
-// graph, building rows from arcs sent to their owners, the order-independent hash.
+// graph, building rows from arcs sent to their owners or from an edge stream, the
+// order-independent hash.
 #include <algorithm>
 #include <cstring>
 
+#include "distributed/buckets.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/core/phase_times.hpp"
@@ -82,46 +84,14 @@ void normalize_local_rows(LocalGraph& g) {
 
 namespace {
 
-// Arcs bucketed by bucket_of(arc) in [0, buckets), in one pass to count and one to write: piece
-// p of the input writes its arcs for bucket b at its own place in b's bucket, so the buckets come
-// out in the same order on every run. `each_arc(piece, visit)` visits piece p's arcs; bucket b
-// is packed[start[b], start[b + 1]).
-template <typename BucketOf, typename EachArc>
-void bucket_arcs(const Ranges& pieces, std::size_t buckets, const BucketOf& bucket_of,
-                 const EachArc& each_arc, std::vector<Arc>& packed,
-                 std::vector<std::size_t>& start) {
-  std::vector<std::size_t> at(pieces.count * buckets, 0);
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    std::size_t* mine = at.data() + piece * buckets;
-    each_arc(piece, [&](const Arc& a) { ++mine[bucket_of(a)]; });
-  });
-  start.assign(buckets + 1, 0);
-  std::size_t total = 0;
-  for (std::size_t b = 0; b < buckets; ++b) {
-    start[b] = total;
-    for (std::size_t piece = 0; piece < pieces.count; ++piece) {
-      const std::size_t count = at[piece * buckets + b];
-      at[piece * buckets + b] = total;
-      total += count;
-    }
-  }
-  start[buckets] = total;
-  if (packed.size() < total) packed.resize(total);
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    std::size_t* mine = at.data() + piece * buckets;
-    each_arc(piece, [&](const Arc& a) { packed[mine[bucket_of(a)]++] = a; });
-  });
-}
-
 // Arcs bucketed by the rank that owns their source; send_bytes[r] the bytes of rank r's bucket.
 template <typename EachArc>
 void bucket_by_owner(const VertexPartition& partition, const Ranges& pieces,
                      const EachArc& each_arc, std::vector<Arc>& packed,
                      std::vector<std::size_t>& send_bytes) {
-  std::vector<std::size_t> start;
-  bucket_arcs(
+  const std::vector<std::size_t> start = detail::bucket_items(
       pieces, partition.ranks(), [&](const Arc& a) { return partition.owner(a.source); }, each_arc,
-      packed, start);
+      packed);
   send_bytes.resize(partition.ranks());
   for (int r = 0; r < partition.ranks(); ++r)
     send_bytes[r] = (start[r + 1] - start[r]) * sizeof(Arc);
@@ -149,11 +119,10 @@ void place_arcs(const Ranges& pieces, const EachArc& each_arc, std::int64_t begi
                 std::vector<Arc>& grouped) {
   const unsigned shift = block_shift(local_n);
   const std::size_t blocks = (local_n >> shift) + 1;
-  std::vector<std::size_t> start;
-  bucket_arcs(
+  const std::vector<std::size_t> start = detail::bucket_items(
       pieces, blocks,
       [&](const Arc& a) { return static_cast<std::size_t>(a.source - begin) >> shift; }, each_arc,
-      grouped, start);
+      grouped);
   parallel_for(blocks, [&](std::size_t block) {
     for (std::size_t i = start[block]; i < start[block + 1]; ++i)
       column[cursor[grouped[i].source - begin]++] = grouped[i].target;
@@ -313,7 +282,7 @@ LocalGraph local_graph_from_edge_stream(const World& world, std::size_t n, std::
       const std::size_t made = make_round(round);
       const Ranges pieces(made, host_threads() * 4, 1 << 16);
       times.measure("count arcs", [&] {
-        bucket_arcs(
+        start = detail::bucket_items(
             pieces, blocks,
             [&](const Arc& a) { return static_cast<std::size_t>(a.source) >> shift; },
             [&](std::size_t piece, auto&& visit) {
@@ -322,7 +291,7 @@ LocalGraph local_graph_from_edge_stream(const World& world, std::size_t n, std::
                 if (undirected) visit(Arc{target[i], source[i]});
               }
             },
-            grouped, start);
+            grouped);
         parallel_for(blocks, [&](std::size_t block) {
           for (std::size_t i = start[block]; i < start[block + 1]; ++i) ++degree[grouped[i].source];
         });

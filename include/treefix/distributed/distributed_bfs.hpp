@@ -15,8 +15,8 @@
 // grouped by owner and exchanged through the host (pinned staging, no peer copies; ranks of one
 // host meet in shared memory); a bottom-up level all-gathers the frontier as a bitmap (n bits on
 // every device) and every unvisited vertex looks for a parent in it. A level whose pairs would
-// outweigh the bitmap runs bottom-up (docs/distributed.md). Depths equal the single-device BFS's; parents are
-// valid BFS parents (which of several is timing-dependent, as on one device).
+// outweigh the bitmap runs bottom-up (docs/distributed.md). Depths equal the single-device BFS's;
+// parents are valid BFS parents (which of several is timing-dependent, as on one device).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
