@@ -217,7 +217,7 @@ namespace {
 
 // Edges a rank makes per round: an eighth of the largest share, so that every graph, the tests'
 // small ones too, goes through several rounds; at least 2^10 (a round's collective and thread
-// dispatch stay small against its work) and at most 2^25 (the host holds 40 bytes per edge of it).
+// dispatch stay small against its work) and at most 2^25 (the host holds 56 bytes per edge of it).
 constexpr std::uint64_t kLeastRoundEdges = 1ull << 10, kMostRoundEdges = 1ull << 25;
 
 struct StreamRounds {
@@ -236,12 +236,14 @@ std::uint64_t edge_stream_host_bytes(std::size_t n, std::uint64_t edges, int ran
                                      bool undirected) {
   const std::uint64_t arcs = edges * (undirected ? 2 : 1);
   const std::uint64_t share = (n + ranks - 1) / ranks;
-  // The first pass: a count per vertex of the whole graph, and the ranks' counts of this share.
-  const std::uint64_t counting = 8ull * n + 8ull * share * ranks;
+  // The first pass: a count per vertex of the whole graph, the ranks' counts of this share and
+  // their sums.
+  const std::uint64_t counting = 8ull * n + 8ull * share * (ranks + 1);
   // The second: the rows (int64 offset and cursor per vertex, int32 column per arc).
   const std::uint64_t rows = 16ull * share + 4ull * ((arcs + ranks - 1) / ranks);
-  // One round: its edges (8 bytes), their arcs bucketed and received (16 bytes each way).
-  const std::uint64_t round = kMostRoundEdges * (8 + (undirected ? 32 : 16));
+  // One round: its edges (8 bytes), their arcs (8 bytes each) bucketed by owner, received, and
+  // bucketed by block.
+  const std::uint64_t round = kMostRoundEdges * (8 + 3 * 8 * (undirected ? 2 : 1));
   return std::max(counting, rows) + round;
 }
 

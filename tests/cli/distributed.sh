@@ -200,4 +200,11 @@ expect_error "give --method bfs" mpi 2 rst --graph tiny.txt -o out.txt
 # a graph beyond the devices: refused with the numbers before generating it
 expect_error "kronecker:29 .*needs .* MiB of device memory" mpi 2 bfs --graph kronecker:29 -o out.txt
 expect_error "FILE.csr" mpi 2 generate kronecker --scale 4 --distributed -o out.txt
+# a graph beyond the host (two ranks hold about 150 GB of rows at scale 30): refused before
+# generating, no file written (where the host has that much memory, the case is left out)
+if (( $(awk '/MemAvailable/ {print $2}' /proc/meminfo) < 140 * 1024 * 1024 )); then
+  expect_error "generating kronecker:30 on 2 ranks of this host needs .* MiB of host memory" \
+    mpi 2 generate kronecker --scale 30 --distributed -o big.csr
+  [ ! -e big.csr ] || fail "a refused generator left big.csr"
+fi
 echo "distributed: all checks passed"
