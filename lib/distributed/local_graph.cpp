@@ -110,35 +110,38 @@ unsigned block_shift(std::size_t vertices) {
   return shift;
 }
 
+// visit(arc) for every arc of the pieces, block by block of the sources [base, base + vertices):
+// the arcs bucketed into `grouped` by their source's block, then each block visited by one
+// thread, so that `visit` may update its source's entries without atomics.
+template <typename EachArc, typename Visit>
+void visit_by_block(const Ranges& pieces, const EachArc& each_arc, std::int64_t base,
+                    std::size_t vertices, std::vector<Arc>& grouped, const Visit& visit) {
+  const unsigned shift = block_shift(vertices);
+  const std::size_t blocks = (vertices >> shift) + 1;
+  const std::vector<std::size_t> start = detail::bucket_items(
+      pieces, blocks,
+      [&](const Arc& a) { return static_cast<std::size_t>(a.source - base) >> shift; }, each_arc,
+      grouped);
+  parallel_for(blocks, [&](std::size_t block) {
+    for (std::size_t i = start[block]; i < start[block + 1]; ++i) visit(grouped[i]);
+  });
+}
+
+// Visits the arcs of an array.
+auto arcs_of(const Ranges& pieces, const Arc* arcs) {
+  return [&pieces, arcs](std::size_t piece, auto&& visit) {
+    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) visit(arcs[i]);
+  };
+}
+
 // Arcs this rank owns written into their rows: cursor[v] is the next free place of local row v
-// (arcs land in their row in any order; rows are sorted afterwards). The arcs are bucketed by
-// their row's block first, then each block placed by one thread.
+// (arcs land in their row in any order; rows are sorted afterwards).
 template <typename EachArc>
 void place_arcs(const Ranges& pieces, const EachArc& each_arc, std::int64_t begin,
                 std::size_t local_n, std::int64_t* cursor, vertex_t* column,
                 std::vector<Arc>& grouped) {
-  const unsigned shift = block_shift(local_n);
-  const std::size_t blocks = (local_n >> shift) + 1;
-  const std::vector<std::size_t> start = detail::bucket_items(
-      pieces, blocks,
-      [&](const Arc& a) { return static_cast<std::size_t>(a.source - begin) >> shift; }, each_arc,
-      grouped);
-  parallel_for(blocks, [&](std::size_t block) {
-    for (std::size_t i = start[block]; i < start[block + 1]; ++i)
-      column[cursor[grouped[i].source - begin]++] = grouped[i].target;
-  });
-}
-
-// The same for arcs in an array.
-void place_arcs(const Arc* arcs, std::size_t count, std::int64_t begin, std::size_t local_n,
-                std::int64_t* cursor, vertex_t* column, std::vector<Arc>& grouped) {
-  const Ranges pieces(count, host_threads() * 4, 1 << 16);
-  place_arcs(
-      pieces,
-      [&](std::size_t piece, auto&& visit) {
-        for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) visit(arcs[i]);
-      },
-      begin, local_n, cursor, column, grouped);
+  visit_by_block(pieces, each_arc, begin, local_n, grouped,
+                 [&](const Arc& a) { column[cursor[a.source - begin]++] = a.target; });
 }
 
 // Rows of the arcs this rank owns: counted, placed, each sorted and compacted (self loops and
@@ -148,15 +151,14 @@ void build_rows(LocalGraph& g, const std::vector<Arc>& arcs) {
   const std::int64_t begin = g.begin();
   std::vector<std::int64_t> count(local_n + 1, 0);
   const Ranges pieces(arcs.size(), host_threads() * 4, 1 << 16);
-  parallel_for(pieces.count, [&](std::size_t piece) {
-    for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i)
-      __atomic_fetch_add(&count[arcs[i].source - begin], 1, __ATOMIC_RELAXED);
-  });
+  std::vector<Arc> grouped;
+  visit_by_block(pieces, arcs_of(pieces, arcs.data()), begin, local_n, grouped,
+                 [&](const Arc& a) { ++count[a.source - begin]; });
   exclusive_sum(count.data(), local_n + 1);
   std::vector<vertex_t> column(arcs.size());
   std::vector<std::int64_t> cursor(count.begin(), count.end() - 1);
-  std::vector<Arc> grouped;
-  place_arcs(arcs.data(), arcs.size(), begin, local_n, cursor.data(), column.data(), grouped);
+  place_arcs(pieces, arcs_of(pieces, arcs.data()), begin, local_n, cursor.data(), column.data(),
+             grouped);
   g.row_offset = std::move(count);
   g.column = std::move(column);
   normalize_local_rows(g);
@@ -271,37 +273,31 @@ LocalGraph local_graph_from_edge_stream(const World& world, std::size_t n, std::
       times.measure("make edges", [&] { make_edges(first, last, source.data(), target.data()); });
     return static_cast<std::size_t>(last - first);
   };
+  // The arcs of a round's piece: each edge's, and its reverse's when undirected.
+  auto round_arcs = [&](const Ranges& pieces) {
+    return [&](std::size_t piece, auto&& visit) {
+      for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
+        visit(Arc{source[i], target[i]});
+        if (undirected) visit(Arc{target[i], source[i]});
+      }
+    };
+  };
 
-  // First pass: each vertex's arcs counted over the whole graph, then summed by its owner.
+  // First pass: each vertex's arcs counted over the whole graph (a world of one: straight into
+  // its rows), then summed by its owner.
   std::vector<std::int64_t> row_offset(local_n + 1, 0);
   {
-    std::vector<std::int64_t> degree(n, 0);
-    const unsigned shift = block_shift(n);
-    const std::size_t blocks = (n >> shift) + 1;
+    std::vector<std::int64_t> degree(world.uses_mpi() ? n : 0, 0);
+    std::int64_t* const count = world.uses_mpi() ? degree.data() : row_offset.data();
     std::vector<Arc> grouped;
-    std::vector<std::size_t> start;
     for (std::uint64_t round = 0; round < rounds.count; ++round) {
-      const std::size_t made = make_round(round);
-      const Ranges pieces(made, host_threads() * 4, 1 << 16);
+      const Ranges pieces(make_round(round), host_threads() * 4, 1 << 16);
       times.measure("count arcs", [&] {
-        start = detail::bucket_items(
-            pieces, blocks,
-            [&](const Arc& a) { return static_cast<std::size_t>(a.source) >> shift; },
-            [&](std::size_t piece, auto&& visit) {
-              for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
-                visit(Arc{source[i], target[i]});
-                if (undirected) visit(Arc{target[i], source[i]});
-              }
-            },
-            grouped);
-        parallel_for(blocks, [&](std::size_t block) {
-          for (std::size_t i = start[block]; i < start[block + 1]; ++i) ++degree[grouped[i].source];
-        });
+        visit_by_block(pieces, round_arcs(pieces), 0, n, grouped,
+                       [&](const Arc& a) { ++count[a.source]; });
       });
     }
-    if (!world.uses_mpi()) {
-      std::copy(degree.begin(), degree.end(), row_offset.begin());
-    } else {
+    if (world.uses_mpi()) {
       std::vector<std::size_t> send_bytes(world.size()), received_bytes;
       for (int r = 0; r < world.size(); ++r)
         send_bytes[r] = static_cast<std::size_t>(g.partition.end(r) - g.partition.begin(r)) *
@@ -328,29 +324,25 @@ LocalGraph local_graph_from_edge_stream(const World& world, std::size_t n, std::
   std::vector<char> received;
   std::vector<std::size_t> send_bytes, received_bytes;
   for (std::uint64_t round = 0; round < rounds.count; ++round) {
-    const std::size_t made = make_round(round);
-    const Ranges pieces(made, host_threads() * 4, 1 << 16);
-    auto round_arcs = [&](std::size_t piece, auto&& visit) {
-      for (std::size_t i = pieces.begin(piece); i < pieces.end(piece); ++i) {
-        visit(Arc{source[i], target[i]});
-        if (undirected) visit(Arc{target[i], source[i]});
-      }
-    };
+    const Ranges pieces(make_round(round), host_threads() * 4, 1 << 16);
     if (!world.uses_mpi()) {  // a world of one owns every arc
       times.measure("place arcs", [&] {
-        place_arcs(pieces, round_arcs, begin, local_n, cursor.data(), column.data(), grouped);
+        place_arcs(pieces, round_arcs(pieces), begin, local_n, cursor.data(), column.data(),
+                   grouped);
       });
       continue;
     }
-    times.measure("bucket arcs",
-                  [&] { bucket_by_owner(g.partition, pieces, round_arcs, packed, send_bytes); });
+    times.measure("bucket arcs", [&] {
+      bucket_by_owner(g.partition, pieces, round_arcs(pieces), packed, send_bytes);
+    });
     times.measure("exchange", [&] {
       world.all_to_all(reinterpret_cast<const char*>(packed.data()), send_bytes, received,
                        received_bytes);
     });
     times.measure("place arcs", [&] {
-      place_arcs(reinterpret_cast<const Arc*>(received.data()), received.size() / sizeof(Arc),
-                 begin, local_n, cursor.data(), column.data(), grouped);
+      const Ranges arrived(received.size() / sizeof(Arc), host_threads() * 4, 1 << 16);
+      place_arcs(arrived, arcs_of(arrived, reinterpret_cast<const Arc*>(received.data())), begin,
+                 local_n, cursor.data(), column.data(), grouped);
     });
   }
   std::vector<std::int64_t>().swap(cursor);
