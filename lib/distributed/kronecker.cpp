@@ -3,6 +3,7 @@
 // graph depends on the seed alone, never on the rank count.
 #include <algorithm>
 
+#include "distributed/mix.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/distributed/distributed_graph.hpp"
@@ -11,12 +12,7 @@ namespace treefix {
 
 namespace {
 
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser: a bijection of 64-bit words
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using detail::mix;
 
 // A bijection of [0, 2^scale) (Graph500 scrambles vertex labels so that the hubs, the ids with
 // few one bits, spread over the ranks): rounds of an odd multiplier and a right xor-shift, both

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "distributed/buckets.hpp"
+#include "distributed/mix.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/core/phase_times.hpp"
@@ -355,14 +356,7 @@ LocalGraph local_graph_from_edge_stream(const World& world, std::size_t n, std::
 
 namespace {
 
-// splitmix64's finaliser of an arc's 64-bit key: sums of it are order-independent, and two
-// different arc sets collide with probability ~2^-64.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
+using detail::mix;  // arcs' keys hashed: sums are order-independent, collisions ~2^-64
 
 // The sum over this rank's arcs of mix(key ^ (u << 32 | v)) and, with `reversed`, of the reverse.
 std::uint64_t local_arc_sum(const LocalGraph& g, std::uint64_t key, bool reversed) {
