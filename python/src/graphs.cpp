@@ -83,11 +83,9 @@ class Graph {
     auto* parent = static_cast<std::int32_t*>(predecessors.array.request().ptr);
     on_device(*box_, [&](Runtime& runtime) {
       if (search.reached())
-        detail::read_buffer(runtime, search.order.buffer(), reached,
-                            search.reached() * sizeof(std::int32_t), nullptr);
+        search.order.read_into(runtime, reached, search.reached());
       if (return_predecessors && n() > 0) {
-        detail::read_buffer(runtime, search.parent.buffer(), parent, n() * sizeof(std::int32_t),
-                            nullptr);
+        search.parent.read_into(runtime, parent, n());
         for_slices(n(), [&](std::size_t begin, std::size_t end) {
           for (std::size_t v = begin; v < end; ++v)
             if (parent[v] < 0) parent[v] = kNoPredecessor;
@@ -113,8 +111,7 @@ class Graph {
       const DeviceGraph& graph = undirected_device(runtime);
       Components components = treefix::connected_components(runtime, graph);
       if (n() == 0) return components.count;
-      detail::read_buffer(runtime, components.label.buffer(), label, n() * sizeof(std::int32_t),
-                          nullptr);
+      components.label.read_into(runtime, label, n());
       // Labels are each component's smallest vertex; SciPy numbers components 0, 1, ... in the
       // order of their smallest vertex, which this gives too.
       std::vector<std::int32_t> number(n());

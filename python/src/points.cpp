@@ -76,8 +76,8 @@ class KDTree {
         auto index_out = DeviceArray<std::int32_t>::workspace(runtime, "python.knn.index", values);
         auto d2_out = DeviceArray<float>::workspace(runtime, "python.knn.d2", values);
         knn(runtime, *tree_, own ? nullptr : &asked, k, index_out, d2_out);
-        detail::read_buffer(runtime, index_out.buffer(), i, values * sizeof(std::int32_t), nullptr);
-        detail::read_buffer(runtime, d2_out.buffer(), d, values * sizeof(float), nullptr);
+        index_out.read_into(runtime, i, values);
+        d2_out.read_into(runtime, d, values);
         for_slices(values, [&](std::size_t begin, std::size_t end) {
           for (std::size_t j = begin; j < end; ++j) d[j] = std::sqrt(d[j]);
         });
@@ -104,8 +104,7 @@ class KDTree {
         auto found = DeviceArray<std::uint32_t>::workspace(runtime, "python.ball.counts", m);
         correlation_counts(runtime, *tree_, own ? nullptr : &asked, r, found);
         std::vector<std::uint32_t> host(m);
-        detail::read_buffer(runtime, found.buffer(), host.data(), m * sizeof(std::uint32_t),
-                            nullptr);
+        found.read_into(runtime, host.data(), m);
         std::copy(host.begin(), host.end(), count);
       });
     }
@@ -188,7 +187,7 @@ py::array accelerations_of(py::handle positions, py::handle masses, double theta
         build_octree(rt, DevicePoints{n, 3, device.position}, device.mass, {leaf_size});
     DeviceArray<float> out(rt, 3 * n, "accelerations");
     accelerations(rt, tree, out, options);
-    detail::read_buffer(rt, out.buffer(), acc, 3 * n * sizeof(float), nullptr);
+    out.read_into(rt, acc, 3 * n);
   });
   return std::move(result);
 }

@@ -101,13 +101,13 @@ class Tree {
         auto r = DeviceArray<T>::workspace(runtime, "python.treefix.result", n);
         for (std::size_t row = 0; row < rows; ++row) {
           if (n == 0) break;
-          detail::write_buffer(runtime, w.buffer(), source + row * row_bytes, row_bytes, nullptr);
+          w.write_from(runtime, reinterpret_cast<const T*>(source + row * row_bytes), n);
           if (fix == Fix::root)
             rootfix(runtime, *tree_, w, r, options);
           else
             leaffix(runtime, *tree_, w, r, options);
           wait_mapped();
-          detail::read_buffer(runtime, r.buffer(), target + row * row_bytes, row_bytes, nullptr);
+          r.read_into(runtime, reinterpret_cast<T*>(target + row * row_bytes), n);
         }
         wait_mapped();
       });

@@ -80,12 +80,37 @@ class DeviceArray {
     return values;
   }
 
+  // Values [offset, offset + count) copied from `host` (memory the caller owns: a NumPy array,
+  // a mapped file), staged as the tuning says, blocking. The range must lie inside the array.
+  void write_from(Runtime& runtime, const T* host, std::size_t count, std::size_t offset = 0,
+                  Profile* profile = nullptr) {
+    check_range("write_from", count, offset);
+    if (count > 0)
+      detail::write_buffer(runtime, buffer_, host, count * sizeof(T), profile,
+                           offset * sizeof(T));
+  }
+
+  // Values [offset, offset + count) copied into `host` (room for count values), blocking.
+  void read_into(Runtime& runtime, T* host, std::size_t count, std::size_t offset = 0,
+                 Profile* profile = nullptr) const {
+    check_range("read_into", count, offset);
+    if (count > 0)
+      detail::read_buffer(runtime, buffer_, host, count * sizeof(T), profile, offset * sizeof(T));
+  }
+
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   const cl::Buffer& buffer() const noexcept { return buffer_; }
   cl::Buffer& buffer() noexcept { return buffer_; }
 
  private:
+  void check_range(const char* what, std::size_t count, std::size_t offset) const {
+    if (offset > size_ || count > size_ - offset)
+      throw InputError(std::string("DeviceArray::") + what + ": values [" +
+                       std::to_string(offset) + ", " + std::to_string(offset) + " + " +
+                       std::to_string(count) + ") of an array of " + std::to_string(size_));
+  }
+
   cl::Buffer buffer_;
   std::size_t size_ = 0;
 };
