@@ -50,8 +50,8 @@ struct TraversalPieces {
   bool guided = false;        // several call sets: lockstep takes the majority's
   std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
   // Neighbouring items need nearly the same nodes (lockstep's measured work expansion on sorted
-  // items stays near 1: Barnes-Hut 1.3, against 3.3 for the kd-tree queries): what `automatic`
-  // takes lockstep for (choose_variant).
+  // items stays near 1: Barnes-Hut 1.4, against 3.4-3.5 for the 3-D kd-tree queries on an
+  // H200): what `automatic` takes lockstep for (choose_variant).
   bool coherent = false;
 };
 
