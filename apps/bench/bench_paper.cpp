@@ -381,8 +381,8 @@ void run(Session& session, const Args& args) {
             << to_string(args.type) << ", medians of up to " << args.common.repeats
             << " runs after warm-up; times in ms\n";
   Table table({"host_threads", "shape", "n", "type", "fix", "algorithm", "compute_ms", "upload_ms",
-               "download_ms", "prepare_ms", "depth", "branching", "vertices_per_level", "runs",
-               "status", "build_ms"});
+               "download_ms", "prepare_ms", "build_ms", "depth", "branching", "vertices_per_level",
+               "runs", "status"});
   table.stream_csv(session.csv, session.info);
   std::ofstream index;
   if (!args.dump_dir.empty()) {
@@ -501,9 +501,10 @@ void run(Session& session, const Args& args) {
           table.add({std::to_string(threads), shape, std::to_string(n), to_string(args.type), fix,
                      algorithms[a], ok ? general(median(t.compute)) : "",
                      ok ? general(median(t.upload)) : "", ok ? general(median(t.download)) : "",
-                     ok ? general(t.prepare) : "", std::to_string(tree.depth),
-                     cell(tree.branching, 2), cell(tree.vertices_per_level, 1),
-                     ok ? std::to_string(t.runs) : "0", t.status, ok ? general(t.build) : ""});
+                     ok ? general(t.prepare) : "", ok ? general(t.build) : "",
+                     std::to_string(tree.depth), cell(tree.branching, 2),
+                     cell(tree.vertices_per_level, 1), ok ? std::to_string(t.runs) : "0",
+                     t.status});
         }
       }
     }
