@@ -33,10 +33,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ORDER = ["sequential", "cpu-levels", "cpu-euler", "levels", "euler", "euler-accurate", "cupy", "numpy"]
+ORDER = ["sequential", "cpu-levels", "cpu-euler", "bfs", "levels", "euler", "euler-three", "euler-accurate",
+         "cupy", "numpy"]
 STYLE = {"sequential": ("tab:gray", "o"), "cpu-levels": ("tab:brown", "v"),
          "cpu-euler": ("tab:olive", "^"), "levels": ("tab:blue", "s"), "euler": ("tab:red", "D"),
-         "euler-accurate": ("tab:purple", "P"), "cupy": ("tab:green", "x"), "numpy": ("tab:cyan", "x")}
+         "euler-accurate": ("tab:purple", "P"), "cupy": ("tab:green", "x"), "numpy": ("tab:cyan", "x"),
+         "bfs": ("tab:orange", "*"), "euler-three": ("tab:pink", "d")}
 VALUE_BYTES = {"float": 4, "double": 8, "int32": 4, "int64": 8}
 UNIT_ROUNDOFF = {"float": 2.0 ** -24, "double": 2.0 ** -53}
 

@@ -101,6 +101,8 @@ void add_options(CLI::App* suite, ForestOptions& o) {
   add_setting(suite, "--max-height", o.shape.max_height, "Tree height limit");
   add_setting(suite, "--max-children", o.shape.max_children, "Children per node limit");
   add_setting(suite, "--arc-labels", o.shape.arc_labels, "Arc label alphabet size");
+  add_setting(suite, "--node-labels", o.shape.node_labels, "Node label alphabet size (non-roots)");
+  add_setting(suite, "--root-labels", o.shape.root_labels, "Root label alphabet size");
 }
 
 TREEFIX_BENCH(

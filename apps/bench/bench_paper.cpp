@@ -3,13 +3,21 @@
 //   sequential   the CPU reference, one core (treefix::reference over a precomputed BFS order)
 //   cpu-euler    multi-threaded CPU, Euler tour + blocked parallel scan (treefix::cpu_parallel)
 //   cpu-levels   multi-threaded CPU, level-synchronous over BFS positions
-//   levels       device, level-synchronous (Algorithm::levels)
+//   bfs          device, the seed's parallel method (Algorithm 1, treefix/bfs_treefix.hpp): a
+//                queue-based breadth-first search over the CSR on every call, nothing kept
+//   levels       device, our level-synchronous sweeps (Algorithm::levels) over a level structure
+//                built once per tree
 //   euler        device, Euler tour (Algorithm::euler, the library's default form: fused)
 //   euler-three  device, Euler tour as three kernels Write / Scan / Read, as in the paper
 //   euler-accurate  device, Euler tour with the accurate precision (what accuracy costs)
-// Device times are OpenCL profiling events: compute = every kernel, upload = the tree's device
-// representation + the weights, download = the result. CPU times are host wall clocks of the pass
-// alone. prepare_ms is the host work done once per tree (BFS order, Euler tour, level lists).
+// Device times are OpenCL profiling events: compute = every kernel of one call, upload = the
+// tree's device representation + the weights, download = the result. CPU times are host wall
+// clocks of the pass alone. Two columns say what is done once per tree, before the calls:
+//   prepare_ms  host work: the BFS order (sequential), the CPU plan (cpu-*), the CSR (bfs: the
+//               seed's input, built on the host and uploaded as its data transfer)
+//   build_ms    the device structure kept across calls, wall clock: the DeviceTree (the parent
+//               array uploaded and validated, child lists, Euler tour) for the euler forms, that
+//               and the level structure for levels; bfs keeps nothing (0)
 // Medians over --repeats runs after --warmup runs; an algorithm slower than --budget-s seconds per
 // size gets fewer repeats (column runs), and one whose single run exceeded --max-run-s is skipped
 // at larger sizes of that shape (status skipped-too-slow). Unavailable algorithms (InputError
@@ -20,6 +28,11 @@
 // writes the number of vertices at every depth (the seed's Fig. 6) of each graph's tree and of
 // each synthetic shape's largest tree (trees of more than 2^16 levels are left out: a path of
 // 2^24 vertices has 2^24 levels of one vertex, which the depth column already says).
+//
+// Shapes of one size each: graph:FILE (the BFS spanning tree of a real graph, as the seed's
+// Table I) and table1:NAME (a tree of the size and depth of one of Table I's ten trees, NAME
+// af_shell9 ... nlpkkt200, or table1 for all ten; its levels are equally wide and its vertex ids
+// shuffled: the matrices themselves are not at hand).
 //
 // --dump-dir D writes, per shape and size, the tour positions, weights and expected result as raw
 // little-endian files for bench/cupy_treefix.py (same trees, same weights), and D/index.csv.
@@ -32,6 +45,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -43,6 +57,7 @@
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/io/text_io.hpp"
+#include "treefix/treefix/bfs_treefix.hpp"
 #include "treefix/treefix/cpu_parallel.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
@@ -70,10 +85,62 @@ ParentArray graph_spanning_tree(const std::string& path) {
 }
 
 bool is_graph(const std::string& shape) { return shape.rfind("graph:", 0) == 0; }
+bool is_table1(const std::string& shape) { return shape.rfind("table1:", 0) == 0; }
+// Shapes of one size (--min-log/--max-log do not apply).
+bool one_size(const std::string& shape) { return is_graph(shape) || is_table1(shape); }
+
+// Defour & Marin's Table I: the BFS spanning trees of ten SuiteSparse matrices, vertices and depth.
+struct Table1Tree {
+  const char* name;
+  std::size_t vertices, depth;
+};
+constexpr Table1Tree kTable1[] = {{"af_shell9", 504855, 490},   {"audikw1", 943695, 236},
+                                  {"ldoor", 952203, 784},       {"af_shell10", 1508065, 1098},
+                                  {"G3_circuit", 1585478, 705}, {"kkt_power", 2063494, 36},
+                                  {"nlpkkt120", 3542400, 123},  {"cage15", 5154859, 81},
+                                  {"nlpkkt160", 8345600, 163},  {"nlpkkt200", 16240000, 203}};
+
+// A tree of Table I's size and depth: depth + 1 levels, the root alone on the first and the other
+// vertices spread evenly over the rest, each vertex's parent drawn uniformly from the level above;
+// ids shuffled (a matrix's row ids do not follow its BFS levels).
+ParentArray table1_tree(const std::string& name) {
+  for (const Table1Tree& t : kTable1) {
+    if (name != t.name) continue;
+    ParentArray parent(t.vertices, -1);
+    std::mt19937_64 rng(t.vertices);
+    std::size_t above_first = 0, above_count = 1, next = 1;
+    for (std::size_t level = 1; level <= t.depth; ++level) {
+      const std::size_t count = (t.vertices - 1) * level / t.depth - (next - 1);
+      for (std::size_t i = 0; i < count; ++i)
+        parent[next + i] = static_cast<vertex_t>(above_first + rng() % above_count);
+      above_first = next;
+      above_count = count;
+      next += count;
+    }
+    return generate::shuffle_labels(parent, t.depth);
+  }
+  std::string names;
+  for (const Table1Tree& t : kTable1) names += (names.empty() ? "" : ", ") + std::string(t.name);
+  throw InputError("unknown Table I tree '" + name + "' (" + names + ")");
+}
+
+// "table1" stands for the ten trees of Table I.
+std::vector<std::string> expand_shapes(const std::vector<std::string>& shapes) {
+  std::vector<std::string> all;
+  for (const auto& shape : shapes) {
+    if (shape != "table1") {
+      all.push_back(shape);
+      continue;
+    }
+    for (const Table1Tree& t : kTable1) all.push_back(std::string("table1:") + t.name);
+  }
+  return all;
+}
 
 ParentArray make(const std::string& shape, std::size_t n) {
   if (is_graph(shape)) return graph_spanning_tree(shape.substr(6));
-  return cli::make_tree_shape(shape, n);  // (or graph:FILE.mtx)
+  if (is_table1(shape)) return table1_tree(shape.substr(7));
+  return cli::make_tree_shape(shape, n);
 }
 
 template <class T>
@@ -85,13 +152,15 @@ void dump_raw(const std::string& path, const std::vector<T>& values) {
 }
 
 bool is_device_algorithm(const std::string& a) {
-  return a == "levels" || a == "euler" || a == "euler-three" || a == "euler-accurate";
+  return a == "bfs" || a == "levels" || a == "euler" || a == "euler-three" || a == "euler-accurate";
 }
 
 TreefixOptions device_options(const std::string& algorithm) {
   TreefixOptions options;
   options.op = Op::sum;
-  options.algorithm = algorithm == "levels" ? Algorithm::levels : Algorithm::euler;
+  options.algorithm = algorithm == "levels" ? Algorithm::levels
+                      : algorithm == "bfs"  ? Algorithm::bfs
+                                            : Algorithm::euler;
   if (algorithm == "euler-three") options.euler_kernels = EulerKernels::three;
   // the paper's methods in the weight type; euler-accurate is the library's default precision
   options.precision = algorithm == "euler-accurate" ? Precision::accurate : Precision::fast;
@@ -100,7 +169,7 @@ TreefixOptions device_options(const std::string& algorithm) {
 
 struct Timing {
   std::vector<double> compute, upload, download;
-  double prepare = 0;
+  double prepare = 0, build = 0;
   int runs = 0;
   std::string status = "ok";
 };
@@ -111,7 +180,7 @@ struct TreeForms {
   std::shared_ptr<cpu_parallel::Plan> plan;  // cpu-euler, cpu-levels
   double plan_ms = 0;
   std::shared_ptr<DeviceTree> euler_tree;  // euler, euler-three, euler-accurate
-  double euler_prepare_ms = 0, euler_upload_ms = 0;
+  double euler_build_ms = 0, euler_upload_ms = 0;
 };
 
 // Times one algorithm on one tree; the first run is checked against the sequential result
@@ -166,39 +235,84 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
       }
       return ms;
     };
+  } else if (algorithm == "bfs") {
+    // The seed's setup: the CSR built on the host and uploaded once (its data transfer), then
+    // every call searches it afresh.
+    auto csr = std::make_shared<DeviceChildLists>();
+    Profile uploads;
+    const double csr_ms = host_ms([&] {
+      *csr = upload_child_lists(rt, parent, &uploads);
+      rt.queue().finish();
+    });
+    tree_upload_ms = uploads.milliseconds("upload");
+    t.prepare = std::max(0.0, csr_ms - tree_upload_ms);
+    const TreefixOptions options = device_options(algorithm);
+    once = [&, csr, options](bool record, bool verify) {
+      Profile profile;
+      const double ms = host_ms([&] {
+        auto weights = DeviceArray<T>::upload(rt, w, &profile);
+        DeviceArray<T> result(rt, n);
+        if (root)
+          bfs_rootfix(rt, *csr, weights, result, options.op, options.exclusive, &profile, nullptr,
+                      options.precision);
+        else
+          bfs_leaffix(rt, *csr, weights, result, options.op, options.exclusive, &profile, nullptr,
+                      options.precision);
+        auto r = result.download(rt, &profile);
+        if (verify) check(r);
+      });
+      if (record) {
+        const double up = profile.milliseconds("upload"), down = profile.milliseconds("download");
+        t.compute.push_back(profile.total_milliseconds() - up - down);
+        t.upload.push_back(up + tree_upload_ms);
+        t.download.push_back(down);
+      }
+      return ms;
+    };
   } else if (is_device_algorithm(algorithm)) {
     TreefixOptions options = device_options(algorithm);
-    // The first call on a fresh DeviceTree builds and uploads the tree's device form: its
-    // uploads are the tree's, its host time beyond the device events is prepare_ms. If it also
-    // compiled programs (a size class seen first), measure it again on another fresh tree.
-    auto weights = DeviceArray<T>::upload(rt, w);
-    DeviceArray<T> result(rt, n);
+    // The tree's device form, built once and kept: the DeviceTree (shared by the Euler-tour
+    // forms), and for levels its level structure too. Wall clock, the queue finished.
     const bool euler_family = algorithm != "levels";
     if (euler_family && forms.euler_tree) {
       tree = forms.euler_tree;
       tree_upload_ms = forms.euler_upload_ms;
-      t.prepare = forms.euler_prepare_ms;
+      t.build = forms.euler_build_ms;
+    } else {
+      // A first tree of a size class may compile programs (sized scans): then it is built again.
+      for (int attempt = 0; attempt < 2; ++attempt) {
+        const std::size_t built = rt.programs_built();
+        Profile uploads;
+        DeviceTreeOptions build;
+        build.profile = &uploads;
+        t.build = host_ms([&] {
+          tree = std::make_shared<DeviceTree>(rt, parent, build);
+          rt.queue().finish();
+        });
+        tree_upload_ms = uploads.milliseconds("upload");
+        if (rt.programs_built() == built) break;
+      }
+      if (euler_family) {
+        forms.euler_tree = tree;
+        forms.euler_upload_ms = tree_upload_ms;
+        forms.euler_build_ms = t.build;
+      }
     }
-    for (int attempt = 0; attempt < 2 && !tree; ++attempt) {
+    if (!euler_family) {
       const std::size_t built = rt.programs_built();
-      auto fresh = std::make_shared<DeviceTree>(rt, parent);
-      Profile first;
-      options.profile = &first;
-      const double first_ms = host_ms([&] {
-        if (root)
-          rootfix(rt, *fresh, weights, result, options);
-        else
-          leaffix(rt, *fresh, weights, result, options);
+      double levels_ms = host_ms([&] {
+        tree->levels();
         rt.queue().finish();
       });
-      tree_upload_ms = first.milliseconds("upload");
-      t.prepare = std::max(0.0, first_ms - first.total_milliseconds());
-      if (rt.programs_built() == built || attempt == 1) tree = fresh;
-    }
-    if (euler_family && !forms.euler_tree) {
-      forms.euler_tree = tree;
-      forms.euler_upload_ms = tree_upload_ms;
-      forms.euler_prepare_ms = t.prepare;
+      if (rt.programs_built() != built) {  // compiled: build the structure again on a fresh tree
+        auto again = std::make_shared<DeviceTree>(rt, parent);
+        levels_ms = host_ms([&] {
+          again->levels();
+          rt.queue().finish();
+        });
+        tree = again;
+      }
+      t.build += levels_ms;
     }
     once = [&, options](bool record, bool verify) mutable {
       Profile profile;
@@ -224,7 +338,7 @@ Timing time_algorithm(Runtime& rt, const Args& args, const std::string& algorith
   } else {
     throw InputError(
         "unknown algorithm '" + algorithm +
-        "' (sequential, cpu-euler, cpu-levels, levels, euler, euler-three, euler-accurate)");
+        "' (sequential, cpu-euler, cpu-levels, bfs, levels, euler, euler-three, euler-accurate)");
   }
   const double first_ms = once(false, true);
   // Fewer runs for slow algorithms: warm-up and repeats both fit the budget.
@@ -255,15 +369,20 @@ void run(Session& session, const Args& args) {
     throw InputError("--warmup must be at least 1 (the first run checks the result)");
   Runtime& rt = session.runtime;
   const unsigned threads = thread_count(args.threads);
-  const auto shapes = split(args.shapes), algorithms = split(args.algorithms);
-  for (const auto& shape : shapes)  // refuse a misspelt shape before hours of measurements
-    if (!is_graph(shape)) make(shape, 1);
+  const auto shapes = expand_shapes(split(args.shapes));
+  const auto algorithms = split(args.algorithms);
+  for (const auto& shape : shapes) {  // refuse a misspelt shape before hours of measurements
+    if (is_table1(shape) && std::none_of(std::begin(kTable1), std::end(kTable1),
+                                         [&](auto& t) { return shape.substr(7) == t.name; }))
+      table1_tree(shape.substr(7));  // throws, naming the ten
+    if (!one_size(shape)) make(shape, 1);
+  }
   std::cout << "# host threads: " << threads << "; " << args.fix << " (sum), type "
             << to_string(args.type) << ", medians of up to " << args.common.repeats
             << " runs after warm-up; times in ms\n";
   Table table({"host_threads", "shape", "n", "type", "fix", "algorithm", "compute_ms", "upload_ms",
-               "download_ms", "prepare_ms", "depth", "branching", "vertices_per_level", "runs",
-               "status"});
+               "download_ms", "prepare_ms", "build_ms", "depth", "branching", "vertices_per_level",
+               "runs", "status"});
   table.stream_csv(session.csv, session.info);
   std::ofstream index;
   if (!args.dump_dir.empty()) {
@@ -296,12 +415,12 @@ void run(Session& session, const Args& args) {
     }
   std::size_t steps = 0, step = 0;
   for (const auto& shape : shapes)
-    steps += is_graph(shape) ? 1 : std::size_t(args.max_log - args.min_log + 1);
+    steps += one_size(shape) ? 1 : std::size_t(args.max_log - args.min_log + 1);
   steps *= algorithms.size() * fixes.size();
   for (const auto& shape : shapes) {
     // per (fix, algorithm): index f * algorithms.size() + a
     std::vector<bool> too_slow(algorithms.size() * fixes.size(), false), unavailable(too_slow);
-    const int last = is_graph(shape) ? args.min_log : args.max_log;
+    const int last = one_size(shape) ? args.min_log : args.max_log;
     for (int lg = args.min_log; lg <= last; ++lg) {
       ParentArray parent = make(shape, std::size_t(1) << lg);
       const std::size_t n = parent.size();
@@ -326,8 +445,10 @@ void run(Session& session, const Args& args) {
       std::string stem;
       auto base = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
       if (index.is_open()) {
-        stem = args.dump_dir + "/" + (is_graph(shape) ? "graph" + std::to_string(lg) : shape) +
-               "_" + std::to_string(n);
+        const std::string name = is_graph(shape)    ? "graph" + std::to_string(lg)
+                                 : is_table1(shape) ? shape.substr(7)
+                                                    : shape;
+        stem = args.dump_dir + "/" + name + "_" + std::to_string(n);
         EulerTour tour = build_euler_tour(parent);
         if (2 * n > static_cast<std::size_t>(INT32_MAX))
           throw InputError("--dump-dir writes int32 positions: tree too large");
@@ -380,9 +501,10 @@ void run(Session& session, const Args& args) {
           table.add({std::to_string(threads), shape, std::to_string(n), to_string(args.type), fix,
                      algorithms[a], ok ? general(median(t.compute)) : "",
                      ok ? general(median(t.upload)) : "", ok ? general(median(t.download)) : "",
-                     ok ? general(t.prepare) : "", std::to_string(tree.depth),
-                     cell(tree.branching, 2), cell(tree.vertices_per_level, 1),
-                     ok ? std::to_string(t.runs) : "0", t.status});
+                     ok ? general(t.prepare) : "", ok ? general(t.build) : "",
+                     std::to_string(tree.depth), cell(tree.branching, 2),
+                     cell(tree.vertices_per_level, 1), ok ? std::to_string(t.runs) : "0",
+                     t.status});
         }
       }
     }
@@ -396,10 +518,11 @@ void run_any_type(Session& session, const Args& args) {
 }
 
 void add_options(CLI::App* suite, Args& o) {
-  add_tree_size_options(suite, o, "star,caterpillar,path,random,random-shuffled,graph:FILE.mtx",
+  add_tree_size_options(suite, o,
+                        "star,caterpillar,path,random,random-shuffled,graph:FILE.mtx,table1[:NAME]",
                         "rootfix, leaffix, or both: rootfix,leaffix");
   add_selection(suite, "--algorithms", o.algorithms,
-                "sequential,cpu-euler,cpu-levels,levels,euler,euler-three,euler-accurate");
+                "sequential,cpu-euler,cpu-levels,bfs,levels,euler,euler-three,euler-accurate");
   cli::add_enum_option(suite, "--type", o.type, "value type");
   add_threads_option(suite, o.threads);
   add_setting(suite, "--budget-s", o.budget_s,
@@ -413,7 +536,8 @@ void add_options(CLI::App* suite, Args& o) {
                     "write the vertices per depth of each shape's largest tree (CSV)");
 }
 
-TREEFIX_BENCH("paper", "Defour & Marin's experiment: CPU, multi-threaded CPU, levels, euler",
+TREEFIX_BENCH("paper",
+              "Defour & Marin's experiment: CPU, multi-threaded CPU, the seed's bfs, levels, euler",
               run_any_type, add_options);
 
 }  // namespace

@@ -3,7 +3,9 @@
 // BFS trees on high-diameter (grid, strip, path), low-diameter (Kronecker) and real graphs
 // (--graph FILE), with the depth of each tree; list ranking
 // (Wyllie against the ruling set); rooting an unrooted forest; and the device Euler tour of a
-// parent array against the host builder.
+// parent array against the host builder. --downstream feeds each method's rooted tree to rootfix
+// (levels and euler) on the same graph: the study Sahu and Donur announce (their trees' depth
+// against what a level-synchronous algorithm downstream pays for it).
 //
 // Times: `wall` is host time around the call with the queue finished (every kernel, the
 // Boost.Compute sorts, transfers named in the table, and the host round trips of the iterative
@@ -32,6 +34,7 @@
 #include "treefix/primitives/listrank.hpp"
 #include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/generate.hpp"
+#include "treefix/treefix/treefix.hpp"
 
 namespace treefix::bench {
 namespace {
@@ -41,7 +44,7 @@ struct RootingBenchOptions : GraphInputs {
   std::size_t strip_width = 16, path = std::size_t{1} << 20;
   std::size_t list = std::size_t{1} << 25, forest = std::size_t{1} << 24,
               tour = std::size_t{1} << 22;
-  bool path_bfs = false;
+  bool path_bfs = false, downstream = false;
   std::string parts = "cc,rst,listrank,root,tour";
   std::string cc_samples = "auto,0,1,2";  // connectivity_samples knob values ("auto": default)
   std::string pr_levels = "1";            // pr_levels_per_launch knob values: one pr row each
@@ -136,6 +139,56 @@ void check_forest(const Csr& g, const ParentArray& parent, const std::string& wh
 
 const char* kKernelPhases = "|connectivity|cc-forest|tour|listrank|parent|check|bfs|path-reversal|";
 
+// A rooted tree fed to rootfix (float, weights 1: every vertex gets its depth + 1, checked) with
+// the levels and the euler algorithm: `build` the DeviceTree once (and levels' level structure),
+// `kernel` one call's kernels on it, `wall` the host call a user makes (upload, validate, prepare,
+// compute, download), medians.
+void bench_downstream(Runtime& rt, const std::string& name, const Csr& g, const std::string& method,
+                      const ParentArray& parent, const RootingBenchOptions& o, Table& table) {
+  const std::size_t n = parent.size();
+  const std::vector<float> ones(n, 1.0f);
+  std::vector<float> expected(n);
+  const auto depth = depths(parent);
+  for (std::size_t v = 0; v < n; ++v) expected[v] = float(depth[v] + 1);
+  const auto weights = DeviceArray<float>::upload(rt, ones);
+  for (Algorithm algorithm : {Algorithm::levels, Algorithm::euler}) {
+    TreefixOptions options;
+    options.algorithm = algorithm;
+    std::vector<float> got;
+    const auto [wall, unused] = measure(rt, o.common.runs(), kKernelPhases, [&](Profile&) {
+      got = rootfix(rt, parent, ones, options);
+    });
+    if (got != expected)
+      throw Error("rooting bench: rootfix on the " + method + " tree of " + name + " is wrong");
+    std::vector<double> build, kernel;
+    const Runs runs = o.common.runs();
+    for (std::size_t i = 0; i < runs.total(); ++i) {
+      std::shared_ptr<DeviceTree> tree;
+      const double built = host_ms([&] {
+        tree = std::make_shared<DeviceTree>(rt, parent);
+        if (algorithm == Algorithm::levels) tree->levels();
+        rt.queue().finish();
+      });
+      DeviceArray<float> result(rt, n);
+      Profile profile;
+      options.profile = &profile;
+      rootfix(rt, *tree, weights, result, options);
+      rt.queue().finish();
+      options.profile = nullptr;
+      if (!runs.timed(i)) continue;
+      build.push_back(built);
+      kernel.push_back(profile.total_milliseconds());
+    }
+    table.add({"downstream", name, method + " -> rootfix " + to_string(algorithm),
+               std::to_string(n), std::to_string(g.edges() / 2), fixed(median(kernel)), fixed(wall),
+               std::to_string(tree_shape(parent).depth),
+               "float, accurate; kernel: one call on a prepared tree; wall: the host call; build "
+               "(DeviceTree" +
+                   std::string(algorithm == Algorithm::levels ? " + level structure" : "") +
+                   ") ms: " + fixed(median(build))});
+  }
+}
+
 void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const RootingBenchOptions& o,
                bool with_bfs, Table& table) {
   struct Variant {
@@ -154,6 +207,7 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
   }
   if (with_bfs) variants.push_back({"bfs", RstMethod::bfs, ListRankMethod::ruling_set});
   variants.push_back({"auto", RstMethod::automatic, ListRankMethod::ruling_set});
+  std::vector<std::pair<std::string, ParentArray>> downstream_trees;
   for (auto& v : variants) {
     RstOptions options;
     options.method = v.method;
@@ -177,12 +231,20 @@ void bench_rst(Runtime& rt, const std::string& name, const Csr& g, const Rooting
         &phases);
     rt.tuning() = saved;
     check_forest(g, parent, name + " " + v.label);
+    // Downstream, once per method's tree (list ranking and jump counts do not change it).
+    const bool first_of_method =
+        &*std::find_if(variants.begin(), variants.end(),
+                       [&](const Variant& u) { return u.method == v.method; }) == &v;
+    if (o.downstream && first_of_method && v.method != RstMethod::automatic)
+      downstream_trees.emplace_back(v.label, parent);
     table.add({"rst", name, v.label, std::to_string(g.vertices()), std::to_string(g.edges() / 2),
                fixed(kernel), fixed(wall), std::to_string(tree_shape(parent).depth),
                (v.method == RstMethod::automatic ? "chose " + std::string(to_string(chosen)) + "; "
                                                  : std::string()) +
                    "host in/out; ms: " + phases});
   }
+  for (const auto& [method, parent] : downstream_trees)
+    bench_downstream(rt, name, g, method, parent, o, table);
 }
 
 // Connected components alone (device graph in, labels on the device), one row per sampling
@@ -359,6 +421,8 @@ void add_options(CLI::App* suite, RootingBenchOptions& o) {
               "width of the long strip grid (as many vertices as the square grid)");
   add_setting(suite, "--path", o.path, "vertices of the path graph");
   suite->add_flag("--path-bfs", o.path_bfs, "also BFS on the path (one level per vertex: slow)");
+  suite->add_flag("--downstream", o.downstream,
+                  "feed each method's rooted tree to rootfix (levels and euler): rows downstream");
   add_setting(suite, "--list", o.list, "elements of the ranked list");
   add_setting(suite, "--forest", o.forest, "vertices of the rooted path forest");
   add_setting(suite, "--tour", o.tour, "vertices of the Euler-tour trees");

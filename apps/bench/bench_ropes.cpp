@@ -1,8 +1,20 @@
-// treefix-bench ropes: the rope-stack traversals (Barnes-Hut, correlation, kNN on kd- and
-// vp-trees) in every variant, sorted and unsorted, against a multi-threaded CPU run of the same
-// traversal on the same host. Reports, as the paper's tables 1 and 2 do, the average nodes
-// visited per point and the work expansion of lockstep; timings are OpenCL profiling events
-// (traversal kernel and transfers apart), medians over repeats after one warm-up run.
+// treefix-bench ropes: the rope-stack traversals of Goldfarb, Jo and Kulkarni's evaluation
+// (Barnes-Hut, point correlation, kNN, NN, and NN on a vantage-point tree) in every variant,
+// sorted and unsorted, against a multi-threaded CPU run of the same traversal on the same host.
+// Reports, as the paper's tables 1 and 2 do, the average nodes visited per point and the work
+// expansion of lockstep (per warp, mean and standard deviation); timings are OpenCL profiling
+// events (traversal kernel and transfers apart), medians over repeats after one warm-up run.
+//   apps         nbody (BH), correlate (PC), knn-kd (kNN, -k neighbours), nn (k = 1 on the
+//                kd-tree), nn-vp (k = 1 on the vp-tree: the paper's VP), knn-vp (-k on it)
+//   --body-sets  plummer (the paper's Plummer input), random (its Random: equal masses, uniform
+//                positions and velocities)
+//   --displaced  fractions: Barnes-Hut on each body set in Morton order with that fraction of
+//                positions moved elsewhere, run in that order (the library does not sort), lockstep
+//                and independent: where the automatic variant's sampled sortedness test
+//                (treefix/spatial/ropes.hpp, neighbour_spread) must draw its line
+// Every row also says what the automatic variant chose for those items on this device
+// (auto_chose) and the sampled spread ratio of the order they ran in (spread_ratio: neighbours'
+// spread over the spread anywhere; sorted at 0.1 or below).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,9 +44,11 @@ struct RopesArgs : SpatialWorkload {
     cpu_repeats = 3;
   }
   CommonOptions common{"", "", 5, 1};
-  std::string apps = "nbody,correlate,knn-kd,knn-vp";
-  int dims = 3;              // dimensions of the query points (correlation, kNN)
-  std::size_t clusters = 0;  // 0: uniform points; else Gaussian clusters (point_sets.hpp)
+  std::string apps = "nbody,correlate,knn-kd,nn,nn-vp,knn-vp";
+  std::string body_sets = "plummer";
+  std::vector<double> displaced;  // fractions for the Barnes-Hut sortedness sweep
+  int dims = 3;                   // dimensions of the query points (correlation, kNN)
+  std::size_t clusters = 0;       // 0: uniform points; else Gaussian clusters (point_sets.hpp)
 };
 
 // Work expansion per warp (lockstep_width consecutive items, as the kernels group them): the
@@ -67,26 +81,41 @@ std::pair<double, double> warp_expansion(const TraversalStats& stats, Variant va
 Table make_table() {
   return Table({"app", "n", "variant", "sorted", "kernel_ms", "transfer_ms", "visits_per_point",
                 "work_expansion", "cpu_ms", "speedup_vs_cpu", "threads", "warp_expansion_mean",
-                "warp_expansion_sd", "point_set"});
+                "warp_expansion_sd", "point_set", "spread_ratio", "auto_chose"});
 }
 
-// Runs `gpu(profile, stats)` per variant and sort mode, and `cpu(sorted)` on the host threads.
-template <class Gpu, class Cpu>
+// What one measurement runs: the sort modes (true: the library sorts the items), the variants,
+// and whether the CPU baseline runs.
+struct Plan {
+  std::vector<bool> sort_modes = {true, false};
+  std::vector<Variant> variants = {Variant::lockstep, Variant::independent, Variant::recursive};
+  bool cpu = true;
+};
+
+// Runs `gpu(variant, sorted, profile, stats, chosen)` per variant and sort mode, and
+// `cpu(sorted)` on the host threads; `spread(sorted)` is the sampled spread ratio of the order the
+// items run in.
+template <class Gpu, class Cpu, class Spread>
 void measure(Runtime& rt, const std::string& app, std::size_t n, const RopesArgs& a,
-             const std::string& point_set, Gpu gpu, Cpu cpu, Table& rows) {
+             const std::string& point_set, Gpu gpu, Cpu cpu, Spread spread, Table& rows,
+             const Plan& plan = {}) {
   const std::size_t width = lockstep_width(rt);
-  for (bool sorted : {true, false}) {
+  for (bool sorted : plan.sort_modes) {
     std::vector<double> cpu_times;
-    for (int r = 0; r < a.cpu_repeats; ++r) cpu_times.push_back(host_ms([&] { cpu(sorted); }));
-    double cpu_ms = median(cpu_times);
-    for (Variant v : {Variant::lockstep, Variant::independent, Variant::recursive}) {
+    for (int r = 0; plan.cpu && r < a.cpu_repeats; ++r)
+      cpu_times.push_back(host_ms([&] { cpu(sorted); }));
+    const double cpu_ms = plan.cpu ? median(cpu_times) : 0;
+    Variant chosen = Variant::automatic;
+    gpu(Variant::automatic, sorted, nullptr, nullptr, &chosen);
+    const double ratio = spread(sorted);
+    for (Variant v : plan.variants) {
       TraversalStats stats;
-      gpu(v, sorted, nullptr, &stats);  // statistics (and the kernel build: the first warm-up)
+      gpu(v, sorted, nullptr, &stats, nullptr);  // statistics (and the build: the first warm-up)
       std::vector<double> kernel, transfer;
       const Runs runs = a.common.runs();
       for (std::size_t r = 1; r < runs.total(); ++r) {
         Profile p;
-        gpu(v, sorted, &p, nullptr);
+        gpu(v, sorted, &p, nullptr, nullptr);
         if (!runs.timed(r)) continue;
         kernel.push_back(p.milliseconds("traverse"));
         transfer.push_back(p.milliseconds("upload") + p.milliseconds("download"));
@@ -95,8 +124,9 @@ void measure(Runtime& rt, const std::string& app, std::size_t n, const RopesArgs
       const auto [warp_mean, warp_sd] = warp_expansion(stats, v, width);
       rows.add({app, std::to_string(n), to_string(v), sorted ? "1" : "0", cell(kernel_ms),
                 cell(median(transfer)), cell(stats.mean_visits(), 1), cell(stats.work_expansion()),
-                cell(cpu_ms), cell(cpu_ms / kernel_ms, 2), std::to_string(thread_count(a.threads)),
-                cell(warp_mean), cell(warp_sd), point_set});
+                plan.cpu ? cell(cpu_ms) : "", plan.cpu ? cell(cpu_ms / kernel_ms, 2) : "",
+                std::to_string(thread_count(a.threads)), cell(warp_mean), cell(warp_sd), point_set,
+                cell(ratio, 4), to_string(chosen)});
       std::cerr << "  done " << app << " " << to_string(v) << (sorted ? " sorted" : "") << "\n";
     }
   }
@@ -111,6 +141,61 @@ void dump_points(Runtime& rt, const RopesArgs& a, const KdTree& kd, const PointS
       .add("ropes_" + point_set + "_" + std::to_string(points.n), points, radius, a.k, &counts);
 }
 
+// The sampled spread ratio of items in this order (lockstep groups of the device's width).
+double spread_ratio(Runtime& rt, const PointSet& items) {
+  return neighbour_spread(items, lockstep_width(rt)).ratio();
+}
+
+// Barnes-Hut on one body set: sorted by the library and as generated; then, per --displaced
+// fraction, in Morton order with that fraction moved, run in that order.
+void measure_bodies(Runtime& rt, const RopesArgs& a, const std::string& set, const Bodies& bodies,
+                    unsigned threads, Table& rows) {
+  auto t0 = std::chrono::steady_clock::now();
+  Octree tree = build_octree(bodies.position, bodies.mass, a.leaf);
+  std::printf("# nbody: %zu %s bodies, octree of %zu nodes, height %d, built in %.1f ms (host)\n",
+              bodies.size(), set.c_str(), tree.nodes(), tree.height, ms_since(t0));
+  GravityOptions o;
+  o.theta = a.theta;
+  o.leaf_size = a.leaf;
+  {  // accuracy on a sample of bodies against the direct sum
+    o.variant = Variant::independent;
+    const double error = sampled_error(bodies, accelerations(rt, tree, o), o.eps);
+    std::printf("# nbody: theta %.2f, relative RMS error vs direct sum on %zu bodies: %.2e\n",
+                a.theta, std::min<std::size_t>(256, bodies.size()), error);
+  }
+  auto gpu_on = [&](const Octree& octree) {
+    return
+        [&rt, &octree, o](Variant v, bool sorted, Profile* p, TraversalStats* s, Variant* chosen) {
+          GravityOptions g = o;
+          g.variant = v;
+          g.sort = sorted ? SortMode::on : SortMode::off;
+          g.profile = p;
+          g.stats = s;
+          g.chosen = chosen;
+          accelerations(rt, octree, g);
+        };
+  };
+  const PointSet in_tree_order = bodies.position.permuted(morton_order(bodies.position));
+  measure(
+      rt, "nbody", bodies.size(), a, set + "-3d", gpu_on(tree),
+      [&](bool) { reference::accelerations_tree(tree, a.theta, o.eps, threads); },
+      [&](bool sorted) { return spread_ratio(rt, sorted ? in_tree_order : bodies.position); },
+      rows);
+  for (double displaced : a.displaced) {
+    const Bodies moved = partly_sorted(bodies, displaced, 7);
+    const Octree moved_tree = build_octree(moved.position, moved.mass, a.leaf);
+    char name[64];
+    std::snprintf(name, sizeof name, "%s-3d-morton-displaced-%g", set.c_str(), displaced);
+    Plan plan;
+    plan.sort_modes = {false};
+    plan.variants = {Variant::lockstep, Variant::independent};
+    plan.cpu = false;
+    measure(
+        rt, "nbody", bodies.size(), a, name, gpu_on(moved_tree), [](bool) {},
+        [&](bool) { return spread_ratio(rt, moved.position); }, rows, plan);
+  }
+}
+
 void run_ropes(Session& session, const RopesArgs& a) {
   Runtime& rt = session.runtime;
   const unsigned threads = thread_count(a.threads);
@@ -118,38 +203,19 @@ void run_ropes(Session& session, const RopesArgs& a) {
             << " threads\n";
   Table rows = make_table();
   auto wants = [&](const char* app) { return listed(a.apps, app); };
+  for (const auto& set : split(a.body_sets))
+    if (set != "plummer" && set != "random")
+      throw InputError("--body-sets: plummer or random, not '" + set + "'");
 
-  if (wants("nbody") && a.bodies > 0) {
-    auto bodies = generate::plummer(a.bodies, 1);
-    auto t0 = std::chrono::steady_clock::now();
-    Octree tree = build_octree(bodies.position, bodies.mass, a.leaf);
-    std::printf(
-        "# nbody: %zu Plummer bodies, octree of %zu nodes, height %d, built in %.1f ms (host)\n",
-        a.bodies, tree.nodes(), tree.height, ms_since(t0));
-    GravityOptions o;
-    o.theta = a.theta;
-    o.leaf_size = a.leaf;
-    // accuracy on a sample of bodies against the direct sum
-    {
-      o.variant = Variant::independent;
-      const double error = sampled_error(bodies, accelerations(rt, tree, o), o.eps);
-      std::printf("# nbody: theta %.2f, relative RMS error vs direct sum on %zu bodies: %.2e\n",
-                  a.theta, std::min<std::size_t>(256, a.bodies), error);
-    }
-    measure(
-        rt, "nbody", a.bodies, a, "plummer-3d",
-        [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-          GravityOptions g = o;
-          g.variant = v;
-          g.sort = sorted ? SortMode::on : SortMode::off;
-          g.profile = p;
-          g.stats = s;
-          accelerations(rt, tree, g);
-        },
-        [&](bool) { reference::accelerations_tree(tree, a.theta, o.eps, threads); }, rows);
-  }
+  if (wants("nbody") && a.bodies > 0)
+    for (const auto& set : split(a.body_sets))
+      measure_bodies(rt, a, set,
+                     set == "plummer" ? generate::plummer(a.bodies, 1) : random_bodies(a.bodies, 1),
+                     threads, rows);
 
-  if ((wants("correlate") || wants("knn-kd") || wants("knn-vp")) && a.points > 0) {
+  const bool queries =
+      wants("correlate") || wants("knn-kd") || wants("nn") || wants("nn-vp") || wants("knn-vp");
+  if (queries && a.points > 0) {
     if (a.dims < 1 || a.dims > 16) throw InputError("--dims must be 1..16");
     PointSet points = a.clusters ? clustered_points(a.points, a.dims, a.clusters, 2)
                                  : uniform_points(a.points, 2, a.dims);
@@ -172,38 +238,44 @@ void run_ropes(Session& session, const RopesArgs& a) {
         "(%.1f ms); radius %.5f; k %d\n",
         a.points, point_set.c_str(), kd.height, kd_ms, vp.height, vp_ms, radius, a.k);
     dump_points(rt, a, kd, points, point_set, radius);
-    auto options = [](Variant v, bool sorted, Profile* p, TraversalStats* s) {
+    auto options = [](Variant v, bool sorted, Profile* p, TraversalStats* s, Variant* chosen) {
       QueryOptions q;
       q.variant = v;
       q.sort = sorted ? SortMode::on : SortMode::off;
       q.profile = p;
       q.stats = s;
+      q.chosen = chosen;
       return q;
     };
+    const double sorted_ratio = spread_ratio(rt, sorted_points);
+    const double unsorted_ratio = spread_ratio(rt, points);
+    auto spread = [&](bool sorted) { return sorted ? sorted_ratio : unsorted_ratio; };
     if (wants("correlate"))
       measure(
           rt, "correlate", a.points, a, point_set,
-          [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-            correlation_counts(rt, kd, points, radius, options(v, sorted, p, s));
+          [&](Variant v, bool sorted, Profile* p, TraversalStats* s, Variant* chosen) {
+            correlation_counts(rt, kd, points, radius, options(v, sorted, p, s, chosen));
           },
           [&](bool sorted) {
             reference::correlation_tree(kd, sorted ? sorted_points : points, radius, threads);
           },
-          rows);
-    // kNN on either tree.
-    auto measure_knn = [&](const char* app, const auto& tree) {
+          spread, rows);
+    // k nearest neighbours on either tree.
+    auto measure_knn = [&](const char* app, const auto& tree, int k) {
       measure(
           rt, app, a.points, a, point_set,
-          [&](Variant v, bool sorted, Profile* p, TraversalStats* s) {
-            knn(rt, tree, points, a.k, options(v, sorted, p, s));
+          [&](Variant v, bool sorted, Profile* p, TraversalStats* s, Variant* chosen) {
+            knn(rt, tree, points, k, options(v, sorted, p, s, chosen));
           },
           [&](bool sorted) {
-            reference::knn_tree(tree, sorted ? sorted_points : points, a.k, threads);
+            reference::knn_tree(tree, sorted ? sorted_points : points, k, threads);
           },
-          rows);
+          spread, rows);
     };
-    if (wants("knn-kd")) measure_knn("knn-kd", kd);
-    if (wants("knn-vp")) measure_knn("knn-vp", vp);
+    if (wants("knn-kd")) measure_knn("knn-kd", kd, a.k);
+    if (wants("nn")) measure_knn("nn", kd, 1);
+    if (wants("nn-vp")) measure_knn("nn-vp", vp, 1);
+    if (wants("knn-vp")) measure_knn("knn-vp", vp, a.k);
   }
 
   session.report({&rows});
@@ -215,9 +287,14 @@ void add_options(CLI::App* suite, RopesArgs& o) {
   add_setting(suite, "--dims", o.dims, "dimensions of the query points (correlate, knn; 1..16)");
   add_setting(suite, "--clusters", o.clusters,
               "query points in this many Gaussian clusters (0: uniform)");
+  add_setting(suite, "--body-sets", o.body_sets, "Barnes-Hut bodies: plummer, random or both");
+  suite
+      ->add_option("--displaced", o.displaced,
+                   "Barnes-Hut in Morton order with these fractions of positions moved")
+      ->delimiter(',');
 }
 
-TREEFIX_BENCH("ropes", "rope-stack traversals: Barnes-Hut, correlation, kNN", run_ropes,
+TREEFIX_BENCH("ropes", "rope-stack traversals: Barnes-Hut, correlation, kNN, NN", run_ropes,
               add_options);
 
 }  // namespace

@@ -52,6 +52,43 @@ PointSet uniform_points(std::size_t n, std::uint64_t seed, int dim) {
   return p;
 }
 
+Bodies random_bodies(std::size_t n, std::uint64_t seed) {
+  Bodies b(n);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f), v(-1.0f, 1.0f);
+  for (auto& c : b.position.coord) c = u(rng);
+  for (auto& c : b.velocity.coord) c = v(rng);
+  std::fill(b.mass.begin(), b.mass.end(), n ? 1.0f / float(n) : 0.0f);
+  return b;
+}
+
+namespace {
+std::vector<std::int32_t> partly_sorted_order(const PointSet& points, double displaced,
+                                              std::uint64_t seed) {
+  if (!(displaced >= 0 && displaced <= 1))
+    throw InputError("the displaced fraction must lie in [0, 1], not " + std::to_string(displaced));
+  std::vector<std::int32_t> order = morton_order(points);
+  std::mt19937_64 rng(seed);
+  const auto swaps = static_cast<std::size_t>(displaced * double(order.size()) / 2);
+  for (std::size_t s = 0; s < swaps; ++s)
+    std::swap(order[rng() % order.size()], order[rng() % order.size()]);
+  return order;
+}
+}  // namespace
+
+PointSet partly_sorted(const PointSet& points, double displaced, std::uint64_t seed) {
+  return points.permuted(partly_sorted_order(points, displaced, seed));
+}
+
+Bodies partly_sorted(const Bodies& bodies, double displaced, std::uint64_t seed) {
+  const auto order = partly_sorted_order(bodies.position, displaced, seed);
+  Bodies b(bodies.size());
+  b.position = bodies.position.permuted(order);
+  b.velocity = bodies.velocity.permuted(order);
+  for (std::size_t i = 0; i < order.size(); ++i) b.mass[i] = bodies.mass[order[i]];
+  return b;
+}
+
 PointSet clustered_points(std::size_t n, int dim, std::size_t clusters, std::uint64_t seed) {
   if (clusters == 0) throw InputError("clustered points need at least one cluster");
   PointSet p(n, dim);

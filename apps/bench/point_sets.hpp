@@ -25,6 +25,16 @@ PointSet uniform_points(std::size_t n, std::uint64_t seed, int dim = 3);
 // a few dense clusters and many sparse ones, as the cities of a geographic set.
 PointSet clustered_points(std::size_t n, int dim, std::size_t clusters, std::uint64_t seed);
 
+// Goldfarb, Jo and Kulkarni's "Random" bodies: n bodies of equal mass (1/n each) at positions
+// uniform in the unit cube, with velocities uniform in [-1, 1] per coordinate, from a fixed seed.
+Bodies random_bodies(std::size_t n, std::uint64_t seed);
+
+// The points in Morton order, then `displaced` of the positions exchanged with random others
+// (a fraction in [0, 1]): sorted inputs spoiled by degrees, for the automatic variant's test.
+PointSet partly_sorted(const PointSet& points, double displaced, std::uint64_t seed);
+// The same order applied to bodies (positions, velocities and masses together).
+Bodies partly_sorted(const Bodies& bodies, double displaced, std::uint64_t seed);
+
 // The radius whose ball holds about `neighbours` points on average (the point itself included),
 // found on a sample of up to 256 points by brute force: for sets whose density is not uniform.
 double radius_for_neighbours(const PointSet& points, double neighbours);

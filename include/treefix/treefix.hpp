@@ -57,6 +57,7 @@
 #include "treefix/spatial/points_io.hpp"
 #include "treefix/spatial/ropes.hpp"
 #include "treefix/spatial/trees.hpp"
+#include "treefix/treefix/bfs_treefix.hpp"
 #include "treefix/treefix/cpu_parallel.hpp"
 #include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/fix.hpp"

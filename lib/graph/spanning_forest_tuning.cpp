@@ -27,6 +27,6 @@ const Knob<std::size_t> pr_levels_per_launch = declare<std::size_t>(
         .defaults(2, 1)
         .measured_on("nvidia", 3)
         .range(1, 6)
-        .swept({1, 2, 3}, "rooting"));
+        .swept({1, 2, 3, 5}, "rooting"));  // 5: Sahu and Donur's jumps per synchronisation
 
 }  // namespace treefix::knobs

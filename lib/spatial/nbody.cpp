@@ -2,6 +2,7 @@
 // device octree, and the host conveniences over it.
 #include "treefix/spatial/nbody.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "primitives/permute_rows.hpp"
@@ -61,8 +62,14 @@ void accelerations(Runtime& runtime, const DeviceOctree& tree, DeviceArray<float
   detail::check_gravity(options);
   const std::size_t n = tree.bodies;
   const bool sorted = choose_sort(options.sort, n);
+  // Bodies left in the caller's order: a sample says whether that order is spatial (ropes.hpp).
   const Variant variant =
-      choose_variant(runtime, options.variant, detail::gravity_pieces(), sorted);
+      choose_variant(runtime, options.variant, detail::gravity_pieces(), sorted, [&] {
+        DeviceArray<std::int32_t> rows(runtime, std::max<std::size_t>(n, 1), "body order");
+        if (n) detail::run_order_of_bodies(runtime, tree, false, rows, nullptr);
+        return neighbour_spread(runtime, tree.position.buffer(), n, 3, n, lockstep_width(runtime),
+                                &rows.buffer());
+      });
   if (options.chosen) *options.chosen = variant;
   if (acc.size() < 3 * n) throw InputError("nbody: the acceleration array is too small");
   if (n == 0) {

@@ -57,7 +57,10 @@ class Stepper {
       : rt_(runtime),
         o_(options),
         sorted_(choose_sort(options.sort, bodies.n)),
-        variant_(choose_variant(runtime, options.variant, detail::gravity_pieces(), sorted_)),
+        variant_(choose_variant(runtime, options.variant, detail::gravity_pieces(), sorted_, [&] {
+          return neighbour_spread(runtime, bodies.position.buffer(), bodies.n, 3, bodies.n,
+                                  lockstep_width(runtime));  // the caller's order, tested
+        })),
         integrate_(runtime, "spatial/nbody_step.cl", "", {options.profile, "integrate"}),
         floats_(runtime, "float", {options.profile, "body sort"}),
         ints_(runtime, "int", {options.profile, "body sort"}) {

@@ -30,14 +30,20 @@ std::size_t lockstep_width(const Runtime& runtime) {
 
 Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
                        bool sorted) {
+  return choose_variant(runtime, wish, pieces, sorted, {});
+}
+
+Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
+                       bool sorted, const std::function<NeighbourSpread()>& sample) {
   if (wish != Variant::automatic) return wish;
   // Lockstep where the device's row says it pays (SIMT hardware, through coalesced loads), on
   // queries whose items need nearly the same nodes: coherent, sorted, unguided
-  // (docs/design/spatial.md; the measurements are in bench/README.md).
-  if (runtime.tuning()[knobs::lockstep_when_coherent] && sorted && !pieces.guided &&
-      pieces.coherent)
-    return Variant::lockstep;
-  return Variant::independent;
+  // (docs/design/spatial.md; the measurements are in bench/README.md). Items the library did
+  // not sort are sorted when a sample of neighbours says so.
+  if (!runtime.tuning()[knobs::lockstep_when_coherent] || pieces.guided || !pieces.coherent)
+    return Variant::independent;
+  if (!sorted && sample) sorted = sample().sorted();
+  return sorted ? Variant::lockstep : Variant::independent;
 }
 
 bool choose_sort(SortMode mode, std::size_t queries) {

@@ -13,6 +13,7 @@
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
 #include "treefix/primitives/radix_sort.hpp"
+#include "treefix/sweep_value.hpp"
 
 namespace treefix {
 
@@ -185,17 +186,7 @@ std::size_t LevelStructure::widest_level() const {
   return widest;
 }
 
-namespace {
-
-// How a sweep carries its values: the weight type, or for an accurate floating-point sum float in
-// double (double-word float pairs on a device without fp64) and double in double-word pairs
-// (precision.hpp gives the bounds).
-struct SweepValue {
-  std::string options;
-  std::size_t bytes;
-  bool wide;  // results pass through a value_t array, narrowed at the end
-};
-
+namespace detail {
 SweepValue sweep_value(const Runtime& runtime, ValueType type, Op op, Precision precision) {
   const std::string base = value_op_options(type, op);
   const bool floating = type == ValueType::float32 || type == ValueType::float64;
@@ -207,6 +198,12 @@ SweepValue sweep_value(const Runtime& runtime, ValueType type, Op op, Precision 
     return {base + " -DCOMPENSATED=1 -DACC_T=float -DACC_VEC=float2", 8, true};
   return {base + " -DCOMPENSATED=1 -DACC_T=double -DACC_VEC=double2", 16, true};
 }
+}  // namespace detail
+
+namespace {
+
+using detail::sweep_value;
+using detail::SweepValue;
 
 // The sweep kernels for this structure, the arrays' type, the operator and the precision, after
 // checking that the arrays fit the structure; `sweep_result` the array the sweep writes (result

@@ -141,6 +141,25 @@ void sequential_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>
   result.write(runtime, r, options.profile);
 }
 
+// The seed's parallel method on the tree's child lists (built with its tour; a forest toured on
+// the host has none on the device, and gets them uploaded for the call).
+template <class T>
+void bfs_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+                 DeviceArray<T>& result, const TreefixOptions& options, detail::Fix fix) {
+  DeviceChildLists uploaded;
+  const DeviceChildLists* children = &tree.children();
+  if (children->child_offset.size() != tree.size() + 2) {
+    uploaded = upload_child_lists(runtime, tree.parent(), options.profile);
+    children = &uploaded;
+  }
+  if (fix == detail::Fix::root)
+    bfs_rootfix(runtime, *children, weights, result, options.op, options.exclusive, options.profile,
+                nullptr, options.precision);
+  else
+    bfs_leaffix(runtime, *children, weights, result, options.op, options.exclusive, options.profile,
+                nullptr, options.precision);
+}
+
 template <class T>
 void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
              DeviceArray<T>& result, const TreefixOptions& options, detail::Fix fix) {
@@ -173,6 +192,9 @@ void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
           else
             levels_leaffix(runtime, tree.levels(options.profile), weights, result, options.op,
                            options.exclusive, options.profile, nullptr, options.precision);
+          break;
+        case Algorithm::bfs:
+          bfs_treefix(runtime, tree, weights, result, options, fix);
           break;
         case Algorithm::automatic:
           break;

@@ -191,7 +191,7 @@ of dtype int32, int64, float32 or float64 (other integer widths are taken as int
 widths as float32 or float64); None: all ones, as int64. The result has the weights' shape and
 dtype. op: "sum", "xor" (integers), "min" or "max". exclusive: leave the vertex's own weight out
 (the identity of op where nothing is left). algorithm: "auto", "euler" (sum and xor), "levels",
-"sequential" (the CPU reference). out: an array of the result's shape and dtype to write into
+"bfs" (the seed paper's per-call breadth-first search), "sequential" (the CPU reference). out: an array of the result's shape and dtype to write into
 (no allocation). Integer sums wrap around; floating-point sums are within the bound the library
 states (docs/study.md).)doc";
 

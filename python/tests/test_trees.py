@@ -42,7 +42,7 @@ def test_rootfix_and_leaffix_match_numpy_on_every_shape(rt, dtype):
                     got, leaffix_reference(parent, w, op, exclusive), err_msg=(name, op))
 
 
-@pytest.mark.parametrize("algorithm", ["euler", "levels", "sequential"])
+@pytest.mark.parametrize("algorithm", ["euler", "levels", "bfs", "sequential"])
 def test_every_algorithm_gives_the_same_sums(rt, algorithm):
     rng = np.random.default_rng(2)
     parent = random_tree(2003, rng, roots=3)
@@ -84,7 +84,7 @@ def test_real_float_sums_are_within_the_stated_bound(rt, dtype):
     w = (rng.standard_normal(len(parent)) * 10.0 ** rng.integers(-8, 9, len(parent))).astype(dtype)
     tree = treefix.Tree(parent, runtime=rt)
     root_exact, root_s, leaf_exact, leaf_s = exact_sums(parent, w)
-    for algorithm in ("auto", "euler", "levels", "sequential"):
+    for algorithm in ("auto", "euler", "levels", "bfs", "sequential"):
         root = tree.rootfix(w, algorithm=algorithm).astype(np.float64)
         leaf = tree.leaffix(w, algorithm=algorithm).astype(np.float64)
         assert np.all(np.abs(root - root_exact) <= 8 * U[dtype] * root_s)

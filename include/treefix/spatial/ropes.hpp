@@ -10,8 +10,11 @@
 //                         in local memory); loads of neighbouring items coalesce, at the price of
 //                         visiting nodes some items do not need (the "work expansion").
 //   Variant::recursive    baseline: per-item stack of full recursion frames.
-//   Variant::automatic    lockstep for sorted points and unguided traversals on a GPU (as the
-//                         paper's profiling does), otherwise independent.
+//   Variant::automatic    lockstep on a GPU for unguided, coherent traversals whose items are
+//                         sorted: ordered by the library (SortMode) or, when they come in the
+//                         caller's order, found sorted at run time by sampling neighbouring items
+//                         (neighbour_spread, after Jo and Kulkarni's profiling); otherwise
+//                         independent.
 // Sorting (SortMode): queries are ordered along a Morton curve before the traversal so that a
 // work-group holds nearby points, and the results are un-permuted on the host.
 #include <cstddef>
@@ -25,6 +28,7 @@
 #include "treefix/core/launch.hpp"
 #include "treefix/core/names.hpp"
 #include "treefix/core/runtime.hpp"
+#include "treefix/spatial/points.hpp"
 #include "treefix/spatial/trees.hpp"
 
 namespace treefix {
@@ -46,8 +50,8 @@ struct TraversalPieces {
   bool guided = false;        // several call sets: lockstep takes the majority's
   std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
   // Neighbouring items need nearly the same nodes (lockstep's measured work expansion on sorted
-  // items stays near 1: Barnes-Hut 1.3, against 3.3 for the kd-tree queries): what `automatic`
-  // takes lockstep for (choose_variant).
+  // items stays near 1: Barnes-Hut 1.4, against 3.4-3.5 for the 3-D kd-tree queries on an
+  // H200): what `automatic` takes lockstep for (choose_variant).
   bool coherent = false;
 };
 
@@ -64,10 +68,44 @@ struct TraversalStats {
 // paper; $TREEFIX_LOCKSTEP_WIDTH), rounded down to a power of two when built.
 std::size_t lockstep_width(const Runtime& runtime);
 
-// Resolves `automatic` for a traversal (sorted: whether the items were sorted); the rule and the
-// measurements behind it are in docs/design/spatial.md and bench/README.md.
+// Whether neighbouring items lie close together, found at run time on a sample (the paper's
+// section 4.4 adopts Jo and Kulkarni's profiling: draw samples of neighbouring points and see
+// whether their traversals are similar). Items close in space take nearly the same path through a
+// spatial tree, so the test compares positions, which cost no traversal: it takes up to 32
+// windows of `window` consecutive items, evenly spaced over the items, and as many windows of
+// items drawn anywhere (a fixed seed), and compares the median spread of each kind (the mean
+// squared distance of a window's points to their centroid). The rule: the items are sorted when
+// the neighbours' spread is at most kSortedSpreadRatio of the spread anywhere, in at least half
+// the windows (the median). Morton-ordered points in 3-D give about (window / n)^(2/3) (0.02 for
+// 2·10^4 points, 0.002 for 10^6), shuffled ones about 1, and a window that holds a tenth of points
+// from elsewhere about 0.1: beyond that, lockstep carries every group through the paths of its
+// strays (docs/design/spatial.md, "The auto rule"). Fewer than two windows of items: not measured
+// (not sorted).
+struct NeighbourSpread {
+  bool measured = false;
+  double neighbours = 0, anywhere = 0;  // median spreads
+  // neighbours / anywhere (0 when every sampled point coincides).
+  double ratio() const { return anywhere > 0 ? neighbours / anywhere : 0; }
+  bool sorted() const;
+};
+constexpr double kSortedSpreadRatio = 0.1;
+// Items i = 0 .. n - 1 of a host point set.
+NeighbourSpread neighbour_spread(const PointSet& items, std::size_t window);
+// Items on the device: item i's coordinate k at coord[k * rows + row(i)], row(i) = item_row[i]
+// (an int buffer) or i; a few reads of the sampled values only.
+NeighbourSpread neighbour_spread(Runtime& runtime, const cl::Buffer& coord, std::size_t rows,
+                                 int dim, std::size_t items, std::size_t window,
+                                 const cl::Buffer* item_row = nullptr);
+
+// Resolves `automatic` for a traversal (sorted: whether the library sorted the items); the rule
+// and the measurements behind it are in docs/design/spatial.md and bench/README.md.
 Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
                        bool sorted);
+// The same, with the items' order tested by `sample` (a neighbour_spread of the items) when the
+// library did not sort them and the answer would change the choice: sample is called at most
+// once, and only then.
+Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
+                       bool sorted, const std::function<NeighbourSpread()>& sample);
 // Resolves SortMode::automatic: sorting pays once there are several work-groups of queries.
 bool choose_sort(SortMode mode, std::size_t queries);
 

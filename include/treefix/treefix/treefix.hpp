@@ -9,6 +9,10 @@
 //              operator with an inverse: sum (int32, int64, float, double) and xor (integers).
 //   levels     level-synchronous sweeps (treefix/levels.hpp): top-down for rootfix, bottom-up for
 //              leaffix, one launch per level (narrow levels fused); every operator incl. min/max.
+//              Its level structure is built once per tree (on first use) and kept.
+//   bfs        the seed's parallel method (treefix/bfs_treefix.hpp): a queue-based breadth-first
+//              search over the child lists on every call, one launch per level, nothing kept;
+//              every operator; the same results as levels. `automatic` never picks it.
 //   sequential the CPU reference (treefix/reference.hpp), run on the host.
 //   automatic  picks per call (see choose_algorithm).
 //
@@ -26,6 +30,7 @@
 #include "treefix/core/phase_times.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/core/types.hpp"
+#include "treefix/treefix/bfs_treefix.hpp"
 #include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/levels.hpp"
@@ -34,14 +39,14 @@
 
 namespace treefix {
 
-enum class Algorithm { automatic, euler, levels, sequential };
+enum class Algorithm { automatic, euler, levels, bfs, sequential };
 // The two forms of the Euler-tour method (kernels/treefix/treefix.cl): three kernels over a
 // materialised tour, as in the paper (Write, Scan, Read: timed separately), or fused into the scan
 // passes.
 enum class EulerKernels { fused, three };
 TREEFIX_ENUM_NAMES(Algorithm, "algorithm", {Algorithm::automatic, "auto"},
                    {Algorithm::euler, "euler"}, {Algorithm::levels, "levels"},
-                   {Algorithm::sequential, "sequential"});
+                   {Algorithm::bfs, "bfs"}, {Algorithm::sequential, "sequential"});
 TREEFIX_ENUM_NAMES(EulerKernels, "Euler-tour kernel form", {EulerKernels::fused, "fused"},
                    {EulerKernels::three, "three"});
 
