@@ -30,4 +30,14 @@ const Knob<bool> lockstep_when_coherent = declare<bool>(
         .switch_words("on", "off")
         .defaults(0, 1));
 
+// The exact kd-tree searches (kd_search.hpp) compiled for the points' dimension: a GPU keeps a
+// query's coordinates in registers when their count is known, at the price of one program per
+// dimension; a CPU device loses little with the dimension as an argument and compiles one.
+const Knob<bool> kd_dimension_programs = declare<bool>(
+    TuningRow("spatial", "kd_dimension_programs",
+              "the exact kd-tree searches compiled for each dimension (else one for all)")
+        .env("TREEFIX_KD_DIMENSION_PROGRAMS")
+        .switch_words("on", "off")
+        .defaults(0, 1));
+
 }  // namespace treefix::knobs
