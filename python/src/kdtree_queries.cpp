@@ -122,7 +122,8 @@ std::vector<std::int64_t> ranks_of(py::handle k, bool& nearest) {
   for (py::ssize_t t = 0; t < asked.size(); ++t) {
     const double r = asked.data()[t];
     if (!(r == std::floor(r)) || !(r >= 1))
-      throw py::value_error("k must hold integers >= 1, not " + std::to_string(r));
+      throw py::value_error("k must be integers >= 1, not " +
+                            py::repr(py::float_(r)).cast<std::string>());
     ranks.push_back(static_cast<std::int64_t>(r));
   }
   return ranks;
