@@ -11,8 +11,9 @@
 namespace treefix {
 namespace {
 
-// Candidates a query keeps in registers; more go to a heap in global memory.
-constexpr std::int64_t kPrivateNeighbours = 16;
+// Candidates a query keeps in registers (specialised programs: 8 where k <= 8); more go to a
+// heap in global memory.
+constexpr std::int64_t kPrivateNeighbours = 16, kFewNeighbours = 8;
 // Heaps of one launch stay below this (queries run in chunks), so that a large k over many
 // queries needs no more memory than a chunk's.
 constexpr std::size_t kHeapBytes = std::size_t(256) << 20;
@@ -62,10 +63,13 @@ void nearest(Runtime& runtime, const BasicDeviceKdTree<Real>& tree, QuerySource<
   // The list never holds more than the tree's points.
   const std::size_t k = static_cast<std::size_t>(std::min<std::int64_t>(most, tree.points));
   const bool use_heap = static_cast<std::int64_t>(k) > kPrivateNeighbours;
+  const std::int64_t cap =
+      detail::specialised_programs(runtime) && static_cast<std::int64_t>(k) <= kFewNeighbours
+          ? kFewNeighbours
+          : kPrivateNeighbours;
   TraversalPieces pieces{
       "kd-nearest", Runtime::expanded_source("spatial/ropes_kd_nearest.clh"),
-      detail::search_options<Real>(runtime, tree.dim,
-                                   "-DKNN_CAP=" + std::to_string(kPrivateNeighbours), what),
+      detail::search_options<Real>(runtime, tree.dim, "-DKNN_CAP=" + std::to_string(cap), what),
       true};
   translate_device_errors(what, [&] {
     auto run = detail::search_run(runtime, tree, queries, options.sort, options.profile, what);

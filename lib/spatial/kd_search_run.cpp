@@ -107,11 +107,15 @@ double eps_factor(double eps, double p) {
   return 1. / std::pow(1. + eps, p);
 }
 
+bool specialised_programs(const Runtime& runtime) {
+  return runtime.tuning()[knobs::kd_specialised_programs];
+}
+
 template <class Real>
 std::string search_options(const Runtime& runtime, int dim, const std::string& extra,
                            const char* what) {
   std::string options = real_options<Real>(runtime, what) + " " + extra;
-  if (runtime.tuning()[knobs::kd_dimension_programs]) options += " -DDIM=" + std::to_string(dim);
+  if (specialised_programs(runtime)) options += " -DDIM=" + std::to_string(dim);
   return options;
 }
 

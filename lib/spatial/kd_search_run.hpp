@@ -52,8 +52,11 @@ void bind_search(KernelArgs& args, const BasicDeviceKdTree<Real>& tree, const Me
 double to_power_p(double value, double p, const char* what);
 double eps_factor(double eps, double p);
 
-// The pieces' build options: coordinate type, the dimension where the tuning compiles it in
-// (knob kd_dimension_programs), and `extra`.
+// Whether the searches are compiled per dimension and k class (tuning knob
+// kd_specialised_programs).
+bool specialised_programs(const Runtime& runtime);
+// The pieces' build options: coordinate type, the dimension where the programs are specialised,
+// and `extra`.
 template <class Real>
 std::string search_options(const Runtime& runtime, int dim, const std::string& extra,
                            const char* what);

@@ -30,13 +30,15 @@ const Knob<bool> lockstep_when_coherent = declare<bool>(
         .switch_words("on", "off")
         .defaults(0, 1));
 
-// The exact kd-tree searches (kd_search.hpp) compiled for the points' dimension: a GPU keeps a
-// query's coordinates in registers when their count is known, at the price of one program per
-// dimension; a CPU device loses little with the dimension as an argument and compiles one.
-const Knob<bool> kd_dimension_programs = declare<bool>(
-    TuningRow("spatial", "kd_dimension_programs",
-              "the exact kd-tree searches compiled for each dimension (else one for all)")
-        .env("TREEFIX_KD_DIMENSION_PROGRAMS")
+// The exact kd-tree searches (kd_search.hpp) compiled for the points' dimension, and the nearest
+// neighbour search for k <= 8 with a list of 8 candidates (else 16): a GPU keeps a query's
+// coordinates and candidates in registers when their counts are known and small, at the price of
+// a program per dimension and class; a CPU device loses little with the dimension as an argument
+// and compiles one program for each search.
+const Knob<bool> kd_specialised_programs = declare<bool>(
+    TuningRow("spatial", "kd_specialised_programs",
+              "the exact kd-tree searches compiled per dimension and k class (else one for all)")
+        .env("TREEFIX_KD_SPECIALISED")
         .switch_words("on", "off")
         .defaults(0, 1));
 

@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "arrays.hpp"
 #include "kdtree.hpp"
 #include "kdtree_results.hpp"
+#include "result_blocks.hpp"
 #include "treefix/core/error.hpp"
 
 namespace treefix::python {
@@ -57,6 +59,20 @@ struct Queries {
   bool single = false, own = false;
 };
 
+// Whether two arrays of `count` doubles hold the same bits (compared on every host core).
+bool same_bytes(const void* a, const void* b, std::size_t count) {
+  std::atomic<bool> same{true};
+  const auto* x = static_cast<const char*>(a);
+  const auto* y = static_cast<const char*>(b);
+  py::gil_scoped_release release;
+  for_slices(count, [&](std::size_t begin, std::size_t end) {
+    const std::size_t at = begin * sizeof(double), bytes = (end - begin) * sizeof(double);
+    if (same.load(std::memory_order_relaxed) && std::memcmp(x + at, y + at, bytes) != 0)
+      same = false;
+  });
+  return same;
+}
+
 Queries queries_of(py::handle x, const KDTree& tree) {
   Queries q;
   py::array given = numpy().attr("asarray")(x);
@@ -76,8 +92,7 @@ Queries queries_of(py::handle x, const KDTree& tree) {
   q.rows = rows;
   py::array data = tree.data();
   q.own = tree.n() > 0 && !q.single && q.count == static_cast<std::size_t>(tree.n()) &&
-          (rows.data() == data.data() ||
-           std::memcmp(rows.data(), data.data(), q.count * tree.m() * sizeof(double)) == 0);
+          (rows.data() == data.data() || same_bytes(rows.data(), data.data(), q.count * tree.m()));
   return q;
 }
 
@@ -167,10 +182,12 @@ py::tuple KDTree::query(py::handle x, py::handle k, double eps, double p,
   request.distance_upper_bound = distance_upper_bound;
   request.metric = metric_of(p);
   const py::ssize_t per = static_cast<py::ssize_t>(request.ranks.size());
-  py::array_t<double> distance(with_last(q.shape, per));
-  py::array_t<py::ssize_t> index(with_last(q.shape, per));
-  double* d = distance.mutable_data();
-  py::ssize_t* i = index.mutable_data();
+  // Large results reuse the pages of earlier ones (result_blocks.hpp).
+  py::array distance = uninitialised_array(py::dtype::of<double>(), with_last(q.shape, per)).array;
+  py::array index =
+      uninitialised_array(py::dtype::of<py::ssize_t>(), with_last(q.shape, per)).array;
+  auto* d = static_cast<double*>(distance.mutable_data());
+  auto* i = static_cast<py::ssize_t*>(index.mutable_data());
   const std::size_t values = q.count * static_cast<std::size_t>(per);
   on_device(device(), [&](Runtime& runtime) {
     if (values == 0) return;

@@ -16,6 +16,23 @@ constexpr std::size_t kQueriesPerPiece = 1024;
 
 py::module_ numpy() { return py::module_::import("numpy"); }
 
+// Python's cycle collector paused while a result of many containers is built: every 700 new
+// lists or tuples would otherwise start a collection that walks the young objects, and the
+// older generations' collections walk everything the result holds so far. Lists of ints and
+// tuples of ints form no cycles.
+class CollectorPaused {
+ public:
+  CollectorPaused() : was_enabled_(PyGC_Disable()) {}
+  ~CollectorPaused() {
+    if (was_enabled_) PyGC_Enable();
+  }
+  CollectorPaused(const CollectorPaused&) = delete;
+  CollectorPaused& operator=(const CollectorPaused&) = delete;
+
+ private:
+  int was_enabled_;
+};
+
 // A new reference to the ints' object for index i.
 PyObject* int_object(PyObject* const* ints, std::int64_t i) {
   PyObject* o = ints[i];
@@ -85,6 +102,7 @@ py::array object_array_of_lists(const HostLists& lists, const std::vector<py::ss
                                 PyObject* const* ints) {
   py::array result = numpy().attr("empty")(py::tuple(py::cast(shape)), py::arg("dtype") = "O");
   auto** slot = static_cast<PyObject**>(result.mutable_data());
+  CollectorPaused paused;
   for (std::size_t q = 0; q < lists.queries(); ++q) {
     PyObject* list = list_of(lists, q, ints);
     Py_XDECREF(slot[q]);  // the None numpy.empty put there
@@ -95,6 +113,7 @@ py::array object_array_of_lists(const HostLists& lists, const std::vector<py::ss
 
 py::list list_of_lists(const HostLists& lists, PyObject* const* ints) {
   py::list result(lists.queries());
+  CollectorPaused paused;
   for (std::size_t q = 0; q < lists.queries(); ++q)
     PyList_SET_ITEM(result.ptr(), static_cast<Py_ssize_t>(q), list_of(lists, q, ints));
   return result;
@@ -102,6 +121,7 @@ py::list list_of_lists(const HostLists& lists, PyObject* const* ints) {
 
 py::object pair_set(const HostLists& lists, PyObject* const* ints) {
   py::set result;
+  CollectorPaused paused;
   for (std::size_t q = 0; q < lists.queries(); ++q)
     for (std::int64_t k = lists.offset[q]; k < lists.offset[q + 1]; ++k) {
       py::object pair =
@@ -131,6 +151,7 @@ py::object sparse_result(const HostLists& lists, py::ssize_t rows, py::ssize_t c
   const std::size_t total = lists.index.size();
   if (output_type == "dict") {
     py::dict result;
+    CollectorPaused paused;
     for (std::size_t q = 0; q < lists.queries(); ++q)
       for (std::int64_t k = lists.offset[q]; k < lists.offset[q + 1]; ++k) {
         py::object key = py::reinterpret_steal<py::object>(
