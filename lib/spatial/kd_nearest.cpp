@@ -5,6 +5,7 @@
 #include <string>
 
 #include "spatial/kd_search_run.hpp"
+#include "spatial/spatial_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/spatial/kd_search.hpp"
 
@@ -14,9 +15,6 @@ namespace {
 // Candidates a query keeps in registers (specialised programs: 8 where k <= 8); more go to a
 // heap in global memory.
 constexpr std::int64_t kPrivateNeighbours = 16, kFewNeighbours = 8;
-// Heaps of one launch stay below this (queries run in chunks), so that a large k over many
-// queries needs no more memory than a chunk's.
-constexpr std::size_t kHeapBytes = std::size_t(256) << 20;
 
 void check_nearest(const NearestQuery& query, const char* what) {
   if (query.ranks.empty()) throw InputError(std::string(what) + ": no neighbour ranks asked for");
@@ -81,7 +79,9 @@ void nearest(Runtime& runtime, const BasicDeviceKdTree<Real>& tree, QuerySource<
     auto rank_array = DeviceArray<std::int32_t>::upload(runtime, ranks, options.profile, "ranks");
     const std::size_t entry = sizeof(Real) + sizeof(std::int32_t);
     const std::size_t chunk =
-        use_heap ? std::max<std::size_t>(1, std::min(m, kHeapBytes / (k * entry))) : m;
+        use_heap ? std::max<std::size_t>(
+                       1, std::min(m, runtime.tuning()[knobs::kd_scratch_bytes] / (k * entry)))
+                 : m;
     DeviceArray<Real> heap_d(runtime, use_heap ? chunk * k : 1, "neighbour heaps");
     DeviceArray<std::int32_t> heap_i(runtime, use_heap ? chunk * k : 1, "neighbour heaps");
     for (std::size_t base = 0; base < m; base += chunk) {

@@ -7,6 +7,7 @@
 
 #include "spatial/kd_search_run.hpp"
 #include "spatial/real_type.hpp"
+#include "spatial/spatial_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/primitives/scan.hpp"
 #include "treefix/spatial/kd_search.hpp"
@@ -15,9 +16,6 @@ namespace treefix {
 namespace {
 
 enum Mode { kCount = 0, kFill = 1, kBins = 2 };  // PAIRS_* of ropes_kd_pairs.clh
-
-// Bins of one launch stay below this (queries run in chunks).
-constexpr std::size_t kBinBytes = std::size_t(256) << 20;
 
 template <class Real>
 std::size_t queries_of(const BasicDeviceKdTree<Real>& tree, const QuerySource<Real>& source) {
@@ -266,8 +264,8 @@ std::vector<double> pair_counts(Runtime& runtime, const BasicDeviceKdTree<Real>&
     };
     auto query_weights = to_device(query.query_weights);
     auto point_weights = to_device(query.point_weights);
-    const std::size_t chunk =
-        std::max<std::size_t>(1, std::min(m, kBinBytes / (bins * sizeof(Real))));
+    const std::size_t chunk = std::max<std::size_t>(
+        1, std::min(m, runtime.tuning()[knobs::kd_scratch_bytes] / (bins * sizeof(Real))));
     DeviceArray<Real> bin_values(runtime, chunk * bins, "distance bins");
     DeviceArray<Real> chunk_sums(runtime, bins, "bin sums");
     Kernels summing(runtime, "spatial/kd_points.cl", detail::real_options<Real>(runtime, what),

@@ -42,4 +42,13 @@ const Knob<bool> kd_specialised_programs = declare<bool>(
         .switch_words("on", "off")
         .defaults(0, 1));
 
+// The scratch of one launch of the exact kd-tree searches (the heaps of a nearest-neighbour search
+// with k > 16, the bins of pair counts): queries run in chunks that fit it.
+const Knob<std::size_t> kd_scratch_bytes = declare<std::size_t>(
+    TuningRow("spatial", "kd_scratch_bytes",
+              "bytes of heaps or bins per launch of the exact kd-tree searches (queries chunked)")
+        .env("TREEFIX_KD_SCRATCH_BYTES")
+        .defaults(std::size_t(256) << 20, std::size_t(256) << 20)
+        .range(1024, std::size_t(1) << 40));
+
 }  // namespace treefix::knobs
