@@ -24,7 +24,8 @@ if not os.path.exists(SOURCE):
 
 # Tests that check what only scipy.spatial.KDTree, SciPy's Python subclass of cKDTree, does
 # differently from cKDTree (treefix.KDTree follows cKDTree), or SciPy 1.10 behaviour that
-# current SciPy dropped. Keys: test names, or "Class::method".
+# current SciPy dropped. Keys: test names, "Class::method", or "test[KDTree]" (one parameter of
+# the kdtree_type fixture). Tests a SciPy version lacks are left out.
 EXPECTED_FAILURES = {
     "Test_vectorization_KDTree::test_single_query":
         "scipy.spatial.KDTree returns a NumPy integer for one point; cKDTree (and treefix) a "
@@ -32,6 +33,8 @@ EXPECTED_FAILURES = {
     "test_kdtree_comparisons":
         "KDTree.node, the node classes of SciPy's Python KDTree, are not provided",
     "test_kdtree_tree_access":
+        "KDTree.innernode/leafnode, the node classes of SciPy's Python KDTree, are not provided",
+    "test_multithreaded_tree_access":
         "KDTree.innernode/leafnode, the node classes of SciPy's Python KDTree, are not provided",
     "test_kdtree_attributes":
         "SciPy's Python KDTree has leafsize 10 by default (cKDTree and treefix: 16) and keeps "
@@ -45,7 +48,8 @@ EXPECTED_FAILURES = {
 
 
 def _load():
-    """The test module's source, executed with the names rebound after its imports."""
+    """The test module's source, executed with the names rebound right after its imports (on
+    the line of the last import, so that tracebacks name the file's own lines)."""
     with open(SOURCE) as f:
         text = f.read()
     tree = ast.parse(text)
@@ -54,16 +58,14 @@ def _load():
     lines = text.splitlines(keepends=True)
     # The suite names its test classes after the classes' __name__: cKDTree is a subclass by
     # that name that adds nothing.
-    rebind = ("import treefix as _treefix\n"
-              "KDTree = _treefix.KDTree\n"
-              "class cKDTree(_treefix.KDTree):\n"
-              "    pass\n"
-              "cKDTreeNode = _treefix.KDTreeNode\n")
-    text = "".join(lines[:last_import]) + rebind + "".join(lines[last_import:])
+    rebind = ("; import treefix as _treefix; KDTree = _treefix.KDTree; "
+              "cKDTree = type('cKDTree', (_treefix.KDTree,), {}); "
+              "cKDTreeNode = _treefix.KDTreeNode")
+    lines[last_import - 1] = lines[last_import - 1].rstrip("\n") + rebind + "\n"
     module = types.ModuleType("scipy_test_kdtree_on_treefix")
     module.__file__ = SOURCE
     sys.modules[module.__name__] = module
-    exec(compile(text, SOURCE, "exec"), module.__dict__)
+    exec(compile("".join(lines), SOURCE, "exec"), module.__dict__)
     return module
 
 
@@ -82,7 +84,13 @@ def _failing_for(test, tree_class, reason):
 
 
 def _mark_expected_failures(namespace):
-    for key, reason in EXPECTED_FAILURES.items():
+    failures = dict(EXPECTED_FAILURES)
+    nan_test = namespace.get("test_kdtree_nan")
+    if nan_test is not None and "must be finite" in nan_test.__code__.co_consts:
+        del failures["test_kdtree_nan"]  # SciPy >= 1.11's version of the test: it passes
+    for key, reason in failures.items():
+        if key.split("::")[0].split("[")[0] not in namespace:
+            continue  # not in this SciPy's suite
         mark = pytest.mark.xfail(reason=reason, strict=True)
         if key.endswith("]"):  # one parameter of a test taking the kdtree_type fixture
             name, param = key[:-1].split("[")
