@@ -56,9 +56,11 @@ class KDTree {
 
   RuntimeBox& device() { return *box_; }
   const DeviceKdTree64* device_tree() const { return tree_.get(); }
-  const Metric& metric_of(double p) {
-    metric_.p = p;
-    return metric_;
+  // The tree's periodic box with the Minkowski p of a query.
+  Metric metric_of(double p) const {
+    Metric metric = metric_;
+    metric.p = p;
+    return metric;
   }
 
  private:
@@ -70,7 +72,7 @@ class KDTree {
   std::size_t n_;
   py::ssize_t m_;
   bool compact_nodes_, balanced_tree_;
-  Metric metric_;                         // the periodic box; p is set per query
+  Metric metric_;                         // the periodic box (p: per query, metric_of)
   std::unique_ptr<DeviceKdTree64> tree_;  // null for an empty tree
   std::vector<py::object> index_objects_;
   std::vector<PyObject*> index_pointers_;
