@@ -51,6 +51,7 @@
 #include "treefix/primitives/permutation.hpp"
 #include "treefix/primitives/scan.hpp"
 #include "treefix/primitives/sort.hpp"
+#include "treefix/spatial/kd_search.hpp"
 #include "treefix/spatial/nbody.hpp"
 #include "treefix/spatial/neighbours.hpp"
 #include "treefix/spatial/points.hpp"

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "primitives/permute_rows.hpp"
+#include "spatial/real_type.hpp"
 #include "spatial/spatial_tuning.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/radix_sort.hpp"
@@ -13,24 +14,22 @@ namespace treefix::detail {
 
 int morton_bits(int dim) { return std::min(21, 63 / std::max(1, dim)); }
 
-std::string morton_options(int dim, bool cube) {
-  return "-DDIM=" + std::to_string(dim) + " -DBITS=" + std::to_string(morton_bits(dim)) +
-         (cube ? " -DCUBE" : "");
-}
-
+template <class Real>
 cl::Buffer sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, std::size_t n,
-                                   int dim, bool cube, DeviceArray<float>& frame,
+                                   int dim, bool cube, DeviceArray<Real>& frame,
                                    DeviceArray<std::int32_t>& order, Profile* profile) {
-  Kernels morton(runtime, "spatial/morton.cl", morton_options(dim, cube), {profile, "frame"});
+  const std::string options = real_options<Real>(runtime, "Morton order") + (cube ? " -DCUBE" : "");
+  Kernels morton(runtime, "spatial/morton.cl", options, {profile, "frame"});
   const Grid grid = morton.grid_stride(n);
   const std::size_t groups = grid.global / grid.local;
+  const cl_uint bits = static_cast<cl_uint>(morton_bits(dim));
   cl::Buffer partial =
-      runtime.scratch("morton.partial", groups * static_cast<std::size_t>(dim) * 2 * sizeof(float));
+      runtime.scratch("morton.partial", groups * static_cast<std::size_t>(dim) * 2 * sizeof(Real));
   fit(runtime, frame, 2 + 2 * static_cast<std::size_t>(dim), "Morton frame");
-  morton.run("frame_partial", grid, cl_uint(n), coord, partial);
-  morton.run("frame_finish", morton.groups(1), cl_uint(groups), partial, frame);
+  morton.run("frame_partial", grid, cl_uint(n), cl_uint(dim), coord, partial);
+  morton.run("frame_finish", morton.groups(1), cl_uint(groups), cl_uint(dim), bits, partial, frame);
   cl::Buffer code = runtime.scratch("morton.code", n * sizeof(cl_ulong));
-  morton.in("codes").run("morton_codes", grid, cl_uint(n), coord, frame, code);
+  morton.in("codes").run("morton_codes", grid, cl_uint(n), cl_uint(dim), bits, coord, frame, code);
   fit(runtime, order, n, "Morton order");
   const int code_bits = morton_bits(dim) * dim;
   if (runtime.tuning()[knobs::boost_key_sort]) {
@@ -42,5 +41,12 @@ cl::Buffer sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, st
   }
   return code;
 }
+
+template cl::Buffer sort_along_morton_curve<float>(Runtime&, const cl::Buffer&, std::size_t, int,
+                                                   bool, DeviceArray<float>&,
+                                                   DeviceArray<std::int32_t>&, Profile*);
+template cl::Buffer sort_along_morton_curve<double>(Runtime&, const cl::Buffer&, std::size_t, int,
+                                                    bool, DeviceArray<double>&,
+                                                    DeviceArray<std::int32_t>&, Profile*);
 
 }  // namespace treefix::detail

@@ -12,15 +12,15 @@ namespace treefix::detail {
 
 // Bits a coordinate: 21 for up to 3 coordinates, 63 / dim beyond (codes of at most 63 bits).
 int morton_bits(int dim);
-// -DDIM=.. -DBITS=.. [-DCUBE]: the options of morton.cl and of the kernels reading its frame.
-std::string morton_options(int dim, bool cube);
 
-// coord: n >= 1 points of dim coordinates, structure of arrays. cube: one cube frame (octrees).
-// Writes the frame (kernels/spatial/morton.cl) and order (sorted position -> input index; both
-// fitted to size) and returns the sorted codes, in the Runtime's workspace "morton.code" (valid
-// until the next call). Phases "frame", "codes", "sort".
+// coord: n >= 1 points of dim coordinates (Real: float or double), structure of arrays. cube:
+// one cube frame (octrees). Writes the frame (kernels/spatial/morton.cl: 2 + 2 * dim values) and
+// order (sorted position -> input index; both fitted to size) and returns the sorted codes, in
+// the Runtime's workspace "morton.code" (valid until the next call). Phases "frame", "codes",
+// "sort". One program per coordinate type and frame kind: the dimension is an argument.
+template <class Real>
 cl::Buffer sort_along_morton_curve(Runtime& runtime, const cl::Buffer& coord, std::size_t n,
-                                   int dim, bool cube, DeviceArray<float>& frame,
+                                   int dim, bool cube, DeviceArray<Real>& frame,
                                    DeviceArray<std::int32_t>& order, Profile* profile);
 
 }  // namespace treefix::detail

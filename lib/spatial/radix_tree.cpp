@@ -24,9 +24,9 @@ RadixTree build_radix_tree(Runtime& runtime, const cl::Buffer& code, std::size_t
     fill(runtime, t.parent, cl_int(-1), 1, phase);
     return t;
   }
-  Kernels tree(runtime, "spatial/radix_tree.cl", "-DCODE_BITS=" + std::to_string(code_bits), phase);
-  tree.run("radix_tree", tree.grid_stride(n - 1), cl_int(n), code, t.left, t.right, t.parent,
-           t.prefix, t.range_first, t.range_last);
+  Kernels tree(runtime, "spatial/radix_tree.cl", "", phase);
+  tree.run("radix_tree", tree.grid_stride(n - 1), cl_int(n), cl_int(code_bits), code, t.left,
+           t.right, t.parent, t.prefix, t.range_first, t.range_last);
   return t;
 }
 

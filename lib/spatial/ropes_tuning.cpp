@@ -30,4 +30,25 @@ const Knob<bool> lockstep_when_coherent = declare<bool>(
         .switch_words("on", "off")
         .defaults(0, 1));
 
+// The exact kd-tree searches (kd_search.hpp) compiled for the points' dimension, and the nearest
+// neighbour search for k <= 8 with a list of 8 candidates (else 16): a GPU keeps a query's
+// coordinates and candidates in registers when their counts are known and small, at the price of
+// a program per dimension and class; a CPU device loses little with the dimension as an argument
+// and compiles one program for each search.
+const Knob<bool> kd_specialised_programs = declare<bool>(
+    TuningRow("spatial", "kd_specialised_programs",
+              "the exact kd-tree searches compiled per dimension and k class (else one for all)")
+        .env("TREEFIX_KD_SPECIALISED")
+        .switch_words("on", "off")
+        .defaults(0, 1));
+
+// The scratch of one launch of the exact kd-tree searches (the heaps of a nearest-neighbour search
+// with k > 16, the bins of pair counts): queries run in chunks that fit it.
+const Knob<std::size_t> kd_scratch_bytes = declare<std::size_t>(
+    TuningRow("spatial", "kd_scratch_bytes",
+              "bytes of heaps or bins per launch of the exact kd-tree searches (queries chunked)")
+        .env("TREEFIX_KD_SCRATCH_BYTES")
+        .defaults(std::size_t(256) << 20, std::size_t(256) << 20)
+        .range(1024, std::size_t(1) << 40));
+
 }  // namespace treefix::knobs

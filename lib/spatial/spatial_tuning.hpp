@@ -6,4 +6,6 @@ namespace treefix::knobs {
 extern const Knob<std::size_t> lockstep_width;
 extern const Knob<bool> lockstep_when_coherent;
 extern const Knob<bool> boost_key_sort;
+extern const Knob<bool> kd_specialised_programs;
+extern const Knob<std::size_t> kd_scratch_bytes;
 }  // namespace treefix::knobs
