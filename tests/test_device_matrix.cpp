@@ -13,54 +13,18 @@
 
 #include "fixture.hpp"
 #include "graph_families.hpp"
+#include "sparse_entries.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/csr.hpp"
 #include "treefix/graph/device_matrix.hpp"
 
 using namespace treefix;
+using test::Entries;
+using test::random_entries;
+using test::csr_of;
+using test::HostCsr;
 
 namespace {
-
-// Entries of an n x n matrix in stored order, with a value each.
-struct Entries {
-  std::size_t n = 0;
-  std::vector<vertex_t> row, col;
-  std::vector<double> value;
-};
-
-// m random entries (repeats and diagonal entries among them), values distinct.
-Entries random_entries(std::size_t n, std::size_t m, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Entries e;
-  e.n = n;
-  for (std::size_t i = 0; i < m && n > 0; ++i) {
-    e.row.push_back(static_cast<vertex_t>(rng() % n));
-    e.col.push_back(static_cast<vertex_t>(rng() % n));
-    e.value.push_back(static_cast<double>(i));
-  }
-  return e;
-}
-
-// The stored entries as a csr: rows in entry order; within a row, stored order.
-struct HostCsr {
-  std::vector<std::int64_t> offset;
-  std::vector<std::int32_t> column;
-  std::vector<double> value;
-};
-HostCsr csr_of(const Entries& e) {
-  HostCsr h;
-  h.offset.assign(e.n + 1, 0);
-  for (vertex_t r : e.row) ++h.offset[r + 1];
-  std::partial_sum(h.offset.begin(), h.offset.end(), h.offset.begin());
-  std::vector<std::int64_t> next(h.offset.begin(), h.offset.end() - 1);
-  h.column.resize(e.row.size());
-  h.value.resize(e.row.size());
-  for (std::size_t i = 0; i < e.row.size(); ++i) {
-    h.column[next[e.row[i]]] = e.col[i];
-    h.value[next[e.row[i]]++] = e.value[i];
-  }
-  return h;
-}
 
 // The reference: stored entries sorted stably by (row, column).
 std::vector<std::size_t> sorted_entries(const Entries& e) {

@@ -8,6 +8,7 @@
 //   check_ids              the same check for int ids that came as they are
 //   check_rows             per arc: column out of range, rows not sorted, duplicates, self loops
 //   arc_rows               the row of every arc (the sort path's keys)
+//   entry_rows             the rows of listed entries
 //   gather_ints/longs      to[i] = from[order[i]] (columns, rows, and values by their width)
 //   offsets_from_rows      row offsets of entries sorted by row
 //   mark_kept              1 for every arc that is neither a self loop nor a repeat of the arc
@@ -91,6 +92,13 @@ kernel void arc_rows(global const EDGE_T* row_offset, const int n, const EDGE_T 
     if (e < arcs) row[e] = csr_arc_row(row_offset, bounds, e);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+}
+
+// row[i] = the row of entry entry[i] (a binary search over all rows).
+kernel void entry_rows(global const EDGE_T* row_offset, const int n, global const int* entry,
+                       const int count, global int* row) {
+  const int i = get_global_id(0);
+  if (i < count) row[i] = csr_last_row_at(row_offset, 0, n - 1, entry[i]);
 }
 
 kernel void gather_ints(global const int* from, global const int* order, global int* to,
