@@ -35,13 +35,14 @@ void run_components(const ComponentsArgs& args, PhaseTimes& phases) {
   const DeviceGraph graph = args.graph.read_device(runtime, !args.strong, phases);
   std::vector<vertex_t> label;
   std::size_t count = 0;
-  std::size_t rounds = 0;
+  std::size_t rounds = 0, sweeps = 0;
   phases.measure(args.strong ? "strong components" : "components", [&] {
     if (args.strong) {
       StrongComponents scc = strong_components(runtime, graph);
       label = scc.label.download(runtime);
       count = scc.count;
       rounds = scc.rounds;
+      sweeps = scc.sweeps;
     } else {
       Components cc = connected_components(runtime, graph);
       label = cc.label.download(runtime);
@@ -51,7 +52,10 @@ void run_components(const ComponentsArgs& args, PhaseTimes& phases) {
   if (args.stats)
     std::cerr << "components: " << graph.vertices() << " vertices, " << graph.arcs() << " arcs, "
               << count << (args.strong ? " strongly connected components in " : " components")
-              << (args.strong ? std::to_string(rounds) + " rounds" : std::string()) << "\n";
+              << (args.strong ? std::to_string(rounds) + " rounds, " + std::to_string(sweeps) +
+                                    " propagation sweeps"
+                              : std::string())
+              << "\n";
   phases.measure("write", [&] {
     write_values_file(args.output, label);  // text, or .npy (int32)
     outputs.commit();

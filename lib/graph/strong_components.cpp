@@ -16,7 +16,9 @@
 namespace treefix {
 namespace {
 
-constexpr std::size_t kMostSweepsPerBatch = 64;  // sweeps enqueued between two reads of their flags
+// Sweeps enqueued between two reads of their flags: a batch may run past the last sweep that
+// changed something by up to this many (each a read of the live arcs), or wait on the host more.
+constexpr std::size_t kMostSweepsPerBatch = 16;
 
 struct ArcList {
   DeviceArray<vertex_t> src, dst;
