@@ -12,7 +12,9 @@
 #                        (default /tmp/gpu_graph_peers; ~17 GB); the host needs ~60 GB.
 # PYTHON=/path/to/python3 chooses the interpreter (numpy, scipy, pybind11); PEERS_ARGS adds
 # graph_peers.py options. Builds the module in build-gpu-python/ (as bench/gpu_python.sh).
-# Writes OUTDIR/python-build.log, graph_peers-PART.csv and .log, summary.txt.
+# Each part stops within BUDGET_S seconds (default 590: one call of the device machine); the CSV
+# keeps the rows written so far. Writes OUTDIR/python-build.log, graph_peers-PART.csv and .log,
+# summary.txt.
 # Without a GPU (a test of the script): PEERS_ARGS="--kron 8 --repeats 1" bench/gpu_graph_peers.sh /tmp/out
 set -uo pipefail
 out=${1:?output directory}
@@ -44,7 +46,8 @@ if [[ -z $data ]]; then
 fi
 case $part in
   kronecker)
-    timeout 580 "$python" bench/graph_peers.py --csv "$out/graph_peers-kronecker.csv" \
+    # within one 10-minute call, whatever the build took (rows are written as they come)
+    timeout $((${BUDGET_S:-590} - SECONDS)) "$python" bench/graph_peers.py --csv "$out/graph_peers-kronecker.csv" \
       --data "${data:-/nonexistent}" ${PEERS_ARGS:-} 2>&1 | tee "$out/graph_peers-kronecker.log"
     ;;
   kron27)
@@ -64,7 +67,7 @@ case $part in
     [[ -s $graph ]] || timeout 300 "$treefix" generate kronecker --scale "${SCALE:-27}" --distributed \
       -o "$graph" > "$out/generate.log" 2>&1 || { tail -5 "$out/generate.log"; note "generate failed"; exit 1; }
     note "graph ready at ${SECONDS}s: $(grep -o '[0-9]* vertices, [0-9]* arcs' "$out/generate.log" 2>/dev/null)"
-    timeout 400 "$python" bench/graph_peers.py --csv "$out/graph_peers-kron27.csv" --kron "" \
+    timeout $((${BUDGET_S:-590} - SECONDS)) "$python" bench/graph_peers.py --csv "$out/graph_peers-kron27.csv" --kron "" \
       --data /nonexistent --kron27 "$graph" ${PEERS_ARGS:-} 2>&1 | tee "$out/graph_peers-kron27.log"
     [[ -n ${KEEP:-} ]] || rm -f "$graph"
     ;;
