@@ -24,6 +24,7 @@ constexpr WrittenFormat kWrittenFormats[] = {
     {OutputFormat::newick, FileKind::newick, "Newick (.nwk, .newick)"},
     {OutputFormat::tsv, FileKind::tsv, ".tsv (name<TAB>value)"},
     {OutputFormat::xyz, FileKind::xyz, ".xyz"},
+    {OutputFormat::mtx, FileKind::matrix_market, "Matrix Market (.mtx)"},
 };
 
 const WrittenFormat* written_as_kind(FileKind kind) {

@@ -13,7 +13,7 @@
 
 namespace treefix::cli {
 
-enum class OutputFormat { text, npy, npz, newick, tsv, xyz };
+enum class OutputFormat { text, npy, npz, newick, tsv, xyz, mtx };
 
 // The format `path` asks for among `writable` (text is always writable). InputError otherwise,
 // and for a compressed name ("x.txt.gz": outputs are written uncompressed).

@@ -9,6 +9,7 @@
 #include "output_format.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/bfs.hpp"
+#include "treefix/graph/device_matrix.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/io/text_io.hpp"
 #include "treefix/io/value_format.hpp"
@@ -25,11 +26,11 @@ struct BfsCommand {
   unsigned roots = 0;  // Graph500 mode (distributed runs)
 };
 
-void print_stats(const BfsCommand& c, const Csr& graph, const BfsResult& r,
+void print_stats(const BfsCommand& c, const DeviceGraph& graph, const BfsResult& r,
                  const Profile& profile) {
   std::size_t reached = 0;
   for (vertex_t d : r.depth) reached += d >= 0;
-  std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.edges() << " arcs, " << reached
+  std::cerr << "bfs: " << graph.vertices() << " vertices, " << graph.arcs() << " arcs, " << reached
             << " reached in " << r.levels << " levels, " << r.kernel_launches
             << " kernel launches (" << r.bottom_up_levels << " bottom-up levels), "
             << profile.milliseconds("bfs") << " ms of kernels" << (c.check ? ", checked" : "")
@@ -47,16 +48,28 @@ void run_bfs(const BfsCommand& c, PhaseTimes& phases) {
   // The device first: the reader refuses a graph it cannot hold before allocating it.
   Runtime& runtime =
       phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(c.device); });
-  Csr graph = c.graph.read(&runtime, &phases);
+  // The file's arcs, sorted and merged on the device (the arcs as they are: --undirected or a
+  // symmetric file gives both ways).
+  const DeviceGraph graph = c.graph.read_device(runtime, false, phases);
   const vertex_t source = vertex_option("--source", c.source, graph.vertices(), c.graph.path);
   Profile profile;
   BfsOptions options;
   options.profile = &profile;
   options.direction_optimizing = !c.top_down;
-  BfsResult r = phases.measure("bfs", [&] { return bfs(runtime, graph, source, options); });
+  BfsResult r = phases.measure("bfs", [&] {
+    DeviceBfs searched = bfs(runtime, graph, {source}, options);
+    BfsResult result;
+    result.depth = searched.depth.download(runtime, &profile);
+    result.parent = searched.parent.download(runtime, &profile);
+    result.levels = searched.levels();
+    result.kernel_launches = searched.kernel_launches;
+    result.bottom_up_levels = searched.bottom_up_levels;
+    return result;
+  });
   if (c.check) {
-    BfsResult ref = bfs_reference(graph, source);
-    std::string problem = bfs_tree_problem(graph, source, ref.depth, r.depth, r.parent);
+    const Csr host = download_graph(runtime, graph);
+    BfsResult ref = bfs_reference(host, source);
+    std::string problem = bfs_tree_problem(host, source, ref.depth, r.depth, r.parent);
     if (!problem.empty()) throw Error("BFS check failed: " + problem);
   }
   if (c.stats) print_stats(c, graph, r, profile);

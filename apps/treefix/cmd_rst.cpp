@@ -5,6 +5,7 @@
 #include "distributed_run.hpp"
 #include "graph_input.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/device_matrix.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/io/output_file.hpp"
 
@@ -33,11 +34,13 @@ void run_rst(const RstArgs& args, PhaseTimes& phases) {
   // The device first: the reader refuses a graph it cannot hold before allocating it.
   Runtime& runtime = phases.measure("device setup",
                                     [&]() -> Runtime& { return kept_runtime(args.rooted.device); });
-  Csr graph = args.graph.read(&runtime, &phases);
+  // Both directions of every arc, sorted and merged on the device.
+  const DeviceGraph graph = args.graph.read_device(runtime, true, phases);
   if (args.root >= 0)
     options.root = vertex_option("--root", args.root, graph.vertices(), args.graph.path);
-  ParentArray parent = phases.measure(
-      "spanning forest", [&] { return rooted_spanning_forest(runtime, graph, options); });
+  ParentArray parent = phases.measure("spanning forest", [&] {
+    return rooted_spanning_forest(runtime, download_graph(runtime, graph), graph, options);
+  });
   args.rooted.write(parent, outputs, phases);
 }
 
@@ -47,6 +50,7 @@ void setup_rst(CLI::App& app) {
       run_rst);
   args->graph.add_to(command, "--graph", std::string("undirected ") + graph_file_help, false)
       ->required();
+  args->graph.directed = false;  // every arc both ways, on one device or over several ranks
   command->add_option("--root", args->root, "root of its component (others: smallest id)")
       ->transform(integer_in(0, INT32_MAX));
   add_enum_option(command, "--method", args->method,

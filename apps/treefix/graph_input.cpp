@@ -1,11 +1,14 @@
 // The graph commands' shared input (graph_input.hpp).
 #include "graph_input.hpp"
 
+#include <cstdint>
 #include <iostream>
 
 #include "output_format.hpp"
 #include "summary.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/graph/device_matrix.hpp"
+#include "treefix/graph/edge_list.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
@@ -15,7 +18,9 @@ CLI::Option* GraphInput::add_to(CLI::App* command, const std::string& option,
   CLI::Option* file = command->add_option(option, path, help);
   add_enum_option(command, "--format", format, "graph format (auto: by extension)");
   if (directed_option)
-    command->add_flag("--directed", directed, "edge lists: 'u v' is the arc u -> v only");
+    command->add_flag("--directed,!--undirected", directed,
+                      "edge lists: 'u v' is the arc u -> v only (the default, as entry (u, v) of "
+                      "a SciPy matrix or a Matrix Market general file); --undirected: both ways");
   return file;
 }
 
@@ -30,6 +35,58 @@ Csr GraphInput::read(const Runtime* device, PhaseTimes* phases) const {
   read.limits.device = device;
   read.phases = phases;
   return read_graph(path, read);
+}
+
+DeviceGraph GraphInput::read_device(Runtime& runtime, bool undirected, PhaseTimes& phases) const {
+  GraphReadOptions read;
+  read.format = format;
+  read.edges_directed = directed;
+  read.limits.device = &runtime;
+  read.phases = &phases;
+  const GraphFormat chosen = chosen_format();
+  if (chosen != GraphFormat::edges && chosen != GraphFormat::mtx) {
+    Csr graph = read_graph(path, read);
+    return phases.measure("device graph", [&] {
+      DeviceGraph on_device(runtime, graph);
+      return undirected ? undirected_graph(runtime, on_device) : on_device;
+    });
+  }
+  // The entries as the file lists them: the device sorts and merges them.
+  std::vector<vertex_t> row, column;
+  std::size_t n = 0;
+  bool mirrored = false;  // the file stands for its entries and their mirror images
+  if (chosen == GraphFormat::edges) {
+    // The pairs are at most the file's size; the graph's needs are checked once n is known
+    // (the strict reader's own check is for forests).
+    GraphLimits pairs_only;
+    pairs_only.host_bytes = UINT64_MAX;
+    EdgeList edges = phases.measure("read: parse", [&] {
+      return read_edge_list_strict(path, -1, nullptr, pairs_only);
+    });
+    require_graph_fits(read.limits, path, edges.vertices,
+                       (directed ? 1 : 2) * std::uint64_t(edges.edges()),
+                       8 * std::uint64_t(edges.edges()));
+    n = edges.vertices;
+    row = std::move(edges.source);
+    column = std::move(edges.target);
+    mirrored = !directed;
+  } else {
+    MatrixEntries entries = read_matrix_market_entries(path, read);
+    n = entries.n;
+    row = std::move(entries.row);
+    column = std::move(entries.column);
+    mirrored = entries.symmetric;
+  }
+  return phases.measure("device graph", [&] {
+    HostMatrix matrix;
+    matrix.layout = SparseLayout::coo;
+    matrix.n = n;
+    matrix.rows = {row.data(), row.size(), false};
+    matrix.indices = {column.data(), column.size(), false};
+    matrix.what = path;
+    DeviceGraph graph = pattern_graph(runtime, upload_matrix(runtime, matrix));
+    return undirected || mirrored ? undirected_graph(runtime, graph) : graph;
+  });
 }
 
 void RootedForestOutput::add_to(CLI::App* command, bool& stats) {

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "treefix/core/phase_times.hpp"
+#include "treefix/graph/device_graph.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/primitives/listrank.hpp"
@@ -15,9 +16,12 @@ namespace treefix::cli {
 struct GraphInput {
   std::string path;
   GraphFormat format = GraphFormat::automatic;
-  bool directed = false;
+  // Edge lists: "u v" is the arc u -> v, as entry (u, v) of a SciPy matrix or a Matrix Market
+  // "general" file (and as treefix.Graph and scipy.sparse.csgraph default to directed=True);
+  // --undirected adds v -> u.
+  bool directed = true;
 
-  // `option` FILE (returned, to be made required) and --format; --directed too when
+  // `option` FILE (returned, to be made required) and --format; --directed/--undirected too when
   // `directed_option`.
   CLI::Option* add_to(CLI::App* command, const std::string& option, const std::string& help,
                       bool directed_option);
@@ -25,6 +29,11 @@ struct GraphInput {
   GraphFormat chosen_format() const;
   // The graph, checked against host memory and `device` (if any); reading phases into `phases`.
   Csr read(const Runtime* device, PhaseTimes* phases) const;
+  // The graph on the device (graph/device_matrix.hpp): edge lists and Matrix Market files go as
+  // their entries are, and are sorted, merged (and made undirected) there; the CSR formats (.npz,
+  // .csr, .graph) as their readers leave them. undirected: every arc both ways, whatever the
+  // file says. Phases "read: ..." and "device graph".
+  DeviceGraph read_device(Runtime& runtime, bool undirected, PhaseTimes& phases) const;
 };
 
 // What the commands that compute a rooted forest on the device (root, rst) share: the parent

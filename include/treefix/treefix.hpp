@@ -8,7 +8,8 @@
 //   primitives/  device-wide scan, list ranking, sorting, planned permutations: written once,
 //                used by every module
 //   treefix/     rootfix/leaffix: Euler-tour, level-synchronous, sequential, multi-threaded CPU
-//   graph/       CSR graphs and their readers, BFS, connectivity, rooting, spanning forests
+//   graph/       CSR graphs and their readers, sparse matrices normalised on the device, BFS,
+//                connectivity, strong components, minimum spanning forests, rooting, spanning forests
 //   spatial/     points, kd-/oct-/vp-trees, the rope-stack engine, n-body, kNN, correlation
 //   forest/      linear and binary forests, their traversals, RuleML, tree similarity, XML trees
 #include "treefix/core/device_array.hpp"
@@ -32,15 +33,20 @@
 #include "treefix/forest/traversal.hpp"
 #include "treefix/forest/xml_tree.hpp"
 #include "treefix/graph/bfs.hpp"
+#include "treefix/graph/bfs_tree.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/csr.hpp"
 #include "treefix/graph/csr_binary.hpp"
+#include "treefix/graph/device_matrix.hpp"
 #include "treefix/graph/edge_list.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/graph/graph_limits.hpp"
+#include "treefix/graph/minimum_spanning_tree.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
+#include "treefix/graph/strong_components.hpp"
+#include "treefix/graph/vertex_results.hpp"
 #include "treefix/io/npy.hpp"
 #include "treefix/io/npz.hpp"
 #include "treefix/io/output_file.hpp"

@@ -60,7 +60,8 @@ Banner parse_banner(std::string_view text, const std::string& path) {
 
 }  // namespace
 
-Csr read_matrix_market(const std::string& path, const GraphReadOptions& options) {
+MatrixEntries read_matrix_market_entries(const std::string& path, const GraphReadOptions& options,
+                                         bool values) {
   std::unique_ptr<TextFile> file;
   detail::timed(options.phases, "read: map", [&] { file = std::make_unique<TextFile>(path); });
   const std::string_view text = file->text();
@@ -98,12 +99,16 @@ Csr read_matrix_market(const std::string& path, const GraphReadOptions& options)
   const std::uint64_t held = std::min<std::uint64_t>(entries, (rest + 1) / (2 * fields));
   const std::uint64_t arcs = held * (banner.symmetric ? 2 : 1);
   require_graph_fits(options.limits, path, static_cast<std::size_t>(rows), arcs,
-                     bytes_for(held, 8));
+                     bytes_for(held, values ? 16 : 8));
 
   std::unique_ptr<TokenChunks> tokens;
   detail::timed(options.phases, "read: scan",
                 [&] { tokens = std::make_unique<TokenChunks>(*file, body, "%"); });
-  std::vector<vertex_t> source, target;
+  MatrixEntries read;
+  read.n = static_cast<std::size_t>(rows);
+  read.symmetric = banner.symmetric;
+  read.skew = banner.skew;
+  std::vector<vertex_t>&source = read.row, &target = read.column;
   detail::timed(options.phases, "read: parse", [&] {
     const TokenChunks& chunks = *tokens;
     // As many entries as the file holds, at most the promised: a malformed line is reported
@@ -112,6 +117,7 @@ Csr read_matrix_market(const std::string& path, const GraphReadOptions& options)
                                                      (chunks.tokens() + fields - 1) / fields);
     source.resize(stored);
     target.resize(stored);
+    if (values) read.value.assign(stored, 1.0);  // pattern files: every entry weighs 1
     detail::parse_records(
         chunks, fields,
         [&](std::string_view token, std::size_t entry, std::size_t field, std::size_t,
@@ -132,6 +138,7 @@ Csr read_matrix_market(const std::string& path, const GraphReadOptions& options)
           if (!parse_double(token, value))
             fail("expected a number for the value, found '" + std::string(token.substr(0, 40)) +
                  "'");
+          if (values && field == 2) read.value[entry] = value;  // complex: the real part
         },
         [](std::size_t field) {
           return std::string(field == 1 ? "entry without a column index"
@@ -142,8 +149,13 @@ Csr read_matrix_market(const std::string& path, const GraphReadOptions& options)
                        std::to_string(source.size()) + " of " + std::to_string(entries) +
                        " entries");
   });
+  return read;
+}
+
+Csr read_matrix_market(const std::string& path, const GraphReadOptions& options) {
+  const MatrixEntries read = read_matrix_market_entries(path, options, false);
   Csr g = detail::timed(options.phases, "read: csr", [&] {
-    return csr_from_edges(static_cast<std::size_t>(rows), source, target, banner.symmetric);
+    return csr_from_edges(read.n, read.row, read.column, read.symmetric);
   });
   if (!g.undirected) g.undirected = has_reverse_arcs(g);  // structurally symmetric "general"
   return g;

@@ -33,11 +33,17 @@ printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n6 6 3\n2 1\n3 2\n5
 grep -q "^components  3 (weakly connected), the largest 3 vertices$" ginfo.txt \
   || fail "info graph components: $(cat ginfo.txt)"
 grep -q "^isolated    1$" ginfo.txt || fail "info graph isolated: $(cat ginfo.txt)"
+# Edge lists are directed unless --undirected (as a SciPy matrix's entries): "u v" is u -> v.
 "$treefix" info g.txt --json | python3 -c '
 import json, sys
 g = json.load(sys.stdin)
-assert g["kind"] == "graph" and g["components"] == 2 and g["arcs"] == 6, g' \
+assert g["kind"] == "graph" and g["components"] == 2 and g["arcs"] == 3, g' \
   || fail "info --json on an edge list"
+"$treefix" info g.txt --undirected --json | python3 -c '
+import json, sys
+g = json.load(sys.stdin)
+assert g["kind"] == "graph" and g["components"] == 2 and g["arcs"] == 6, g' \
+  || fail "info --json on an edge list read undirected"
 
 # rst and root --stats: component count and depth.
 "$treefix" rst --graph g.mtx --stats -o rst.txt 2> rst_stats.txt

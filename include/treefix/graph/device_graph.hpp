@@ -2,6 +2,7 @@
 // A CSR graph on the device: row offsets (32-bit when the arcs fit in int32, else 64-bit, the
 // kernels' EDGE_T) and columns. BFS, connectivity and rooted spanning forests take it.
 #include <cstddef>
+#include <utility>
 
 #include "treefix/core/launch.hpp"
 #include "treefix/core/runtime.hpp"
@@ -18,6 +19,11 @@ class DeviceGraph {
   DeviceGraph() = default;
   DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile = nullptr,
               OffsetWidth width = OffsetWidth::fit);
+  // A graph already on the device in the form above (graph/device_matrix.hpp makes them).
+  DeviceGraph(std::size_t vertices, std::size_t arcs, bool wide_offsets, bool undirected,
+              cl::Buffer row_offset, cl::Buffer column)
+      : vertices_(vertices), arcs_(arcs), wide_(wide_offsets), undirected_(undirected),
+        row_offset_(std::move(row_offset)), column_(std::move(column)) {}
   // The most arcs 32-bit row offsets take (INT32_MAX - 1).
   static constexpr std::size_t kNarrowArcs = 2147483646;
   // Whether `fit` makes the row offsets of a graph of `arcs` arcs 64-bit.

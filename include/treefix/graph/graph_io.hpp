@@ -62,6 +62,21 @@ Csr read_metis(const std::string& path, const GraphReadOptions& options = {});
 Csr read_npz_csr(const std::string& path, const GraphReadOptions& options = {});
 Csr read_csr_binary(const std::string& path, const GraphReadOptions& options = {});
 
+// A Matrix Market file's entries as stored: entry i is (row[i], column[i]) with value[i] (when
+// asked for: the value, the real part of a complex one, 1 in pattern files). Nothing is sorted,
+// merged or mirrored: symmetric files (and skew-symmetric, whose mirrored values are negated)
+// stand for their entries and the mirror images. What the device path (graph/device_matrix.hpp)
+// and `treefix mst` read.
+struct MatrixEntries {
+  std::size_t n = 0;
+  bool symmetric = false, skew = false;
+  std::vector<vertex_t> row, column;
+  std::vector<double> value;
+};
+MatrixEntries read_matrix_market_entries(const std::string& path,
+                                         const GraphReadOptions& options = {},
+                                         bool values = false);
+
 struct GraphWriteOptions {
   GraphFormat format = GraphFormat::automatic;  // automatic: by the output's extension
   bool compress = false;                        // npz: zlib-compressed members (savez_compressed)
