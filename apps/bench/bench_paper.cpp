@@ -37,7 +37,6 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
-#include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
@@ -73,7 +72,7 @@ bool is_graph(const std::string& shape) { return shape.rfind("graph:", 0) == 0; 
 
 ParentArray make(const std::string& shape, std::size_t n) {
   if (is_graph(shape)) return graph_spanning_tree(shape.substr(6));
-  return cli::make_tree_shape(shape, n);  // (or graph:FILE.mtx)
+  return generate::tree(shape, n);  // (or graph:FILE.mtx)
 }
 
 template <class T>
