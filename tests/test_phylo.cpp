@@ -1,0 +1,250 @@
+// The phylo module's queries against CPU references, on awkward sizes and degenerate shapes:
+// traversal orders, lowest common ancestors, exact path lengths and cophenetic matrices.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numeric>
+#include <random>
+
+#include "fixture.hpp"
+#include "treefix/phylo/lca.hpp"
+#include "treefix/phylo/path_lengths.hpp"
+#include "treefix/phylo/traversal.hpp"
+#include "treefix/treefix/generate.hpp"
+
+using namespace treefix;
+
+namespace {
+
+struct Shape {
+  std::string name;
+  ParentArray parent;
+};
+
+std::vector<Shape> shapes() {
+  return {{"empty", {}},
+          {"one", {-1}},
+          {"two", {1, -1}},
+          {"isolated", ParentArray(13, -1)},
+          {"path", generate::path(1500)},
+          {"star", generate::star(997)},
+          {"caterpillar", generate::caterpillar(401, 200)},
+          {"binary", generate::shuffle_labels(generate::random_binary(1001, 3), 4)},
+          {"random", generate::shuffle_labels(generate::random_recursive(2003, 5), 6)},
+          {"forest", generate::random_forest(1009, 17, 7)}};
+}
+
+std::vector<vertex_t> depths_of(const ParentArray& parent) { return depths(parent); }
+
+vertex_t naive_lca(const ParentArray& parent, const std::vector<vertex_t>& depth, vertex_t u,
+                   vertex_t v) {
+  while (depth[u] > depth[v]) u = parent[u];
+  while (depth[v] > depth[u]) v = parent[v];
+  while (u != v) {
+    u = parent[u];
+    v = parent[v];
+    if (u < 0 || v < 0) return -1;
+  }
+  return u;
+}
+
+// The path length between u and v summed in long double with Neumaier's compensation: far more
+// accurate than the double result it checks.
+long double naive_distance(const ParentArray& parent, const std::vector<vertex_t>& depth,
+                           const std::vector<double>& w, vertex_t u, vertex_t v) {
+  const vertex_t l = naive_lca(parent, depth, u, v);
+  if (l < 0) return INFINITY;
+  long double sum = 0, c = 0;
+  auto add = [&](long double x) {
+    const long double t = sum + x;
+    c += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  };
+  for (vertex_t x : {u, v})
+    for (; x != l; x = parent[x]) add(w[x]);
+  return sum + c;
+}
+
+template <class T>
+std::vector<T> download(Runtime& rt, const DeviceArray<T>& a) {
+  return a.download(rt);
+}
+
+}  // namespace
+
+TEST_CASE("phylo: postorder, levelorder, tips and pre-order intervals match the host forms") {
+  Runtime& rt = test::runtime();
+  for (const Shape& shape : shapes()) {
+    CAPTURE(shape.name);
+    const ParentArray& parent = shape.parent;
+    const std::size_t n = parent.size();
+    DeviceTree tree(rt, parent);
+    const EulerTour host = build_euler_tour(parent);
+    // post-order: children before parents, and the order of the tour's closes
+    std::vector<std::pair<std::int64_t, vertex_t>> closes;
+    for (std::size_t v = 0; v < n; ++v) closes.push_back({host.close_pos[v], vertex_t(v)});
+    std::sort(closes.begin(), closes.end());
+    std::vector<vertex_t> expected_post;
+    for (auto& c : closes) expected_post.push_back(c.second);
+    CHECK(download(rt, postorder(rt, tree)) == expected_post);
+    // level order: a breadth-first search from the roots in increasing id, children in order
+    const ChildLists lists = child_lists(parent);
+    std::vector<vertex_t> bfs(lists.roots.begin(), lists.roots.end());
+    for (std::size_t i = 0; i < bfs.size(); ++i)
+      for (auto c = lists.child_offset[bfs[i]]; c < lists.child_offset[bfs[i] + 1]; ++c)
+        bfs.push_back(lists.child[c]);
+    CHECK(download(rt, levelorder(rt, tree)) == bfs);
+    std::vector<vertex_t> expected_tips;
+    for (std::size_t v = 0; v < n; ++v)
+      if (lists.child_offset[v] == lists.child_offset[v + 1]) expected_tips.push_back(vertex_t(v));
+    CHECK(download(rt, tips(rt, tree)) == expected_tips);
+    // intervals: pre_order[begin[v] .. end[v]) is v's subtree
+    const PreorderIntervals intervals = preorder_intervals(rt, tree);
+    const auto begin = download(rt, intervals.begin), end = download(rt, intervals.end);
+    std::vector<std::pair<std::int64_t, vertex_t>> opens;
+    for (std::size_t v = 0; v < n; ++v) opens.push_back({host.open_pos[v], vertex_t(v)});
+    std::sort(opens.begin(), opens.end());
+    std::vector<vertex_t> rank(n);
+    for (std::size_t i = 0; i < n; ++i) rank[opens[i].second] = vertex_t(i);
+    std::size_t wrong = 0;
+    for (std::size_t v = 0; v < n; ++v)
+      wrong += begin[v] != rank[v] ||
+               end[v] - begin[v] != (host.close_pos[v] - host.open_pos[v] + 1) / 2;
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("phylo: lca of every pair on small trees and of random pairs on large ones") {
+  Runtime& rt = test::runtime();
+  std::mt19937_64 rng(11);
+  for (const Shape& shape : shapes()) {
+    CAPTURE(shape.name);
+    const ParentArray& parent = shape.parent;
+    const std::size_t n = parent.size();
+    DeviceTree tree(rt, parent);
+    LcaIndex index(rt, tree);
+    const auto depth = depths_of(parent);
+    std::vector<vertex_t> u, v;
+    if (n <= 60) {
+      for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b) {
+          u.push_back(vertex_t(a));
+          v.push_back(vertex_t(b));
+        }
+    } else {
+      std::uniform_int_distribution<vertex_t> pick(0, vertex_t(n) - 1);
+      for (int i = 0; i < 20000; ++i) {
+        u.push_back(pick(rng));
+        v.push_back(i % 7 == 0 ? parent[u.back()] >= 0 ? parent[u.back()] : u.back() : pick(rng));
+      }
+    }
+    std::vector<vertex_t> got(u.size());
+    index.lca(rt, u.data(), v.data(), u.size(), got.data());
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < u.size(); ++i)
+      wrong += got[i] != naive_lca(parent, depth, u[i], v[i]);
+    CHECK(wrong == 0);
+    if (n > 0) {
+      // the mrca of a set: the lca folded over it
+      std::vector<vertex_t> set(u.begin(), u.begin() + std::min<std::size_t>(u.size(), 5));
+      vertex_t folded = set[0];
+      for (vertex_t x : set) folded = folded < 0 ? -1 : naive_lca(parent, depth, folded, x);
+      CHECK(index.mrca(rt, set) == folded);
+      CHECK(index.mrca(rt, {set[0]}) == set[0]);
+    }
+  }
+}
+
+TEST_CASE("phylo: lca refuses vertices out of range, naming the pair") {
+  Runtime& rt = test::runtime();
+  DeviceTree tree(rt, generate::path(20));
+  LcaIndex index(rt, tree);
+  std::vector<vertex_t> u = {0, 1, 2, 3}, v = {0, 99, 2, -1}, out(4);
+  CHECK_THROWS_WITH_AS(index.lca(rt, u.data(), v.data(), 4, out.data()),
+                       "pair 1: vertex 99 is not a vertex of the tree (20 vertices)", InputError);
+  CHECK_THROWS_AS(index.mrca(rt, {}), InputError);
+  CHECK_THROWS_AS(index.mrca(rt, {3, 20}), InputError);
+}
+
+TEST_CASE("phylo: path lengths are the exact sums rounded once, the same bits every run") {
+  Runtime& rt = test::runtime();
+  const double u = std::ldexp(1.0, -53);
+  std::mt19937_64 rng(12);
+  for (const Shape& shape : shapes()) {
+    CAPTURE(shape.name);
+    const ParentArray& parent = shape.parent;
+    const std::size_t n = parent.size();
+    DeviceTree tree(rt, parent);
+    LcaIndex index(rt, tree);
+    const auto depth = depths_of(parent);
+    // lengths over many decades, so that the sums along a path are not exact in double
+    std::vector<double> w(n);
+    std::uniform_real_distribution<double> exponent(-12, 3);
+    for (auto& x : w) x = std::pow(10.0, exponent(rng));
+    auto weights = DeviceArray<double>::upload(rt, w);
+    PathLengths lengths(rt, tree, weights);
+    std::vector<vertex_t> a, b;
+    std::uniform_int_distribution<vertex_t> pick(0, std::max<vertex_t>(0, vertex_t(n) - 1));
+    for (int i = 0; i < (n ? 3000 : 0); ++i) {
+      a.push_back(pick(rng));
+      b.push_back(i % 5 == 0 ? a.back() : pick(rng));
+    }
+    std::vector<double> d(a.size()), again(a.size());
+    lengths.distances(rt, index, a.data(), b.data(), a.size(), d.data());
+    lengths.distances(rt, index, a.data(), b.data(), a.size(), again.data());
+    CHECK(std::memcmp(d.data(), again.data(), d.size() * sizeof(double)) == 0);
+    std::size_t outside = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const long double exact = naive_distance(parent, depth, w, a[i], b[i]);
+      if (std::isinf(exact)) {
+        outside += !std::isinf(d[i]);
+        continue;
+      }
+      outside += std::fabs(static_cast<long double>(d[i]) - exact) > u * std::fabs(exact) * 1.0001L;
+    }
+    CHECK(outside == 0);
+    // root distances: the rootfix of the weights, exactly rounded
+    DeviceArray<double> root(rt, n);
+    lengths.root_distances(rt, root.buffer());
+    const auto from_root = root.download(rt);
+    std::size_t off = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      long double sum = 0;
+      for (vertex_t x = vertex_t(v); x >= 0; x = parent[x]) sum += w[x];
+      off += std::fabs(from_root[v] - sum) > 2 * u * std::fabs(sum);
+    }
+    CHECK(off == 0);
+    // the cophenetic matrix of some vertices: the distances, symmetric, zero diagonal
+    std::vector<vertex_t> some(a.begin(), a.begin() + std::min<std::size_t>(a.size(), 37));
+    std::vector<double> matrix(some.size() * some.size());
+    lengths.cophenetic(rt, index, some, matrix.data());
+    const std::size_t k = some.size();
+    std::vector<vertex_t> rows, columns;
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j < k; ++j) {
+        rows.push_back(some[i]);
+        columns.push_back(some[j]);
+      }
+    std::vector<double> pairwise(rows.size());
+    lengths.distances(rt, index, rows.data(), columns.data(), rows.size(), pairwise.data());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j < k; ++j) {
+        const double m = matrix[i * k + j];
+        bad += std::memcmp(&m, &matrix[j * k + i], sizeof m) != 0;
+        bad += i == j ? m != 0.0 : std::memcmp(&m, &pairwise[i * k + j], sizeof m) != 0;
+      }
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("phylo: path lengths refuse non-finite branch lengths") {
+  Runtime& rt = test::runtime();
+  DeviceTree tree(rt, generate::star(5));
+  auto weights = DeviceArray<double>::upload(rt, {0.0, 1.0, NAN, 2.0, 3.0});
+  CHECK_THROWS_WITH_AS(PathLengths(rt, tree, weights),
+                       doctest::Contains("vertex 2 is not finite"), InputError);
+}
