@@ -12,6 +12,7 @@
 #include "fixture.hpp"
 #include "treefix/phylo/lca.hpp"
 #include "treefix/phylo/path_lengths.hpp"
+#include "treefix/phylo/surgery.hpp"
 #include "treefix/phylo/traversal.hpp"
 #include "treefix/treefix/generate.hpp"
 
@@ -247,4 +248,259 @@ TEST_CASE("phylo: path lengths refuse non-finite branch lengths") {
   auto weights = DeviceArray<double>::upload(rt, {0.0, 1.0, NAN, 2.0, 3.0});
   CHECK_THROWS_WITH_AS(PathLengths(rt, tree, weights),
                        doctest::Contains("vertex 2 is not finite"), InputError);
+}
+
+// --- surgery ---------------------------------------------------------------------------------
+
+namespace {
+
+// Whether vertex ids are a pre-order: every vertex after its parent, each subtree a run of ids.
+bool numbered_in_preorder(const ParentArray& parent) {
+  const std::size_t n = parent.size();
+  std::vector<std::int64_t> size(n, 1);
+  for (std::size_t i = n; i-- > 0;) {
+    if (parent[i] >= vertex_t(i)) return false;
+    if (parent[i] >= 0) size[parent[i]] += size[i];
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const vertex_t p = parent[i];
+    if (p >= 0 && std::int64_t(i) + size[i] > std::int64_t(p) + size[p]) return false;
+    if (p < 0 && i > 0 && parent[i - 1] >= 0) {  // a root starts after the previous tree ends
+      vertex_t r = vertex_t(i - 1);
+      while (parent[r] >= 0) r = parent[r];
+      if (std::int64_t(r) + size[r] != std::int64_t(i)) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<vertex_t> host_pre_rank(const ParentArray& parent) {
+  const EulerTour tour = build_euler_tour(parent);
+  std::vector<std::pair<std::int64_t, vertex_t>> opens;
+  for (std::size_t v = 0; v < parent.size(); ++v) opens.push_back({tour.open_pos[v], vertex_t(v)});
+  std::sort(opens.begin(), opens.end());
+  std::vector<vertex_t> rank(parent.size());
+  for (std::size_t i = 0; i < opens.size(); ++i) rank[opens[i].second] = vertex_t(i);
+  return rank;
+}
+
+// Each new vertex's parent, told as old vertices: origin[parent[i]] (or -1).
+std::vector<vertex_t> parents_as_old(const EditedTree& t) {
+  std::vector<vertex_t> p(t.parent.size());
+  for (std::size_t i = 0; i < p.size(); ++i) p[i] = t.parent[i] < 0 ? -1 : t.origin[t.parent[i]];
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("phylo: prune keeps the induced subtree with merged branches and root distances") {
+  Runtime& rt = test::runtime();
+  std::mt19937_64 rng(21);
+  for (const Shape& shape : shapes()) {
+    CAPTURE(shape.name);
+    const ParentArray& parent = shape.parent;
+    const std::size_t n = parent.size();
+    if (n == 0) continue;
+    DeviceTree tree(rt, parent);
+    LcaIndex index(rt, tree);
+    std::vector<double> w(n);
+    std::uniform_real_distribution<double> len(0.001, 2.0);
+    for (auto& x : w) x = len(rng);
+    auto weights = DeviceArray<double>::upload(rt, w);
+    PathLengths lengths(rt, tree, weights);
+    const ChildLists lists = child_lists(parent);
+    std::vector<vertex_t> tip_list;
+    for (std::size_t v = 0; v < n; ++v)
+      if (lists.child_offset[v] == lists.child_offset[v + 1]) tip_list.push_back(vertex_t(v));
+    for (int trial = 0; trial < 3; ++trial) {
+      std::vector<vertex_t> keep;
+      for (vertex_t t : tip_list)
+        if (std::uniform_int_distribution<int>(0, 2)(rng) == 0 || trial == 2) keep.push_back(t);
+      if (keep.empty()) keep.push_back(tip_list[0]);
+      if (trial == 1) keep.push_back(keep[0]);  // repeats are fine
+      const EditedTree pruned = prune(rt, tree, index, lengths, keep);
+      // reference: kept vertices and the branch points of their union of root paths
+      std::vector<int> below(n, 0), kept(n, 0);
+      for (vertex_t v : keep) kept[v] = 1;
+      const auto order = top_down_order(parent);
+      std::vector<int> count(n, 0), branches(n, 0);
+      for (std::size_t i = order.size(); i-- > 0;) {
+        const vertex_t v = order[i];
+        count[v] += kept[v];
+        if (parent[v] >= 0 && count[v] > 0) {
+          count[parent[v]] += count[v];
+          ++branches[parent[v]];
+        }
+      }
+      const auto rank = host_pre_rank(parent);
+      std::vector<vertex_t> expected;
+      for (std::size_t v = 0; v < n; ++v)
+        if (kept[v] || branches[v] >= 2) expected.push_back(vertex_t(v));
+      std::sort(expected.begin(), expected.end(),
+                [&](vertex_t a, vertex_t b) { return rank[a] < rank[b]; });
+      CHECK(pruned.origin == expected);
+      CHECK(numbered_in_preorder(pruned.parent));
+      std::vector<char> in_set(n, 0);
+      for (vertex_t v : expected) in_set[v] = 1;
+      std::size_t wrong = 0;
+      const auto as_old = parents_as_old(pruned);
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        vertex_t up = parent[expected[i]];
+        long double sum = w[expected[i]];
+        while (up >= 0 && !in_set[up]) {
+          sum += w[up];
+          up = parent[up];
+        }
+        if (up < 0) sum = 0;  // a new root: its distance from the old root
+        if (up < 0)
+          for (vertex_t x = expected[i]; x >= 0; x = parent[x]) sum += w[x];
+        wrong += as_old[i] != up;
+        wrong += std::fabs(pruned.lengths[i] - sum) > 1e-15L * std::fabs(sum);
+      }
+      CHECK(wrong == 0);
+    }
+  }
+  DeviceTree tree(rt, generate::star(4));
+  LcaIndex index(rt, tree);
+  PathLengths lengths(rt, tree, DeviceArray<double>::upload(rt, {0, 1, 1, 1}));
+  CHECK_THROWS_AS(prune(rt, tree, index, lengths, {}), InputError);
+  CHECK_THROWS_AS(prune(rt, tree, index, lengths, {1, 4}), InputError);
+}
+
+TEST_CASE("phylo: reroot at a vertex and on an edge turns the root path over") {
+  Runtime& rt = test::runtime();
+  std::mt19937_64 rng(22);
+  for (const Shape& shape : shapes()) {
+    CAPTURE(shape.name);
+    const ParentArray& parent = shape.parent;
+    const std::size_t n = parent.size();
+    if (n == 0) continue;
+    DeviceTree tree(rt, parent);
+    std::vector<double> w(n);
+    std::uniform_real_distribution<double> len(0.001, 2.0);
+    for (auto& x : w) x = len(rng);
+    auto weights = DeviceArray<double>::upload(rt, w);
+    const ChildLists lists = child_lists(parent);
+    for (int trial = 0; trial < 6; ++trial) {
+      const vertex_t x = std::uniform_int_distribution<vertex_t>(0, vertex_t(n) - 1)(rng);
+      const bool on_edge = trial % 2 == 1 && parent[x] >= 0;
+      for (bool suppress : {true, false}) {
+        CAPTURE(x);
+        CAPTURE(on_edge);
+        CAPTURE(suppress);
+        RerootOptions options;
+        options.on_edge = on_edge;
+        options.suppress_unifurcations = suppress;
+        const EditedTree t = reroot(rt, tree, weights, x, options);
+        // reference, in old ids (n: the new root on the edge)
+        std::vector<vertex_t> expect_parent(parent.begin(), parent.end());
+        std::vector<double> expect_length = w;
+        expect_parent.push_back(-1);
+        expect_length.push_back(0);
+        const vertex_t y = on_edge ? parent[x] : x;
+        vertex_t root = y;
+        while (parent[root] >= 0) root = parent[root];
+        for (vertex_t c = y; parent[c] >= 0; c = parent[c]) {
+          expect_parent[parent[c]] = c;
+          expect_length[parent[c]] = w[c];
+        }
+        if (on_edge) {
+          expect_parent[x] = expect_parent[y] = vertex_t(n);
+          expect_length[x] = w[x] / 2;
+          expect_length[y] = w[x] - w[x] / 2;
+          expect_length[n] = w[root];
+        } else {
+          expect_parent[x] = -1;
+          expect_length[x] = w[root];
+        }
+        vertex_t removed = -1;
+        const auto children = lists.child_offset[root + 1] - lists.child_offset[root];
+        if (suppress && (on_edge || root != x) && children == 2) {
+          for (auto c = lists.child_offset[root]; c < lists.child_offset[root + 1]; ++c) {
+            const vertex_t q = lists.child[c];
+            if (expect_parent[q] == root) {
+              expect_parent[q] = expect_parent[root];
+              expect_length[q] = w[q] + expect_length[root];
+            }
+          }
+          removed = root;
+        }
+        const std::size_t m = n + on_edge - (removed >= 0);
+        REQUIRE(t.parent.size() == m);
+        CHECK(numbered_in_preorder(t.parent));
+        const auto as_old = parents_as_old(t);
+        std::size_t wrong = 0;
+        std::vector<int> seen(n + 1, 0);
+        for (std::size_t i = 0; i < m; ++i) {
+          const vertex_t old = t.origin[i] < 0 ? vertex_t(n) : t.origin[i];
+          ++seen[old];
+          const vertex_t want = expect_parent[old];
+          wrong += (as_old[i] < 0 ? (t.parent[i] < 0 ? -1 : vertex_t(n)) : as_old[i]) !=
+                   (want == vertex_t(n) ? vertex_t(n) : want);
+          wrong += t.lengths[i] != expect_length[old];
+        }
+        CHECK(wrong == 0);
+        CHECK(std::count(seen.begin(), seen.end(), 1) == std::ptrdiff_t(m));
+        if (removed >= 0) CHECK(seen[removed] == 0);
+      }
+    }
+  }
+  DeviceTree tree(rt, generate::path(3));
+  auto weights = DeviceArray<double>::upload(rt, {0, 1, 1});
+  RerootOptions edge;
+  edge.on_edge = true;
+  CHECK_THROWS_WITH_AS(reroot(rt, tree, weights, 0, edge), doctest::Contains("is a root"),
+                       InputError);
+  edge.distance = 1.5;
+  CHECK_THROWS_WITH_AS(reroot(rt, tree, weights, 1, edge), doctest::Contains("not on the branch"),
+                       InputError);
+  CHECK_THROWS_AS(reroot(rt, tree, weights, 3), InputError);
+}
+
+TEST_CASE("phylo: ladderize orders children by subtree size, stably") {
+  Runtime& rt = test::runtime();
+  for (const Shape& shape : shapes()) {
+    CAPTURE(shape.name);
+    const ParentArray& parent = shape.parent;
+    const std::size_t n = parent.size();
+    DeviceTree tree(rt, parent);
+    std::vector<double> w(n);
+    std::iota(w.begin(), w.end(), 0.5);
+    auto weights = DeviceArray<double>::upload(rt, w);
+    for (bool ascending : {true, false}) {
+      const EditedTree t = ladderize(rt, tree, weights, ascending);
+      // reference: child lists stably sorted by subtree size, then a depth-first numbering
+      ChildLists lists = child_lists(parent);
+      std::vector<std::int64_t> size(n, 1);
+      const auto order = top_down_order(parent);
+      for (std::size_t i = order.size(); i-- > 0;)
+        if (parent[order[i]] >= 0) size[parent[order[i]]] += size[order[i]];
+      auto sorted = [&](auto first, auto last) {
+        std::stable_sort(first, last, [&](vertex_t a, vertex_t b) {
+          return ascending ? size[a] < size[b] : size[a] > size[b];
+        });
+      };
+      for (std::size_t v = 0; v < n; ++v)
+        sorted(lists.child.begin() + lists.child_offset[v],
+               lists.child.begin() + lists.child_offset[v + 1]);
+      std::vector<vertex_t> roots = lists.roots;
+      sorted(roots.begin(), roots.end());
+      std::vector<vertex_t> expect_origin;
+      std::vector<vertex_t> stack(roots.rbegin(), roots.rend());
+      while (!stack.empty()) {
+        const vertex_t v = stack.back();
+        stack.pop_back();
+        expect_origin.push_back(v);
+        for (auto c = lists.child_offset[v + 1]; c-- > lists.child_offset[v];)
+          stack.push_back(lists.child[c]);
+      }
+      CHECK(t.origin == expect_origin);
+      CHECK(numbered_in_preorder(t.parent));
+      std::size_t wrong = 0;
+      const auto as_old = parents_as_old(t);
+      for (std::size_t i = 0; i < n; ++i)
+        wrong += as_old[i] != parent[t.origin[i]] || t.lengths[i] != w[t.origin[i]];
+      CHECK(wrong == 0);
+    }
+  }
 }

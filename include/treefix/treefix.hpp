@@ -51,6 +51,7 @@
 #include "treefix/io/value_format.hpp"
 #include "treefix/phylo/lca.hpp"
 #include "treefix/phylo/path_lengths.hpp"
+#include "treefix/phylo/surgery.hpp"
 #include "treefix/phylo/traversal.hpp"
 #include "treefix/primitives/listrank.hpp"
 #include "treefix/primitives/permutation.hpp"
