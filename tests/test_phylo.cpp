@@ -14,6 +14,7 @@
 #include "treefix/phylo/path_lengths.hpp"
 #include "treefix/phylo/surgery.hpp"
 #include "treefix/phylo/traversal.hpp"
+#include "treefix/phylo/unifrac.hpp"
 #include "treefix/treefix/generate.hpp"
 
 using namespace treefix;
@@ -503,4 +504,112 @@ TEST_CASE("phylo: ladderize orders children by subtree size, stably") {
       CHECK(wrong == 0);
     }
   }
+}
+
+// --- UniFrac ---------------------------------------------------------------------------------
+namespace {
+
+// The definitions of unifrac.hpp, directly: subtree counts by walking up from every column.
+std::vector<long double> unifrac_reference(const ParentArray& parent, const std::vector<double>& w,
+                                           const std::vector<std::int64_t>& counts,
+                                           std::size_t samples,
+                                           const std::vector<vertex_t>& columns, bool weighted,
+                                           bool normalized) {
+  const std::size_t n = parent.size(), width = columns.size();
+  std::vector<std::vector<std::int64_t>> below(samples, std::vector<std::int64_t>(n, 0));
+  std::vector<std::int64_t> total(samples, 0);
+  for (std::size_t s = 0; s < samples; ++s)
+    for (std::size_t c = 0; c < width; ++c) {
+      total[s] += counts[s * width + c];
+      for (vertex_t v = columns[c]; v >= 0; v = parent[v]) below[s][v] += counts[s * width + c];
+    }
+  auto f = [&](std::size_t s, std::size_t b) -> long double {
+    return total[s] ? static_cast<long double>(below[s][b]) / total[s] : below[s][b];
+  };
+  std::vector<long double> d;
+  for (std::size_t i = 0; i < samples; ++i)
+    for (std::size_t j = i + 1; j < samples; ++j) {
+      long double num = 0, den = 0, di = 0, dj = 0;
+      for (std::size_t b = 0; b < n; ++b) {
+        if (weighted) {
+          num += w[b] * std::fabs(f(i, b) - f(j, b));
+          di += w[b] * f(i, b);
+          dj += w[b] * f(j, b);
+        } else {
+          const bool x = below[i][b] > 0, y = below[j][b] > 0;
+          num += (x != y) * w[b];
+          den += (x || y) * w[b];
+        }
+      }
+      if (!weighted) d.push_back(den == 0 ? 0 : num / den);
+      else if (normalized) d.push_back(total[i] == 0 && total[j] == 0 ? 0 : num / (di + dj));
+      else d.push_back(num);
+    }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("phylo: unifrac matches its definitions on every shape, the same bits every run") {
+  Runtime& rt = test::runtime();
+  std::mt19937_64 rng(31);
+  for (const Shape& shape : shapes()) {
+    CAPTURE(shape.name);
+    const ParentArray& parent = shape.parent;
+    const std::size_t n = parent.size();
+    if (n == 0) continue;
+    DeviceTree tree(rt, parent);
+    std::vector<double> w(n);
+    std::uniform_real_distribution<double> len(0.0, 1.5);
+    for (auto& x : w) x = len(rng) < 0.1 ? 0.0 : len(rng);  // some zero-length branches
+    auto weights = DeviceArray<double>::upload(rt, w);
+    const ChildLists lists = child_lists(parent);
+    std::vector<vertex_t> columns;
+    for (std::size_t v = 0; v < n; ++v)
+      if (lists.child_offset[v] == lists.child_offset[v + 1]) columns.push_back(vertex_t(v));
+    std::shuffle(columns.begin(), columns.end(), rng);
+    columns.resize(std::min<std::size_t>(columns.size(), 300));
+    const std::size_t samples = 37;  // tiles of 16 with a partial one
+    std::vector<std::int64_t> counts(samples * columns.size());
+    for (std::size_t k = 0; k < counts.size(); ++k)
+      counts[k] = std::uniform_int_distribution<int>(0, 3)(rng) == 0
+                      ? std::uniform_int_distribution<std::int64_t>(1, 50)(rng)
+                      : 0;
+    std::fill(counts.begin() + 5 * columns.size(), counts.begin() + 6 * columns.size(), 0);
+    for (auto [weighted, normalized] : {std::pair{false, false}, {true, false}, {true, true}}) {
+      CAPTURE(weighted);
+      CAPTURE(normalized);
+      UnifracOptions options;
+      options.weighted = weighted;
+      options.normalized = normalized;
+      std::vector<double> d(samples * (samples - 1) / 2), again(d.size());
+      unifrac(rt, tree, weights, counts.data(), samples, columns, options, d.data());
+      unifrac(rt, tree, weights, counts.data(), samples, columns, options, again.data());
+      CHECK(std::memcmp(d.data(), again.data(), d.size() * sizeof(double)) == 0);
+      const auto expected =
+          unifrac_reference(parent, w, counts, samples, columns, weighted, normalized);
+      std::size_t off = 0;
+      for (std::size_t k = 0; k < d.size(); ++k)
+        off += std::fabs(d[k] - expected[k]) > 1e-14L * std::max<long double>(1, expected[k]);
+      CHECK(off == 0);
+    }
+  }
+}
+
+TEST_CASE("phylo: unifrac refuses bad columns and negative counts") {
+  Runtime& rt = test::runtime();
+  DeviceTree tree(rt, generate::star(4));
+  auto weights = DeviceArray<double>::upload(rt, {0, 1, 1, 1});
+  std::vector<std::int64_t> counts = {1, 2, 3, 4, -5, 6};
+  std::vector<double> d(3);
+  UnifracOptions options;
+  CHECK_THROWS_WITH_AS(unifrac(rt, tree, weights, counts.data(), 2, {1, 2, 3}, options, d.data()),
+                       "unifrac: sample 1 has a negative count (-5) in column 1", InputError);
+  CHECK_THROWS_WITH_AS(unifrac(rt, tree, weights, counts.data(), 2, {1, 1, 3}, options, d.data()),
+                       "unifrac: vertex 1 is columns 0 and 1", InputError);
+  CHECK_THROWS_AS(unifrac(rt, tree, weights, counts.data(), 2, {1, 2, 7}, options, d.data()),
+                  InputError);
+  options.normalized = true;
+  CHECK_THROWS_AS(unifrac(rt, tree, weights, counts.data(), 2, {1, 2, 3}, options, d.data()),
+                  InputError);
 }

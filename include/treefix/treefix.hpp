@@ -53,6 +53,7 @@
 #include "treefix/phylo/path_lengths.hpp"
 #include "treefix/phylo/surgery.hpp"
 #include "treefix/phylo/traversal.hpp"
+#include "treefix/phylo/unifrac.hpp"
 #include "treefix/primitives/listrank.hpp"
 #include "treefix/primitives/permutation.hpp"
 #include "treefix/primitives/scan.hpp"
