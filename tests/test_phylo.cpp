@@ -143,8 +143,10 @@ TEST_CASE("phylo: lca of every pair on small trees and of random pairs on large 
         v.push_back(i % 7 == 0 ? parent[u.back()] >= 0 ? parent[u.back()] : u.back() : pick(rng));
       }
     }
-    std::vector<vertex_t> got(u.size());
+    std::vector<vertex_t> got(u.size()), chunked(u.size());
     index.lca(rt, u.data(), v.data(), u.size(), got.data());
+    index.lca(rt, u.data(), v.data(), u.size(), chunked.data(), 997);  // several chunks
+    CHECK(chunked == got);
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < u.size(); ++i)
       wrong += got[i] != naive_lca(parent, depth, u[i], v[i]);
@@ -167,6 +169,9 @@ TEST_CASE("phylo: lca refuses vertices out of range, naming the pair") {
   std::vector<vertex_t> u = {0, 1, 2, 3}, v = {0, 99, 2, -1}, out(4);
   CHECK_THROWS_WITH_AS(index.lca(rt, u.data(), v.data(), 4, out.data()),
                        "pair 1: vertex 99 is not a vertex of the tree (20 vertices)", InputError);
+  u[1] = v[1] = 1;  // the bad pair in the second chunk is named by its place in the whole array
+  CHECK_THROWS_WITH_AS(index.lca(rt, u.data(), v.data(), 4, out.data(), 2),
+                       "pair 3: vertex -1 is not a vertex of the tree (20 vertices)", InputError);
   CHECK_THROWS_AS(index.mrca(rt, {}), InputError);
   CHECK_THROWS_AS(index.mrca(rt, {3, 20}), InputError);
 }
@@ -196,7 +201,7 @@ TEST_CASE("phylo: path lengths are the exact sums rounded once, the same bits ev
     }
     std::vector<double> d(a.size()), again(a.size());
     lengths.distances(rt, index, a.data(), b.data(), a.size(), d.data());
-    lengths.distances(rt, index, a.data(), b.data(), a.size(), again.data());
+    lengths.distances(rt, index, a.data(), b.data(), a.size(), again.data(), 1001);  // chunks
     CHECK(std::memcmp(d.data(), again.data(), d.size() * sizeof(double)) == 0);
     std::size_t outside = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {

@@ -75,8 +75,8 @@ void LcaIndex::lca(Runtime& runtime, const cl::Buffer& u, const cl::Buffer& v, s
 }
 
 void LcaIndex::lca(Runtime& runtime, const vertex_t* u, const vertex_t* v, std::size_t count,
-                   vertex_t* out) const {
-  const std::size_t chunk = std::min(count, kChunkPairs);
+                   vertex_t* out, std::size_t chunk_pairs) const {
+  const std::size_t chunk = std::min(count, std::max<std::size_t>(chunk_pairs, 1));
   auto du = DeviceArray<vertex_t>::workspace(runtime, "lca.u", chunk);
   auto dv = DeviceArray<vertex_t>::workspace(runtime, "lca.v", chunk);
   auto dout = DeviceArray<vertex_t>::workspace(runtime, "lca.out", chunk);

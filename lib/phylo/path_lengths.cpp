@@ -72,8 +72,9 @@ void PathLengths::distances(Runtime& runtime, const LcaIndex& index, const cl::B
 }
 
 void PathLengths::distances(Runtime& runtime, const LcaIndex& index, const vertex_t* u,
-                            const vertex_t* v, std::size_t count, double* out) const {
-  const std::size_t chunk = std::min(count, LcaIndex::kChunkPairs);
+                            const vertex_t* v, std::size_t count, double* out,
+                            std::size_t chunk_pairs) const {
+  const std::size_t chunk = std::min(count, std::max<std::size_t>(chunk_pairs, 1));
   auto du = DeviceArray<vertex_t>::workspace(runtime, "lca.u", chunk);
   auto dv = DeviceArray<vertex_t>::workspace(runtime, "lca.v", chunk);
   auto dout = DeviceArray<double>::workspace(runtime, "path.out", chunk);

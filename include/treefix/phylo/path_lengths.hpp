@@ -44,9 +44,10 @@ class PathLengths {
   // vertex out of range (as LcaIndex::lca).
   void distances(Runtime& runtime, const LcaIndex& index, const cl::Buffer& u,
                  const cl::Buffer& v, std::size_t count, const cl::Buffer& out) const;
-  // The same from and into host memory, any count, in chunks of LcaIndex::kChunkPairs.
+  // The same from and into host memory, any count, in chunks of `chunk` pairs.
   void distances(Runtime& runtime, const LcaIndex& index, const vertex_t* u, const vertex_t* v,
-                 std::size_t count, double* out) const;
+                 std::size_t count, double* out,
+                 std::size_t chunk = LcaIndex::kChunkPairs) const;
 
   // The k x k matrix of the distances between the listed vertices, row-major into host memory
   // (k·k doubles), made in slices of rows that fit a chunk. Symmetric, with exact zeros on the

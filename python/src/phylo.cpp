@@ -1,0 +1,729 @@
+// The phylogenetic methods of treefix.Tree (treefix/phylo/*.hpp): traversal orders, lowest common
+// ancestors, exact path lengths, tree surgery, Newick writing and UniFrac, NumPy in and out.
+// Vertices may be given as ids or, on a named tree, as names.
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "arrays.hpp"
+#include "runtime.hpp"
+#include "tree_view.hpp"
+#include "treefix/core/error.hpp"
+#include "treefix/io/output_file.hpp"
+#include "treefix/phylo/lca.hpp"
+#include "treefix/phylo/path_lengths.hpp"
+#include "treefix/phylo/surgery.hpp"
+#include "treefix/phylo/traversal.hpp"
+#include "treefix/phylo/unifrac.hpp"
+#include "treefix/treefix/generate.hpp"
+
+namespace treefix::python {
+
+// What a Tree keeps for these methods, made on first use.
+struct PhyloCache {
+  std::unique_ptr<LcaIndex> lca;
+  std::unique_ptr<DeviceArray<double>> lengths;  // the default weights on the device
+  std::unique_ptr<PathLengths> paths;            // ... and their path lengths
+  std::vector<vertex_t> tips;
+  bool have_tips = false;
+  std::unordered_map<std::string, vertex_t> by_name;  // -1: a name on several vertices
+  bool names_indexed = false;
+};
+
+namespace {
+
+PhyloCache& cache_of(const TreeView& view) {
+  if (!*view.cache) *view.cache = std::make_shared<PhyloCache>();
+  return **view.cache;
+}
+
+// The default weights: the tree's branch lengths, or edge counts (1 for every vertex but a root).
+std::vector<double> default_weights(const TreeView& view) {
+  if (view.lengths) return *view.lengths;
+  const ParentArray& parent = view.tree->parent();
+  std::vector<double> w(parent.size());
+  for_slices(parent.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t v = begin; v < end; ++v) w[v] = parent[v] < 0 ? 0.0 : 1.0;
+  });
+  return w;
+}
+
+// The following run on the device thread (the runtime's lock held, no GIL).
+const LcaIndex& lca_index(const TreeView& view, Runtime& runtime) {
+  PhyloCache& cache = cache_of(view);
+  if (!cache.lca) cache.lca = std::make_unique<LcaIndex>(runtime, *view.tree);
+  return *cache.lca;
+}
+
+const DeviceArray<double>& default_lengths(const TreeView& view, Runtime& runtime) {
+  PhyloCache& cache = cache_of(view);
+  if (!cache.lengths)
+    cache.lengths = std::make_unique<DeviceArray<double>>(
+        DeviceArray<double>::upload(runtime, default_weights(view), nullptr, "branch lengths"));
+  return *cache.lengths;
+}
+
+const std::vector<vertex_t>& tip_list(const TreeView& view, Runtime& runtime) {
+  PhyloCache& cache = cache_of(view);
+  if (!cache.have_tips) {
+    cache.tips = tips(runtime, *view.tree).download(runtime);
+    cache.have_tips = true;
+  }
+  return cache.tips;
+}
+
+// Weights as given by the caller (n float64 values), or none: the defaults.
+struct Weights {
+  std::optional<py::array_t<double>> given;  // none: the defaults
+  bool is_default() const { return !given.has_value(); }
+  const double* data() const { return given->data(); }
+};
+
+Weights weights_argument(const TreeView& view, py::handle weights) {
+  Weights w;
+  if (weights.is_none()) return w;
+  py::array array = numeric_array(weights, "weights");
+  const std::size_t n = view.tree->size();
+  if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != n)
+    throw InputError("weights of " + shape_text(array) + " for a tree of " + std::to_string(n) +
+                     " vertices: expected (" + std::to_string(n) + ",)");
+  w.given = contiguous_as<double>(array);
+  return w;
+}
+
+// The path lengths of the weights: the tree's kept ones for the defaults, else made for the call.
+struct Paths {
+  const PathLengths* paths = nullptr;
+  std::unique_ptr<PathLengths> made;
+};
+
+Paths path_lengths(const TreeView& view, Runtime& runtime, const Weights& weights) {
+  Paths p;
+  if (weights.is_default()) {
+    PhyloCache& cache = cache_of(view);
+    if (!cache.paths)
+      cache.paths =
+          std::make_unique<PathLengths>(runtime, *view.tree, default_lengths(view, runtime));
+    p.paths = cache.paths.get();
+    return p;
+  }
+  const std::size_t n = view.tree->size();
+  DeviceArray<double> w(runtime, n, "weights");
+  w.write_from(runtime, weights.data(), n);
+  p.made = std::make_unique<PathLengths>(runtime, *view.tree, w);
+  p.paths = p.made.get();
+  return p;
+}
+
+// --- vertices given as ids or names ------------------------------------------------------------
+
+vertex_t vertex_named(const TreeView& view, const std::string& name) {
+  if (!view.names)
+    throw InputError("'" + name + "': the tree has no names; give vertex ids");
+  PhyloCache& cache = cache_of(view);
+  if (!cache.names_indexed) {
+    const NodeNames& names = *view.names;
+    cache.by_name.reserve(names.size());
+    for (std::size_t v = 0; v < names.size(); ++v) {
+      if (names[v].empty()) continue;
+      auto [at, fresh] = cache.by_name.emplace(std::string(names[v]), static_cast<vertex_t>(v));
+      if (!fresh) at->second = -1;
+    }
+    cache.names_indexed = true;
+  }
+  const auto found = cache.by_name.find(name);
+  if (found == cache.by_name.end()) throw InputError("no vertex is named '" + name + "'");
+  if (found->second < 0)
+    throw InputError("'" + name + "' names several vertices: give vertex ids");
+  return found->second;
+}
+
+bool is_text(py::handle obj) { return py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj); }
+
+// Vertex ids from an int, a name, an array of ints or a sequence of names: int32 values, with
+// their shape (empty: one value given as a scalar).
+struct Vertices {
+  std::vector<vertex_t> owned;
+  py::array_t<std::int32_t> borrowed;  // an int32 C-contiguous array read where it lies
+  const vertex_t* data = nullptr;
+  std::size_t count = 0;
+  std::vector<py::ssize_t> shape;
+  bool scalar = false;
+};
+
+Vertices vertices_argument(const TreeView& view, py::handle obj, const std::string& what) {
+  Vertices v;
+  auto own = [&](std::vector<vertex_t> values) {
+    v.owned = std::move(values);
+    v.data = v.owned.data();
+    v.count = v.owned.size();
+  };
+  if (is_text(obj)) {
+    own({vertex_named(view, py::str(obj).cast<std::string>())});
+    v.scalar = true;
+    return v;
+  }
+  const bool sequence = py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj);
+  if (sequence && py::len(obj) > 0 && is_text(py::reinterpret_borrow<py::sequence>(obj)[0])) {
+    std::vector<vertex_t> ids;
+    for (py::handle item : obj) {
+      if (!is_text(item)) throw py::type_error(what + ": a list of names holds a non-name");
+      ids.push_back(vertex_named(view, py::str(item).cast<std::string>()));
+    }
+    own(std::move(ids));
+    v.shape = {static_cast<py::ssize_t>(v.count)};
+    return v;
+  }
+  py::array array = numeric_array(obj, what);
+  const char kind = array.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    throw py::type_error(what + ": expected vertex ids (integers) or names, got dtype " +
+                         dtype_text(array.dtype()));
+  v.shape.assign(array.shape(), array.shape() + array.ndim());
+  v.scalar = array.ndim() == 0;
+  if (kind == 'i' && array.dtype().itemsize() == 4) {
+    v.borrowed = contiguous_as<std::int32_t>(array);
+    v.data = v.borrowed.data();
+    v.count = static_cast<std::size_t>(v.borrowed.size());
+    return v;
+  }
+  auto wide = contiguous_as<std::int64_t>(array);
+  const std::int64_t* in = wide.data();
+  const std::size_t count = static_cast<std::size_t>(wide.size());
+  std::vector<vertex_t> ids(count);
+  std::atomic<std::size_t> first_bad{count};
+  {
+    py::gil_scoped_release release;
+    for_slices(count, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::int64_t x = in[i];
+        // out of int32: a vertex no tree has, reported by the device with its place
+        if (x < std::numeric_limits<vertex_t>::min() || x > std::numeric_limits<vertex_t>::max()) {
+          std::size_t seen = first_bad.load();
+          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+          }
+        }
+        ids[i] = static_cast<vertex_t>(x);
+      }
+    });
+  }
+  if (first_bad.load() < count)
+    throw InputError(what + ": element " + std::to_string(first_bad.load()) + " (" +
+                     std::to_string(in[first_bad.load()]) + ") is not a vertex of the tree (" +
+                     std::to_string(view.tree->size()) + " vertices)");
+  own(std::move(ids));
+  return v;
+}
+
+std::vector<vertex_t> vertex_list(const TreeView& view, py::handle obj, const std::string& what) {
+  Vertices v = vertices_argument(view, obj, what);
+  return std::vector<vertex_t>(v.data, v.data + v.count);
+}
+
+// Two vertex arguments of one shape, or one of them a single vertex (repeated).
+std::pair<Vertices, Vertices> vertex_pairs(const TreeView& view, py::handle u, py::handle v) {
+  Vertices a = vertices_argument(view, u, "u"), b = vertices_argument(view, v, "v");
+  auto repeat = [](Vertices& one, const Vertices& other) {
+    one.owned.assign(other.count, one.data[0]);
+    one.data = one.owned.data();
+    one.count = other.count;
+    one.shape = other.shape;
+    one.scalar = other.scalar;
+  };
+  if (a.count == 1 && b.count != 1) repeat(a, b);
+  else if (b.count == 1 && a.count != 1) repeat(b, a);
+  else if (a.shape != b.shape && !(a.scalar || b.scalar))
+    throw InputError("u and v: shapes differ (" + std::to_string(a.count) + " and " +
+                     std::to_string(b.count) + " vertices); give arrays of one shape, or one "
+                     "vertex for either");
+  if (a.shape.size() < b.shape.size()) a.shape = b.shape;
+  a.scalar = a.scalar && b.scalar;
+  return {std::move(a), std::move(b)};
+}
+
+template <class T>
+py::object scalar_or_array(py::array_t<T> values, bool scalar) {
+  if (scalar) return py::cast(values.data()[0]);
+  return std::move(values);
+}
+
+// --- the methods ---------------------------------------------------------------------------------
+
+template <class F>
+auto on_tree(const TreeView& view, F&& f) {
+  return on_device(*view.runtime, [&](Runtime& runtime) { return f(runtime); });
+}
+
+py::array ids_of(const TreeView& view, DeviceArray<vertex_t> (*make)(Runtime&, DeviceTree&,
+                                                                       Profile*)) {
+  py::array_t<std::int32_t> out(static_cast<py::ssize_t>(view.tree->size()));
+  std::int32_t* target = out.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    const DeviceArray<vertex_t> ids = make(runtime, *view.tree, nullptr);
+    ids.read_into(runtime, target, ids.size());
+  });
+  return std::move(out);
+}
+
+py::tuple children(const TreeView& view) {
+  const std::size_t n = view.tree->size();
+  py::array_t<std::int32_t> offsets(static_cast<py::ssize_t>(n + 1));
+  std::int32_t* offset = offsets.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    view.tree->children().child_offset.read_into(runtime, offset, n + 1);
+  });
+  py::array_t<std::int32_t> ids(static_cast<py::ssize_t>(offset[n]));
+  std::int32_t* id = ids.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    view.tree->children().child.read_into(runtime, id, static_cast<std::size_t>(offset[n]));
+  });
+  return py::make_tuple(offsets, ids);
+}
+
+py::array tip_array(const TreeView& view) {
+  const std::vector<vertex_t>& list = on_tree(view, [&](Runtime& runtime) -> const auto& {
+    return tip_list(view, runtime);
+  });
+  return py::array_t<std::int32_t>(static_cast<py::ssize_t>(list.size()), list.data());
+}
+
+py::tuple intervals(const TreeView& view) {
+  const std::size_t n = view.tree->size();
+  py::array_t<std::int32_t> begin(static_cast<py::ssize_t>(n)), end(static_cast<py::ssize_t>(n));
+  std::int32_t* b = begin.mutable_data();
+  std::int32_t* e = end.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    const PreorderIntervals found = preorder_intervals(runtime, *view.tree);
+    found.begin.read_into(runtime, b, n);
+    found.end.read_into(runtime, e, n);
+  });
+  return py::make_tuple(begin, end);
+}
+
+py::object lca(const TreeView& view, py::handle u, py::handle v) {
+  auto [a, b] = vertex_pairs(view, u, v);
+  py::array_t<std::int32_t> out(a.shape);
+  std::int32_t* target = out.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    lca_index(view, runtime).lca(runtime, a.data, b.data, a.count, target);
+  });
+  return scalar_or_array(std::move(out), a.scalar);
+}
+
+py::object mrca(const TreeView& view, py::handle vertices) {
+  const std::vector<vertex_t> set = vertex_list(view, vertices, "vertices");
+  return py::cast(on_tree(view, [&](Runtime& runtime) {
+    return lca_index(view, runtime).mrca(runtime, set);
+  }));
+}
+
+py::object distance(const TreeView& view, py::handle u, py::handle v, py::handle weights) {
+  auto [a, b] = vertex_pairs(view, u, v);
+  const Weights w = weights_argument(view, weights);
+  py::array_t<double> out(a.shape);
+  double* target = out.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    const LcaIndex& index = lca_index(view, runtime);
+    const Paths paths = path_lengths(view, runtime, w);
+    paths.paths->distances(runtime, index, a.data, b.data, a.count, target);
+  });
+  return scalar_or_array(std::move(out), a.scalar);
+}
+
+py::array cophenetic(const TreeView& view, py::handle tips, py::handle weights) {
+  std::vector<vertex_t> list;
+  if (tips.is_none())
+    list = on_tree(view, [&](Runtime& runtime) { return tip_list(view, runtime); });
+  else
+    list = vertex_list(view, tips, "tips");
+  const Weights w = weights_argument(view, weights);
+  const auto k = static_cast<py::ssize_t>(list.size());
+  py::array_t<double> out({k, k});
+  double* target = out.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    const LcaIndex& index = lca_index(view, runtime);
+    const Paths paths = path_lengths(view, runtime, w);
+    paths.paths->cophenetic(runtime, index, list, target);
+  });
+  return std::move(out);
+}
+
+py::array root_distances(const TreeView& view, py::handle weights) {
+  const Weights w = weights_argument(view, weights);
+  const std::size_t n = view.tree->size();
+  py::array_t<double> out(static_cast<py::ssize_t>(n));
+  double* target = out.mutable_data();
+  on_tree(view, [&](Runtime& runtime) {
+    const Paths paths = path_lengths(view, runtime, w);
+    DeviceArray<double> result(runtime, n, "root distances");
+    paths.paths->root_distances(runtime, result.buffer());
+    result.read_into(runtime, target, n);
+  });
+  return std::move(out);
+}
+
+// The longest path down to a vertex of the subtree: the largest root distance below, less the
+// vertex's own (a leaffix of max over the root distances).
+py::array heights(const TreeView& view, py::handle weights) {
+  const Weights w = weights_argument(view, weights);
+  const std::size_t n = view.tree->size();
+  py::array_t<double> out(static_cast<py::ssize_t>(n));
+  double* target = out.mutable_data();
+  std::vector<double> own(n);
+  on_tree(view, [&](Runtime& runtime) {
+    const Paths paths = path_lengths(view, runtime, w);
+    DeviceArray<double> from_root(runtime, n, "root distances");
+    DeviceArray<double> deepest(runtime, n, "deepest below");
+    paths.paths->root_distances(runtime, from_root.buffer());
+    TreefixOptions options;
+    options.op = Op::max;
+    leaffix(runtime, *view.tree, from_root, deepest, options);
+    from_root.read_into(runtime, own.data(), n);
+    deepest.read_into(runtime, target, n);
+  });
+  {
+    py::gil_scoped_release release;
+    for_slices(n, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t v = begin; v < end; ++v) target[v] -= own[v];
+    });
+  }
+  return std::move(out);
+}
+
+// An edited tree as a new Tree, labelled as the old one was (and its origins when asked).
+py::object edited_tree(const TreeView& view, EditedTree edited, bool return_origin) {
+  std::optional<std::vector<double>> lengths;
+  std::optional<NodeNames> names;
+  if (view.lengths) lengths = std::move(edited.lengths);
+  if (view.names) names = names_of(*view.names, edited.origin);
+  py::array_t<std::int32_t> origin(static_cast<py::ssize_t>(edited.origin.size()),
+                                   edited.origin.data());
+  py::object tree = make_tree_object(view.runtime, std::move(edited.parent), std::move(lengths),
+                                     std::move(names));
+  if (return_origin) return py::make_tuple(tree, origin);
+  return tree;
+}
+
+py::object prune(const TreeView& view, py::handle keep, bool return_origin) {
+  const std::vector<vertex_t> kept = vertex_list(view, keep, "keep");
+  EditedTree edited = on_tree(view, [&](Runtime& runtime) {
+    const LcaIndex& index = lca_index(view, runtime);
+    const Paths paths = path_lengths(view, runtime, Weights{});
+    return treefix::prune(runtime, *view.tree, index, *paths.paths, kept);
+  });
+  return edited_tree(view, std::move(edited), return_origin);
+}
+
+py::object reroot(const TreeView& view, py::handle vertex, bool edge, py::handle distance,
+                  bool suppress, bool return_origin) {
+  const Vertices x = vertices_argument(view, vertex, "vertex");
+  if (!x.scalar || x.count != 1) throw InputError("vertex: expected one vertex (an id or a name)");
+  RerootOptions options;
+  options.on_edge = edge || !distance.is_none();
+  if (!distance.is_none()) options.distance = distance.cast<double>();
+  options.suppress_unifurcations = suppress;
+  EditedTree edited = on_tree(view, [&](Runtime& runtime) {
+    return treefix::reroot(runtime, *view.tree, default_lengths(view, runtime), x.data[0], options);
+  });
+  return edited_tree(view, std::move(edited), return_origin);
+}
+
+py::object ladderize(const TreeView& view, bool ascending, bool return_origin) {
+  EditedTree edited = on_tree(view, [&](Runtime& runtime) {
+    return treefix::ladderize(runtime, *view.tree, default_lengths(view, runtime), ascending);
+  });
+  return edited_tree(view, std::move(edited), return_origin);
+}
+
+py::object write_newick_text(const TreeView& view, py::handle path) {
+  const ParentArray& parent = view.tree->parent();
+  if (path.is_none()) {
+    std::ostringstream text;
+    {
+      py::gil_scoped_release release;
+      write_newick(text, parent, view.names, view.lengths);
+    }
+    return py::str(text.str());
+  }
+  const std::string file = path_text(path);
+  py::gil_scoped_release release;
+  write_output(file, [&](std::ostream& out) { write_newick(out, parent, view.names, view.lengths); });
+  return py::none();
+}
+
+// counts as int64 (integers, or floats that hold whole numbers), 2-D.
+py::array_t<std::int64_t> counts_argument(py::handle counts) {
+  py::array array = numeric_array(counts, "counts");
+  if (array.ndim() != 2)
+    throw InputError("counts of " + shape_text(array) + ": expected (samples, columns)");
+  if (array.dtype().kind() == 'f') {
+    auto values = contiguous_as<double>(array);
+    const double* x = values.data();
+    for (py::ssize_t i = 0; i < values.size(); ++i)
+      if (!(std::isfinite(x[i]) && x[i] == std::floor(x[i]) && std::fabs(x[i]) < 9.0e15))
+        throw InputError("counts: element [" + std::to_string(i / array.shape(1)) + ", " +
+                         std::to_string(i % array.shape(1)) + "] (" + std::to_string(x[i]) +
+                         ") is not a whole number");
+  }
+  if (array.dtype().kind() == 'u' && array.dtype().itemsize() == 8)
+    throw py::type_error("counts: uint64 values do not all fit int64; convert them first");
+  return contiguous_as<std::int64_t>(array);
+}
+
+py::array unifrac(const TreeView& view, py::handle counts, py::handle tips, py::handle weights,
+                  bool weighted, bool normalized, bool square) {
+  const py::array_t<std::int64_t> matrix = counts_argument(counts);
+  const auto samples = static_cast<std::size_t>(matrix.shape(0));
+  const auto width = static_cast<std::size_t>(matrix.shape(1));
+  std::vector<vertex_t> columns;
+  if (tips.is_none())
+    columns = on_tree(view, [&](Runtime& runtime) { return tip_list(view, runtime); });
+  else
+    columns = vertex_list(view, tips, "tips");
+  if (columns.size() != width)
+    throw InputError("counts of " + shape_text(matrix) + " for " + std::to_string(columns.size()) +
+                     " tips: expected one column a tip");
+  const Weights w = weights_argument(view, weights);
+  UnifracOptions options;
+  options.weighted = weighted;
+  options.normalized = normalized;
+  const std::size_t pairs = samples * (samples > 0 ? samples - 1 : 0) / 2;
+  py::array_t<double> condensed(static_cast<py::ssize_t>(pairs));
+  double* target = condensed.mutable_data();
+  const std::int64_t* data = matrix.data();
+  on_tree(view, [&](Runtime& runtime) {
+    const std::size_t n = view.tree->size();
+    if (w.is_default()) {
+      treefix::unifrac(runtime, *view.tree, default_lengths(view, runtime), data, samples, columns,
+                       options, target);
+      return;
+    }
+    DeviceArray<double> lengths(runtime, n, "weights");
+    lengths.write_from(runtime, w.data(), n);
+    treefix::unifrac(runtime, *view.tree, lengths, data, samples, columns, options, target);
+  });
+  if (!square) return std::move(condensed);
+  const auto s = static_cast<py::ssize_t>(samples);
+  py::array_t<double> full({s, s});
+  double* m = full.mutable_data();
+  py::gil_scoped_release release;
+  for_slices(samples, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      m[i * samples + i] = 0.0;
+      for (std::size_t j = i + 1; j < samples; ++j) {
+        const double d = target[i * samples - i * (i + 1) / 2 + (j - i - 1)];
+        m[i * samples + j] = d;
+        m[j * samples + i] = d;
+      }
+    }
+  });
+  return std::move(full);
+}
+
+// A method of the Tree class: f(self, args...).
+template <class F, class... Extra>
+void method(py::object& cls, const char* name, F f, const Extra&... extra) {
+  cls.attr(name) = py::cpp_function(f, py::name(name), py::is_method(cls),
+                                    py::sibling(py::getattr(cls, name, py::none())), extra...);
+}
+
+}  // namespace
+
+std::vector<double> lengths_argument(py::handle lengths, std::size_t n) {
+  py::array array = numeric_array(lengths, "lengths");
+  if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != n)
+    throw InputError("lengths of " + shape_text(array) + " for a tree of " + std::to_string(n) +
+                     " vertices: expected (" + std::to_string(n) + ",)");
+  auto values = contiguous_as<double>(array);
+  std::vector<double> out(values.data(), values.data() + n);
+  for (std::size_t v = 0; v < n; ++v)
+    if (!std::isfinite(out[v]))
+      throw InputError("lengths: the length of vertex " + std::to_string(v) + " is not finite");
+  return out;
+}
+
+NodeNames names_argument(py::handle names, std::size_t n) {
+  if (is_text(names)) throw py::type_error("names: expected a sequence of n strings, got one");
+  const py::sequence list = py::reinterpret_borrow<py::sequence>(names);
+  if (static_cast<std::size_t>(py::len(list)) != n)
+    throw InputError("names: " + std::to_string(py::len(list)) + " names for a tree of " +
+                     std::to_string(n) + " vertices");
+  NodeNames out;
+  out.reserve(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    out.add();
+    py::handle item = list[v];
+    if (item.is_none()) continue;
+    if (!py::isinstance<py::str>(item))
+      throw py::type_error("names: item " + std::to_string(v) + " is not a string or None");
+    out.append(v, item.cast<std::string>());
+  }
+  return out;
+}
+
+void bind_phylo(py::module_& m, py::object cls) {
+  const auto none = py::none();
+  m.def(
+      "generate",
+      [](const std::string& shape, std::size_t n, std::optional<std::uint64_t> seed,
+         std::size_t spine, std::size_t k, std::size_t trees) {
+        generate::TreeParameters parameters;
+        parameters.seed = seed;
+        parameters.spine = spine;
+        parameters.k = k;
+        parameters.trees = trees;
+        ParentArray parent;
+        {
+          py::gil_scoped_release release;
+          parent = generate::tree(shape, n, parameters);
+        }
+        return py::array_t<std::int32_t>(static_cast<py::ssize_t>(parent.size()), parent.data());
+      },
+      py::arg("shape"), py::arg("n"), py::kw_only(), py::arg("seed") = none,
+      py::arg("spine") = 0, py::arg("k") = 2, py::arg("trees") = 1, R"doc(
+generate(shape, n, *, seed=None, spine=0, k=2, trees=1)
+
+A parent array (int32, -1 at roots) of one of the library's tree shapes, the same trees that
+`treefix generate` writes and the benchmarks time: "star", "path", "caterpillar" (a spine of
+`spine` vertices, default n/2, the others leaves on it), "kary" (complete k-ary), "random" (random
+recursive), "random-shuffled" (its ids shuffled), "binary" (a random binary tree grown by the Yule
+process: n odd), "forest" (`trees` random trees, ids shuffled). seed: the random shapes' seed
+(default n).)doc");
+  method(cls, "postorder",
+         [](py::object self) { return ids_of(tree_view(self), &treefix::postorder); },
+         "The vertices in depth-first post-order (int32): children before their parent, in the "
+         "order preorder() meets them.");
+  method(cls, "levelorder",
+         [](py::object self) { return ids_of(tree_view(self), &treefix::levelorder); },
+         "The vertices breadth-first (int32): the roots, then depth 1, 2, ...; within a level in "
+         "pre-order (as a queue-driven traversal visits them).");
+  method(cls, "children", [](py::object self) { return children(tree_view(self)); },
+         "The child lists in CSR form: (offsets, ids), int32; the children of v are "
+         "ids[offsets[v]:offsets[v + 1]], in increasing id.");
+  method(cls, "tips", [](py::object self) { return tip_array(tree_view(self)); },
+         "The vertices without children, in increasing id (int32).");
+  method(cls, "preorder_intervals", [](py::object self) { return intervals(tree_view(self)); },
+         "Each vertex's subtree as pre-order ranks: (begin, end), int32; the subtree of v is "
+         "preorder()[begin[v]:end[v]].");
+  method(cls, "lca", [](py::object self, py::handle u, py::handle v) { return lca(tree_view(self), u, v); },
+         py::arg("u"), py::arg("v"), R"doc(
+lca(u, v)
+
+The lowest common ancestor of u[i] and v[i] (int32), for arrays of one shape (either may be one
+vertex), any number of pairs (sent to the device in chunks); vertex ids or, on a named tree,
+names. -1 for two vertices in different trees of a forest. One pair gives an int.)doc");
+  method(cls, "mrca", [](py::object self, py::handle vertices) { return mrca(tree_view(self), vertices); },
+         py::arg("vertices"), R"doc(
+mrca(vertices)
+
+The most recent common ancestor of a set of vertices (ids or names), as an int: the lca of its
+first and last vertex in pre-order. -1 when they span several trees.)doc");
+  method(cls, "distance",
+         [](py::object self, py::handle u, py::handle v, py::handle weights) {
+           return distance(tree_view(self), u, v, weights);
+         },
+         py::arg("u"), py::arg("v"), py::kw_only(), py::arg("weights") = none, R"doc(
+distance(u, v, *, weights=None)
+
+The patristic distance between u[i] and v[i] (float64): the sum of the branch lengths on the path
+between them (inf across trees). weights: n branch lengths (vertex v's branch to its parent);
+None: the tree's lengths, or edge counts for a tree without them. The exact sum rounded once
+(|error| <= 2^-53·|result|), the same bits on every run.)doc");
+  method(cls, "cophenetic",
+         [](py::object self, py::handle tips, py::handle weights) {
+           return cophenetic(tree_view(self), tips, weights);
+         },
+         py::arg("tips") = none, py::kw_only(), py::arg("weights") = none, R"doc(
+cophenetic(tips=None, *, weights=None)
+
+The k x k matrix (float64) of patristic distances between the listed vertices (ids or names;
+None: tips(), in increasing id), rows and columns in that order; exact sums rounded once.)doc");
+  method(cls, "root_distances",
+         [](py::object self, py::handle weights) { return root_distances(tree_view(self), weights); },
+         py::kw_only(), py::arg("weights") = none, R"doc(
+root_distances(*, weights=None)
+
+Each vertex's distance from its root (float64): the sum of the weights of it and its ancestors
+(a root's own length included), the exact sum rounded once.)doc");
+  method(cls, "heights",
+         [](py::object self, py::handle weights) { return heights(tree_view(self), weights); },
+         py::kw_only(), py::arg("weights") = none, R"doc(
+heights(*, weights=None)
+
+Each vertex's height (float64): the longest path down to a vertex of its subtree (0 at a tip),
+as the largest root distance below less the vertex's own; within 2^-53·(|result| + 2·the largest
+root distance) of the exact value.)doc");
+  method(cls, "prune",
+         [](py::object self, py::handle keep, bool return_origin) {
+           return prune(tree_view(self), keep, return_origin);
+         },
+         py::arg("keep"), py::kw_only(), py::arg("return_origin") = false, R"doc(
+prune(keep, *, return_origin=False)
+
+A new Tree: the subtree induced by the kept vertices (ids or names; usually tips), their common
+ancestors where lineages branch and nothing else. A chain of merged branches becomes one whose
+length is their exact sum rounded once; the new root's length is its distance from the old root
+(as DendroPy's retain_taxa), so every kept vertex keeps its root distance. Names carry over.
+Vertices are numbered in the new tree's pre-order; return_origin=True also returns each new
+vertex's old id (int32).)doc");
+  method(cls, "reroot",
+         [](py::object self, py::handle vertex, bool edge, py::handle distance, bool suppress,
+            bool return_origin) {
+           return reroot(tree_view(self), vertex, edge, distance, suppress, return_origin);
+         },
+         py::arg("vertex"), py::kw_only(), py::arg("edge") = false, py::arg("distance") = none,
+         py::arg("suppress_unifurcations") = true, py::arg("return_origin") = false, R"doc(
+reroot(vertex, *, edge=False, distance=None, suppress_unifurcations=True, return_origin=False)
+
+A new Tree rooted at `vertex` (an id or a name): the branches on its path to the old root turn
+over, and the new root takes the old root's own length. With edge=True (or a distance), the new
+root is a new vertex on vertex's branch, `distance` from it (default: the middle), as ete3's
+set_outgroup: rooting on an outgroup. The old root, left with one child, is removed and its two
+branches merged (suppress_unifurcations=False keeps it). Other trees of a forest are unchanged.
+Numbered in the new tree's pre-order; return_origin=True also returns each new vertex's old id
+(-1 for a new root).)doc");
+  method(cls, "ladderize",
+         [](py::object self, bool ascending, bool return_origin) {
+           return ladderize(tree_view(self), ascending, return_origin);
+         },
+         py::arg("ascending") = true, py::kw_only(), py::arg("return_origin") = false, R"doc(
+ladderize(ascending=True, *, return_origin=False)
+
+A new Tree whose children are ordered by the size of their subtrees, smallest first (largest
+first with ascending=False), ties in their old order: DendroPy's ladderize. Numbered in the new
+pre-order; return_origin=True also returns each new vertex's old id.)doc");
+  method(cls, "write_newick",
+         [](py::object self, py::handle path) { return write_newick_text(tree_view(self), path); },
+         py::arg("path") = none, R"doc(
+write_newick(path=None)
+
+The tree as Newick text (one tree a line, children in increasing id), with its names and branch
+lengths when it has them: returned as a str, or written to `path` whole or not at all.
+Tree.from_newick_string(tree.write_newick()) gives the same tree back (lengths bit for bit).)doc");
+  method(cls, "unifrac",
+         [](py::object self, py::handle counts, py::handle tips, py::handle weights, bool weighted,
+            bool normalized, bool square) {
+           return unifrac(tree_view(self), counts, tips, weights, weighted, normalized, square);
+         },
+         py::arg("counts"), py::arg("tips") = none, py::kw_only(), py::arg("weights") = none,
+         py::arg("weighted") = false, py::arg("normalized") = false, py::arg("square") = false,
+         R"doc(
+unifrac(counts, tips=None, *, weights=None, weighted=False, normalized=False, square=False)
+
+UniFrac distances between every two samples, as scikit-bio's beta_diversity("unweighted_unifrac"
+/ "weighted_unifrac", normalized=...) defines them. counts: (samples, len(tips)) non-negative
+integers; its columns follow `tips` (ids or names; None: tips(), in increasing id). weights: the
+branch lengths (None: the tree's). Returns the condensed matrix (float64, scipy's pdist order), or
+the (samples, samples) matrix with square=True. Unweighted within 4·2^-53 relative; weighted
+within 3·2^-53·(D_i + D_j), D_s the sample's share-weighted root distances; the same bits on
+every run.)doc");
+}
+
+}  // namespace treefix::python
