@@ -183,6 +183,11 @@ Vertices vertices_argument(const TreeView& view, py::handle obj, const std::stri
   }
   py::array array = numeric_array(obj, what);
   const char kind = array.dtype().kind();
+  if (array.size() == 0) {  // [] is float64 to NumPy: no vertex, whatever its dtype
+    v.shape.assign(array.shape(), array.shape() + array.ndim());
+    own({});
+    return v;
+  }
   if (kind != 'i' && kind != 'u')
     throw py::type_error(what + ": expected vertex ids (integers) or names, got dtype " +
                          dtype_text(array.dtype()));
