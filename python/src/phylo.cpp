@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "result_blocks.hpp"
 #include "runtime.hpp"
 #include "tree_view.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/io/output_file.hpp"
 #include "treefix/phylo/lca.hpp"
 #include "treefix/phylo/path_lengths.hpp"
@@ -259,6 +261,16 @@ py::object scalar_or_array(py::array_t<T> values, bool scalar) {
   return std::move(values);
 }
 
+// A result array of T in `shape`, every element to be written by the call: a freed block of the
+// same size when one waits (a loop of calls maps no new pages), else fresh memory mapped ahead.
+template <class T>
+py::array_t<T> result_array(const std::vector<py::ssize_t>& shape) {
+  ResultArray made = uninitialised_array(py::dtype::of<T>(), shape);
+  py::array_t<T> values = py::reinterpret_steal<py::array_t<T>>(made.array.release());
+  if (made.fresh_pages) prefault_for_writing(values.mutable_data(), values.nbytes());
+  return values;
+}
+
 // --- the methods ---------------------------------------------------------------------------------
 
 template <class F>
@@ -314,7 +326,7 @@ py::tuple intervals(const TreeView& view) {
 
 py::object lca(const TreeView& view, py::handle u, py::handle v) {
   auto [a, b] = vertex_pairs(view, u, v);
-  py::array_t<std::int32_t> out(a.shape);
+  py::array_t<std::int32_t> out = result_array<std::int32_t>(a.shape);
   std::int32_t* target = out.mutable_data();
   on_tree(view, [&](Runtime& runtime) {
     lca_index(view, runtime).lca(runtime, a.data, b.data, a.count, target);
@@ -332,7 +344,7 @@ py::object mrca(const TreeView& view, py::handle vertices) {
 py::object distance(const TreeView& view, py::handle u, py::handle v, py::handle weights) {
   auto [a, b] = vertex_pairs(view, u, v);
   const Weights w = weights_argument(view, weights);
-  py::array_t<double> out(a.shape);
+  py::array_t<double> out = result_array<double>(a.shape);
   double* target = out.mutable_data();
   on_tree(view, [&](Runtime& runtime) {
     const LcaIndex& index = lca_index(view, runtime);
@@ -350,7 +362,7 @@ py::array cophenetic(const TreeView& view, py::handle tips, py::handle weights) 
     list = vertex_list(view, tips, "tips");
   const Weights w = weights_argument(view, weights);
   const auto k = static_cast<py::ssize_t>(list.size());
-  py::array_t<double> out({k, k});
+  py::array_t<double> out = result_array<double>({k, k});
   double* target = out.mutable_data();
   on_tree(view, [&](Runtime& runtime) {
     const LcaIndex& index = lca_index(view, runtime);
@@ -363,7 +375,7 @@ py::array cophenetic(const TreeView& view, py::handle tips, py::handle weights) 
 py::array root_distances(const TreeView& view, py::handle weights) {
   const Weights w = weights_argument(view, weights);
   const std::size_t n = view.tree->size();
-  py::array_t<double> out(static_cast<py::ssize_t>(n));
+  py::array_t<double> out = result_array<double>({static_cast<py::ssize_t>(n)});
   double* target = out.mutable_data();
   on_tree(view, [&](Runtime& runtime) {
     const Paths paths = path_lengths(view, runtime, w);
@@ -379,7 +391,7 @@ py::array root_distances(const TreeView& view, py::handle weights) {
 py::array heights(const TreeView& view, py::handle weights) {
   const Weights w = weights_argument(view, weights);
   const std::size_t n = view.tree->size();
-  py::array_t<double> out(static_cast<py::ssize_t>(n));
+  py::array_t<double> out = result_array<double>({static_cast<py::ssize_t>(n)});
   double* target = out.mutable_data();
   std::vector<double> own(n);
   on_tree(view, [&](Runtime& runtime) {
@@ -500,7 +512,7 @@ py::array unifrac(const TreeView& view, py::handle counts, py::handle tips, py::
   options.weighted = weighted;
   options.normalized = normalized;
   const std::size_t pairs = samples * (samples > 0 ? samples - 1 : 0) / 2;
-  py::array_t<double> condensed(static_cast<py::ssize_t>(pairs));
+  py::array_t<double> condensed = result_array<double>({static_cast<py::ssize_t>(pairs)});
   double* target = condensed.mutable_data();
   const std::int64_t* data = matrix.data();
   on_tree(view, [&](Runtime& runtime) {
