@@ -252,8 +252,8 @@ TEST_CASE("phylo: path lengths refuse non-finite branch lengths") {
   Runtime& rt = test::runtime();
   DeviceTree tree(rt, generate::star(5));
   auto weights = DeviceArray<double>::upload(rt, {0.0, 1.0, NAN, 2.0, 3.0});
-  CHECK_THROWS_WITH_AS(PathLengths(rt, tree, weights),
-                       doctest::Contains("vertex 2 is not finite"), InputError);
+  CHECK_THROWS_WITH_AS(PathLengths(rt, tree, weights), doctest::Contains("vertex 2 is not finite"),
+                       InputError);
 }
 
 // --- surgery ---------------------------------------------------------------------------------
@@ -546,9 +546,12 @@ std::vector<long double> unifrac_reference(const ParentArray& parent, const std:
           den += (x || y) * w[b];
         }
       }
-      if (!weighted) d.push_back(den == 0 ? 0 : num / den);
-      else if (normalized) d.push_back(total[i] == 0 && total[j] == 0 ? 0 : num / (di + dj));
-      else d.push_back(num);
+      if (!weighted)
+        d.push_back(den == 0 ? 0 : num / den);
+      else if (normalized)
+        d.push_back(total[i] == 0 && total[j] == 0 ? 0 : num / (di + dj));
+      else
+        d.push_back(num);
     }
   return d;
 }

@@ -65,7 +65,8 @@ TEST_CASE("newick in parallel: the sequential reader's tree for every shape and 
     CAPTURE(text.substr(0, 60));
     for (bool names : {true, false}) {
       const NewickTree expected = parse_newick(text, "t", names);  // small: the sequential reader
-      for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1} << 20}) {
+      for (std::size_t chunk :
+           {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1} << 20}) {
         CAPTURE(chunk);
         const std::optional<NewickTree> got = parse_newick_in_parallel(text, "t", names, chunk);
         REQUIRE(got.has_value());
@@ -75,7 +76,8 @@ TEST_CASE("newick in parallel: the sequential reader's tree for every shape and 
   }
 }
 
-TEST_CASE("newick in parallel: quotes, comments and malformed text go back to the sequential reader") {
+TEST_CASE(
+    "newick in parallel: quotes, comments and malformed text go back to the sequential reader") {
   for (const char* text :
        {"('a b':1,B);", "(A[comment],B);", "((A,B);", "(A,B));", "(A,B)", "(A,B);;", "(A B);",
         "(A:,B);", "(A:x,B);", "A,B;", ",(A,B);", "(A;B);", "", "  \n", "(A,B)C;D)E;", "(A,B]);"}) {

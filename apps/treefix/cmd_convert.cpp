@@ -171,8 +171,7 @@ void edit_tree(const ConvertArgs& args, ConvertedTree& tree, PhaseTimes& phases)
       RerootOptions options;
       options.on_edge = !args.outgroup.empty();
       const std::string& given = options.on_edge ? args.outgroup : args.reroot;
-      return reroot(runtime, t, w, v(given, options.on_edge ? "--outgroup" : "--reroot"),
-                    options);
+      return reroot(runtime, t, w, v(given, options.on_edge ? "--outgroup" : "--reroot"), options);
     });
   if (args.ladderize)
     apply("ladderize", [&](DeviceTree& t, const DeviceArray<double>& w, const TreeVertices&) {

@@ -28,7 +28,7 @@ struct GenerateCommand {
   std::int64_t source = 0;
   bool shuffle = false;
   bool lengths = false, names = false;  // Newick output: random branch lengths, tip names
-  bool distributed = false;  // kronecker: each rank makes its share, written as one .csr
+  bool distributed = false;             // kronecker: each rank makes its share, written as one .csr
 };
 
 constexpr const char* kShapes =
@@ -64,8 +64,8 @@ void check_arguments(const CLI::App& command, const GenerateCommand& c) {
     const bool tree_label = long_name == "--lengths" || long_name == "--names";
     const bool read = shape->second.count(long_name) ||
                       (long_name == "--seed" && (c.shuffle || c.lengths)) ||
-                      (tree_label && shape->second.count("--shuffle")) ||
-                      long_name == "--output" || long_name == "--help" || long_name == "shape";
+                      (tree_label && shape->second.count("--shuffle")) || long_name == "--output" ||
+                      long_name == "--help" || long_name == "shape";
     if (option->count() > 0 && !read)
       throw InputError("generate " + c.shape + ": " + long_name + " does not apply to this shape");
   }

@@ -60,7 +60,8 @@ CountTable read_count_table(const std::string& path, const TreeVertices& vertice
   CountTable table;
   table.columns_given = true;
   const std::string where = path + ":" + std::to_string(header_line);
-  for (std::size_t c = 1; c < header.size(); ++c) table.columns.push_back(vertices(header[c], where));
+  for (std::size_t c = 1; c < header.size(); ++c)
+    table.columns.push_back(vertices(header[c], where));
   const std::size_t width = table.columns.size(), row = width + 1;
   const TokenChunks chunks(file, std::min(at, text.size()), "#");
   if (chunks.tokens() % row)

@@ -23,8 +23,8 @@ std::size_t compact(Runtime& runtime, const cl::Buffer& flag, std::size_t n, con
   const std::size_t count = static_cast<std::size_t>(read_value<cl_int>(runtime, total));
   if (n == 0 || count == 0) return 0;
   Kernels kernels(runtime, "phylo/traversal.cl", "", {profile, "compact"});
-  kernels.run("compact_scatter", kernels.items(n), flag, position, cl_uint(n),
-              map ? *map : flag, cl_int(map != nullptr), out);
+  kernels.run("compact_scatter", kernels.items(n), flag, position, cl_uint(n), map ? *map : flag,
+              cl_int(map != nullptr), out);
   return count;
 }
 

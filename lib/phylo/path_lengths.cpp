@@ -25,22 +25,21 @@ PathLengths::PathLengths(Runtime& runtime, DeviceTree& tree, const DeviceArray<d
                         " vertices: 64-bit tour positions are not supported");
   const detail::ExactFormat format = detail::fitted_exact_format(runtime, weights, profile);
   const std::size_t events = 2 * n_;
-  const detail::ScanPlan plan = detail::plan_scan(
-      runtime, "phylo/path_length.cl",
-      value_op_options(ValueType::float64, Op::sum) + format.options(), format.value_bytes(),
-      events, detail::kLookbackWords);
+  const detail::ScanPlan plan =
+      detail::plan_scan(runtime, "phylo/path_length.cl",
+                        value_op_options(ValueType::float64, Op::sum) + format.options(),
+                        format.value_bytes(), events, detail::kLookbackWords);
   program_ = plan.sized;
   runtime.require_fits("path lengths of " + std::to_string(n_) + " vertices",
                        n_ * format.value_bytes(), n_ * format.value_bytes());
   prefix_ = runtime.allocate(n_ * format.value_bytes(), "root path sums");
   if (n_ == 0) return;
-  detail::run_scan(
-      runtime, plan, events,
-      [&](KernelArgs& args) {
-        args(tour.tour_vertex(), tour.pre_order(), cl_int(tour.preorder_layout()), weights,
-             prefix_);
-      },
-      {profile, "path lengths"});
+  detail::run_scan(runtime, plan, events,
+                   [&](KernelArgs& args) {
+                     args(tour.tour_vertex(), tour.pre_order(), cl_int(tour.preorder_layout()),
+                          weights, prefix_);
+                   },
+                   {profile, "path lengths"});
 }
 
 Kernels PathLengths::kernels(Runtime& runtime, const char* phase) const {

@@ -20,8 +20,7 @@ Kernels surgery(Runtime& runtime, Profile* profile, const char* phase) {
 void check_vertex(const DeviceTree& tree, vertex_t v, const char* what) {
   if (v < 0 || static_cast<std::size_t>(v) >= tree.size())
     throw InputError(std::string(what) + ": vertex " + std::to_string(v) +
-                     " is not a vertex of the tree (" + std::to_string(tree.size()) +
-                     " vertices)");
+                     " is not a vertex of the tree (" + std::to_string(tree.size()) + " vertices)");
 }
 
 const DeviceEulerTour& narrow_tour(DeviceTree& tree, Profile* profile) {
@@ -53,9 +52,8 @@ void write_value(Runtime& runtime, const cl::Buffer& buffer, std::size_t index, 
 
 void copy(Runtime& runtime, const cl::Buffer& from, const cl::Buffer& to, std::size_t bytes) {
   if (bytes == 0) return;
-  translate_device_errors("tree surgery", [&] {
-    runtime.queue().enqueueCopyBuffer(from, to, 0, 0, bytes);
-  });
+  translate_device_errors("tree surgery",
+                          [&] { runtime.queue().enqueueCopyBuffer(from, to, 0, 0, bytes); });
 }
 
 }  // namespace
@@ -148,16 +146,18 @@ EditedTree reroot(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>&
   vertex_t removed = -1;
   const DeviceChildLists& children = tree.children();
   const cl_int first_child = read_value<cl_int>(runtime, children.child_offset.buffer(), old_root);
-  const cl_int child_end = read_value<cl_int>(runtime, children.child_offset.buffer(), old_root + 1);
-  if (options.suppress_unifurcations && (on_edge || old_root != x) && child_end - first_child == 2) {
+  const cl_int child_end =
+      read_value<cl_int>(runtime, children.child_offset.buffer(), old_root + 1);
+  if (options.suppress_unifurcations && (on_edge || old_root != x) &&
+      child_end - first_child == 2) {
     const bool below_new_root = on_edge && old_root == y;
     const vertex_t turned = below_new_root ? x : path_child;  // the child no longer below it
     const cl_int a = read_value<cl_int>(runtime, children.child.buffer(), first_child);
     const cl_int b = read_value<cl_int>(runtime, children.child.buffer(), first_child + 1);
     const vertex_t kept_child = a == turned ? b : a;
     const vertex_t above = below_new_root ? new_root : path_child;
-    const double merged = length_of(kept_child) + (below_new_root ? branch - distance
-                                                                  : length_of(path_child));
+    const double merged =
+        length_of(kept_child) + (below_new_root ? branch - distance : length_of(path_child));
     write_value<cl_int>(runtime, new_parent, kept_child, above);
     write_value<double>(runtime, new_length, kept_child, merged);
     removed = old_root;
@@ -202,8 +202,7 @@ EditedTree ladderize(Runtime& runtime, DeviceTree& tree, const DeviceArray<doubl
   kernels.run("ladder_size_keys", kernels.items(n), order, tour.open_pos(), tour.close_pos(),
               cl_uint(n), cl_int(!ascending), key);
   radix_sort_by_key(runtime, key, order, n, bits, false, profile);
-  kernels.run("ladder_parent_keys", kernels.items(n), order, tree.device_parent(), cl_uint(n),
-              key);
+  kernels.run("ladder_parent_keys", kernels.items(n), order, tree.device_parent(), cl_uint(n), key);
   radix_sort_by_key(runtime, key, order, n, bits, false, profile);
   // each vertex's offset after its parent in the new pre-order, then their sums from the root
   kernels.run("ladder_size_keys", kernels.items(n), order, tour.open_pos(), tour.close_pos(),

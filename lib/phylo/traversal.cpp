@@ -53,8 +53,8 @@ DeviceArray<vertex_t> tips(Runtime& runtime, DeviceTree& tree, Profile* profile)
   kernels.run("traversal_tip_flags", kernels.items(n), tree.children().child_offset, cl_uint(n),
               flag);
   DeviceArray<vertex_t> all(runtime, n, "tips");
-  const std::size_t count = detail::compact(runtime, flag, n, all.buffer(), position, nullptr,
-                                            profile);
+  const std::size_t count =
+      detail::compact(runtime, flag, n, all.buffer(), position, nullptr, profile);
   DeviceArray<vertex_t> list(runtime, count, "tips");
   if (count)
     translate_device_errors("tips", [&] {

@@ -58,24 +58,24 @@ void unifrac(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& leng
   const std::uint64_t count_bytes = std::uint64_t(samples) * (2 * width + 1) * 8;
   // 1. columns in pre-order, and each sample's prefix sums in that order
   auto column = DeviceArray<vertex_t>::upload(runtime, columns, profile, "unifrac columns");
-  cl::Buffer key = runtime.allocate(std::max<std::size_t>(width, 1) * sizeof(cl_uint),
-                                    "column ranks");
-  cl::Buffer order = runtime.allocate(std::max<std::size_t>(width, 1) * sizeof(cl_int),
-                                      "columns in pre-order");
+  cl::Buffer key =
+      runtime.allocate(std::max<std::size_t>(width, 1) * sizeof(cl_uint), "column ranks");
+  cl::Buffer order =
+      runtime.allocate(std::max<std::size_t>(width, 1) * sizeof(cl_int), "columns in pre-order");
   cl::Buffer flag = runtime.allocate(n * sizeof(cl_int), "counted ranks");
   cl::Buffer below = runtime.allocate((n + 1) * sizeof(cl_int), "columns before each rank");
   fill(runtime, flag, cl_int(0), n);
-  kernels.run("unifrac_column_ranks", kernels.items(width), column, cl_uint(width),
-              tour.pre_rank(), key, flag);
+  kernels.run("unifrac_column_ranks", kernels.items(width), column, cl_uint(width), tour.pre_rank(),
+              key, flag);
   if (width) radix_sort_by_key(runtime, key, order, width, key_bits_for(n), true, profile);
   cl::Buffer& total = runtime.scratch("unifrac.total", sizeof(cl_int));
-  scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, flag, below, n, profile,
-       "unifrac", &total);
+  scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, flag, below, n, profile, "unifrac",
+       &total);
   translate_device_errors("unifrac", [&] {
     runtime.queue().enqueueCopyBuffer(total, below, 0, n * sizeof(cl_int), sizeof(cl_int));
   });
-  runtime.require_fits("unifrac counts of " + std::to_string(samples) + " samples",
-                       count_bytes, std::uint64_t(samples) * (width + 1) * 8);
+  runtime.require_fits("unifrac counts of " + std::to_string(samples) + " samples", count_bytes,
+                       std::uint64_t(samples) * (width + 1) * 8);
   auto matrix = DeviceArray<std::int64_t>(runtime, std::max<std::size_t>(samples * width, 1),
                                           "unifrac counts");
   matrix.write_from(runtime, counts, samples * width);
@@ -87,9 +87,8 @@ void unifrac(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& leng
   const cl_uint bad_sample = read_value<cl_uint>(runtime, bad);
   if (bad_sample != UINT32_MAX) {
     const std::int64_t* row = counts + std::size_t(bad_sample) * width;
-    const std::size_t c = static_cast<std::size_t>(std::find_if(row, row + width,
-                                                                [](std::int64_t x) { return x < 0; }) -
-                                                   row);
+    const std::size_t c = static_cast<std::size_t>(
+        std::find_if(row, row + width, [](std::int64_t x) { return x < 0; }) - row);
     throw InputError("unifrac: sample " + std::to_string(bad_sample) + " has a negative count (" +
                      std::to_string(row[c]) + ") in column " + std::to_string(c));
   }
@@ -114,8 +113,8 @@ void unifrac(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& leng
                        std::uint64_t(samples) * padded * 8);
   cl::Buffer fraction = runtime.allocate(samples * padded * sizeof(double), "unifrac fractions");
   kernels.run("unifrac_fractions", kernels.items(samples * padded), prefix, cl_uint(samples),
-              cl_uint(width), branch_lo, branch_hi, cl_uint(padded),
-              cl_int(!options.weighted), fraction);
+              cl_uint(width), branch_lo, branch_hi, cl_uint(padded), cl_int(!options.weighted),
+              fraction);
   cl::Buffer sums = runtime.allocate(samples * sizeof(double), "sample sums");
   if (options.normalized)
     kernels.run("unifrac_sample_sums", kernels.groups(samples), fraction, branch_length,

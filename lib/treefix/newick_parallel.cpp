@@ -33,8 +33,21 @@ bool is_blank(char c) {
 // Ends an unquoted label or a length (the sequential parser's delimiters and white space).
 bool ends_token(char c) {
   switch (c) {
-    case '(': case ')': case '[': case ']': case '\'': case ':': case ';': case ',': case '\0':
-    case ' ': case '\n': case '\t': case '\r': case '\f': case '\v':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '\'':
+    case ':':
+    case ';':
+    case ',':
+    case '\0':
+    case ' ':
+    case '\n':
+    case '\t':
+    case '\r':
+    case '\f':
+    case '\v':
       return true;
     default:
       return false;
@@ -50,7 +63,7 @@ struct ChunkSummary {
   std::int64_t end = 0;                   // the relative depth at the end
   std::int64_t lowest_comma = INT64_MAX;  // the lowest relative depth a ',' stands at
   std::int64_t lowest_semicolon = INT64_MAX, highest_semicolon = INT64_MIN;
-  std::vector<std::int64_t> left_open;    // local indices of nodes opened and not closed
+  std::vector<std::int64_t> left_open;  // local indices of nodes opened and not closed
   State end_state = State::after_subtree;
   bool ok = true;
 };
@@ -98,7 +111,8 @@ class ChunkReader {
     ChunkSummary unused;
     std::int64_t last = -1;  // the node whose label and length come next
     auto new_node = [&](bool opens) {
-      const vertex_t parent = depth == 0 ? -1 : stack[static_cast<std::size_t>(depth - 1 - stack_low)];
+      const vertex_t parent =
+          depth == 0 ? -1 : stack[static_cast<std::size_t>(depth - 1 - stack_low)];
       out.parent[next_id] = parent;
       if (opens) {
         stack.resize(static_cast<std::size_t>(depth - stack_low));
@@ -208,9 +222,9 @@ std::optional<NewickTree> parse_newick_in_parallel(std::string_view text, const 
     return fall_back;  // quotes and comments: the sequential parser's
   // Chunks start just before a ','.
   std::vector<std::size_t> begin{0};
-  const std::size_t wanted = std::max<std::size_t>(1, std::min<std::size_t>(
-                                                          text.size() / std::max<std::size_t>(chunk_bytes, 1),
-                                                          std::size_t{16} * host_threads()));
+  const std::size_t wanted = std::max<std::size_t>(
+      1, std::min<std::size_t>(text.size() / std::max<std::size_t>(chunk_bytes, 1),
+                               std::size_t{16} * host_threads()));
   for (std::size_t k = 1; k < wanted; ++k) {
     const std::size_t from = std::max(begin.back() + 1, text.size() * k / wanted);
     const std::size_t comma = text.find(',', from);
@@ -252,9 +266,9 @@ std::optional<NewickTree> parse_newick_in_parallel(std::string_view text, const 
   if (depth != 0 || summary.back().end_state != State::tree_start || nodes == 0) return fall_back;
   // pass 2
   const auto n = static_cast<std::size_t>(nodes);
-  require_host_memory(bytes_for(n, sizeof(vertex_t) + sizeof(double) +
-                                       (keep_names ? 2 * sizeof(std::size_t) : 0)),
-                      name + ": a Newick tree of " + std::to_string(n) + " nodes");
+  require_host_memory(
+      bytes_for(n, sizeof(vertex_t) + sizeof(double) + (keep_names ? 2 * sizeof(std::size_t) : 0)),
+      name + ": a Newick tree of " + std::to_string(n) + " nodes");
   NewickTree parsed;
   parsed.parent.resize(n);
   parsed.length.resize(n);

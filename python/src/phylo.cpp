@@ -41,9 +41,14 @@ struct PhyloCache {
 
 namespace {
 
-PhyloCache& cache_of(const TreeView& view) {
+// Made by view_of, with the GIL held, before any device work reads it: its members are filled
+// under the runtime's lock (the indexes, the tips) or the GIL (the names).
+PhyloCache& cache_of(const TreeView& view) { return **view.cache; }
+
+TreeView view_of(py::handle self) {
+  TreeView view = tree_view(self);
   if (!*view.cache) *view.cache = std::make_shared<PhyloCache>();
-  return **view.cache;
+  return view;
 }
 
 // The default weights: the tree's branch lengths, or edge counts (1 for every vertex but a root).
@@ -127,8 +132,7 @@ Paths path_lengths(const TreeView& view, Runtime& runtime, const Weights& weight
 // --- vertices given as ids or names ------------------------------------------------------------
 
 vertex_t vertex_named(const TreeView& view, const std::string& name) {
-  if (!view.names)
-    throw InputError("'" + name + "': the tree has no names; give vertex ids");
+  if (!view.names) throw InputError("'" + name + "': the tree has no names; give vertex ids");
   PhyloCache& cache = cache_of(view);
   if (!cache.names_indexed) {
     const NodeNames& names = *view.names;
@@ -142,12 +146,13 @@ vertex_t vertex_named(const TreeView& view, const std::string& name) {
   }
   const auto found = cache.by_name.find(name);
   if (found == cache.by_name.end()) throw InputError("no vertex is named '" + name + "'");
-  if (found->second < 0)
-    throw InputError("'" + name + "' names several vertices: give vertex ids");
+  if (found->second < 0) throw InputError("'" + name + "' names several vertices: give vertex ids");
   return found->second;
 }
 
-bool is_text(py::handle obj) { return py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj); }
+bool is_text(py::handle obj) {
+  return py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj);
+}
 
 // Vertex ids from an int, a name, an array of ints or a sequence of names: int32 values, with
 // their shape (empty: one value given as a scalar).
@@ -160,7 +165,7 @@ struct Vertices {
   bool scalar = false;
 };
 
-Vertices vertices_argument(const TreeView& view, py::handle obj, const std::string& what) {
+Vertices vertices_argument(const TreeView& view, py::object obj, const std::string& what) {
   Vertices v;
   auto own = [&](std::vector<vertex_t> values) {
     v.owned = std::move(values);
@@ -171,6 +176,10 @@ Vertices vertices_argument(const TreeView& view, py::handle obj, const std::stri
     own({vertex_named(view, py::str(obj).cast<std::string>())});
     v.scalar = true;
     return v;
+  }
+  if (py::isinstance<py::array>(obj)) {  // an array of names (NumPy str or object) as a list
+    const char kind = py::reinterpret_borrow<py::array>(obj).dtype().kind();
+    if (kind == 'U' || kind == 'S' || kind == 'O') obj = obj.attr("tolist")();
   }
   const bool sequence = py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj);
   if (sequence && py::len(obj) > 0 && is_text(py::reinterpret_borrow<py::sequence>(obj)[0])) {
@@ -230,25 +239,30 @@ Vertices vertices_argument(const TreeView& view, py::handle obj, const std::stri
 }
 
 std::vector<vertex_t> vertex_list(const TreeView& view, py::handle obj, const std::string& what) {
-  Vertices v = vertices_argument(view, obj, what);
+  Vertices v = vertices_argument(view, py::reinterpret_borrow<py::object>(obj), what);
   return std::vector<vertex_t>(v.data, v.data + v.count);
 }
 
 // Two vertex arguments of one shape, or one of them a single vertex (repeated).
 std::pair<Vertices, Vertices> vertex_pairs(const TreeView& view, py::handle u, py::handle v) {
-  Vertices a = vertices_argument(view, u, "u"), b = vertices_argument(view, v, "v");
+  Vertices a = vertices_argument(view, py::reinterpret_borrow<py::object>(u), "u");
+  Vertices b = vertices_argument(view, py::reinterpret_borrow<py::object>(v), "v");
   auto repeat = [](Vertices& one, const Vertices& other) {
-    one.owned.assign(other.count, one.data[0]);
+    const vertex_t vertex = one.data[0];
+    one.owned.assign(other.count, vertex);
     one.data = one.owned.data();
     one.count = other.count;
     one.shape = other.shape;
     one.scalar = other.scalar;
   };
-  if (a.count == 1 && b.count != 1) repeat(a, b);
-  else if (b.count == 1 && a.count != 1) repeat(b, a);
+  if (a.count == 1 && b.count != 1)
+    repeat(a, b);
+  else if (b.count == 1 && a.count != 1)
+    repeat(b, a);
   else if (a.shape != b.shape && !(a.scalar || b.scalar))
     throw InputError("u and v: shapes differ (" + std::to_string(a.count) + " and " +
-                     std::to_string(b.count) + " vertices); give arrays of one shape, or one "
+                     std::to_string(b.count) +
+                     " vertices); give arrays of one shape, or one "
                      "vertex for either");
   if (a.shape.size() < b.shape.size()) a.shape = b.shape;
   a.scalar = a.scalar && b.scalar;
@@ -278,8 +292,8 @@ auto on_tree(const TreeView& view, F&& f) {
   return on_device(*view.runtime, [&](Runtime& runtime) { return f(runtime); });
 }
 
-py::array ids_of(const TreeView& view, DeviceArray<vertex_t> (*make)(Runtime&, DeviceTree&,
-                                                                       Profile*)) {
+py::array ids_of(const TreeView& view,
+                 DeviceArray<vertex_t> (*make)(Runtime&, DeviceTree&, Profile*)) {
   py::array_t<std::int32_t> out(static_cast<py::ssize_t>(view.tree->size()));
   std::int32_t* target = out.mutable_data();
   on_tree(view, [&](Runtime& runtime) {
@@ -305,9 +319,8 @@ py::tuple children(const TreeView& view) {
 }
 
 py::array tip_array(const TreeView& view) {
-  const std::vector<vertex_t>& list = on_tree(view, [&](Runtime& runtime) -> const auto& {
-    return tip_list(view, runtime);
-  });
+  const std::vector<vertex_t>& list = on_tree(
+      view, [&](Runtime & runtime) -> const auto& { return tip_list(view, runtime); });
   return py::array_t<std::int32_t>(static_cast<py::ssize_t>(list.size()), list.data());
 }
 
@@ -336,9 +349,8 @@ py::object lca(const TreeView& view, py::handle u, py::handle v) {
 
 py::object mrca(const TreeView& view, py::handle vertices) {
   const std::vector<vertex_t> set = vertex_list(view, vertices, "vertices");
-  return py::cast(on_tree(view, [&](Runtime& runtime) {
-    return lca_index(view, runtime).mrca(runtime, set);
-  }));
+  return py::cast(
+      on_tree(view, [&](Runtime& runtime) { return lca_index(view, runtime).mrca(runtime, set); }));
 }
 
 py::object distance(const TreeView& view, py::handle u, py::handle v, py::handle weights) {
@@ -440,7 +452,7 @@ py::object prune(const TreeView& view, py::handle keep, bool return_origin) {
 
 py::object reroot(const TreeView& view, py::handle vertex, bool edge, py::handle distance,
                   bool suppress, bool return_origin) {
-  const Vertices x = vertices_argument(view, vertex, "vertex");
+  const Vertices x = vertices_argument(view, py::reinterpret_borrow<py::object>(vertex), "vertex");
   if (!x.scalar || x.count != 1) throw InputError("vertex: expected one vertex (an id or a name)");
   RerootOptions options;
   options.on_edge = edge || !distance.is_none();
@@ -471,7 +483,8 @@ py::object write_newick_text(const TreeView& view, py::handle path) {
   }
   const std::string file = path_text(path);
   py::gil_scoped_release release;
-  write_output(file, [&](std::ostream& out) { write_newick(out, parent, view.names, view.lengths); });
+  write_output(file,
+               [&](std::ostream& out) { write_newick(out, parent, view.names, view.lengths); });
   return py::none();
 }
 
@@ -603,8 +616,8 @@ void bind_phylo(py::module_& m, py::object cls) {
         }
         return py::array_t<std::int32_t>(static_cast<py::ssize_t>(parent.size()), parent.data());
       },
-      py::arg("shape"), py::arg("n"), py::kw_only(), py::arg("seed") = none,
-      py::arg("spine") = 0, py::arg("k") = 2, py::arg("trees") = 1, R"doc(
+      py::arg("shape"), py::arg("n"), py::kw_only(), py::arg("seed") = none, py::arg("spine") = 0,
+      py::arg("k") = 2, py::arg("trees") = 1, R"doc(
 generate(shape, n, *, seed=None, spine=0, k=2, trees=1)
 
 A parent array (int32, -1 at roots) of one of the library's tree shapes, the same trees that
@@ -613,75 +626,88 @@ A parent array (int32, -1 at roots) of one of the library's tree shapes, the sam
 recursive), "random-shuffled" (its ids shuffled), "binary" (a random binary tree grown by the Yule
 process: n odd), "forest" (`trees` random trees, ids shuffled). seed: the random shapes' seed
 (default n).)doc");
-  method(cls, "postorder",
-         [](py::object self) { return ids_of(tree_view(self), &treefix::postorder); },
-         "The vertices in depth-first post-order (int32): children before their parent, in the "
-         "order preorder() meets them.");
-  method(cls, "levelorder",
-         [](py::object self) { return ids_of(tree_view(self), &treefix::levelorder); },
-         "The vertices breadth-first (int32): the roots, then depth 1, 2, ...; within a level in "
-         "pre-order (as a queue-driven traversal visits them).");
-  method(cls, "children", [](py::object self) { return children(tree_view(self)); },
-         "The child lists in CSR form: (offsets, ids), int32; the children of v are "
-         "ids[offsets[v]:offsets[v + 1]], in increasing id.");
-  method(cls, "tips", [](py::object self) { return tip_array(tree_view(self)); },
-         "The vertices without children, in increasing id (int32).");
-  method(cls, "preorder_intervals", [](py::object self) { return intervals(tree_view(self)); },
-         "Each vertex's subtree as pre-order ranks: (begin, end), int32; the subtree of v is "
-         "preorder()[begin[v]:end[v]].");
-  method(cls, "lca", [](py::object self, py::handle u, py::handle v) { return lca(tree_view(self), u, v); },
-         py::arg("u"), py::arg("v"), R"doc(
+  method(
+      cls, "postorder", [](py::object self) { return ids_of(view_of(self), &treefix::postorder); },
+      "The vertices in depth-first post-order (int32): children before their parent, in the "
+      "order preorder() meets them.");
+  method(
+      cls, "levelorder",
+      [](py::object self) { return ids_of(view_of(self), &treefix::levelorder); },
+      "The vertices breadth-first (int32): the roots, then depth 1, 2, ...; within a level in "
+      "pre-order (as a queue-driven traversal visits them).");
+  method(
+      cls, "children", [](py::object self) { return children(view_of(self)); },
+      "The child lists in CSR form: (offsets, ids), int32; the children of v are "
+      "ids[offsets[v]:offsets[v + 1]], in increasing id.");
+  method(
+      cls, "tips", [](py::object self) { return tip_array(view_of(self)); },
+      "The vertices without children, in increasing id (int32).");
+  method(
+      cls, "preorder_intervals", [](py::object self) { return intervals(view_of(self)); },
+      "Each vertex's subtree as pre-order ranks: (begin, end), int32; the subtree of v is "
+      "preorder()[begin[v]:end[v]].");
+  method(
+      cls, "lca",
+      [](py::object self, py::handle u, py::handle v) { return lca(view_of(self), u, v); },
+      py::arg("u"), py::arg("v"), R"doc(
 lca(u, v)
 
 The lowest common ancestor of u[i] and v[i] (int32), for arrays of one shape (either may be one
 vertex), any number of pairs (sent to the device in chunks); vertex ids or, on a named tree,
 names. -1 for two vertices in different trees of a forest. One pair gives an int.)doc");
-  method(cls, "mrca", [](py::object self, py::handle vertices) { return mrca(tree_view(self), vertices); },
-         py::arg("vertices"), R"doc(
+  method(
+      cls, "mrca",
+      [](py::object self, py::handle vertices) { return mrca(view_of(self), vertices); },
+      py::arg("vertices"), R"doc(
 mrca(vertices)
 
 The most recent common ancestor of a set of vertices (ids or names), as an int: the lca of its
 first and last vertex in pre-order. -1 when they span several trees.)doc");
-  method(cls, "distance",
-         [](py::object self, py::handle u, py::handle v, py::handle weights) {
-           return distance(tree_view(self), u, v, weights);
-         },
-         py::arg("u"), py::arg("v"), py::kw_only(), py::arg("weights") = none, R"doc(
+  method(
+      cls, "distance",
+      [](py::object self, py::handle u, py::handle v, py::handle weights) {
+        return distance(view_of(self), u, v, weights);
+      },
+      py::arg("u"), py::arg("v"), py::kw_only(), py::arg("weights") = none, R"doc(
 distance(u, v, *, weights=None)
 
 The patristic distance between u[i] and v[i] (float64): the sum of the branch lengths on the path
 between them (inf across trees). weights: n branch lengths (vertex v's branch to its parent);
 None: the tree's lengths, or edge counts for a tree without them. The exact sum rounded once
 (|error| <= 2^-53·|result|), the same bits on every run.)doc");
-  method(cls, "cophenetic",
-         [](py::object self, py::handle tips, py::handle weights) {
-           return cophenetic(tree_view(self), tips, weights);
-         },
-         py::arg("tips") = none, py::kw_only(), py::arg("weights") = none, R"doc(
+  method(
+      cls, "cophenetic",
+      [](py::object self, py::handle tips, py::handle weights) {
+        return cophenetic(view_of(self), tips, weights);
+      },
+      py::arg("tips") = none, py::kw_only(), py::arg("weights") = none, R"doc(
 cophenetic(tips=None, *, weights=None)
 
 The k x k matrix (float64) of patristic distances between the listed vertices (ids or names;
 None: tips(), in increasing id), rows and columns in that order; exact sums rounded once.)doc");
-  method(cls, "root_distances",
-         [](py::object self, py::handle weights) { return root_distances(tree_view(self), weights); },
-         py::kw_only(), py::arg("weights") = none, R"doc(
+  method(
+      cls, "root_distances",
+      [](py::object self, py::handle weights) { return root_distances(view_of(self), weights); },
+      py::kw_only(), py::arg("weights") = none, R"doc(
 root_distances(*, weights=None)
 
 Each vertex's distance from its root (float64): the sum of the weights of it and its ancestors
 (a root's own length included), the exact sum rounded once.)doc");
-  method(cls, "heights",
-         [](py::object self, py::handle weights) { return heights(tree_view(self), weights); },
-         py::kw_only(), py::arg("weights") = none, R"doc(
+  method(
+      cls, "heights",
+      [](py::object self, py::handle weights) { return heights(view_of(self), weights); },
+      py::kw_only(), py::arg("weights") = none, R"doc(
 heights(*, weights=None)
 
 Each vertex's height (float64): the longest path down to a vertex of its subtree (0 at a tip),
 as the largest root distance below less the vertex's own; within 2^-53·(|result| + 2·the largest
 root distance) of the exact value.)doc");
-  method(cls, "prune",
-         [](py::object self, py::handle keep, bool return_origin) {
-           return prune(tree_view(self), keep, return_origin);
-         },
-         py::arg("keep"), py::kw_only(), py::arg("return_origin") = false, R"doc(
+  method(
+      cls, "prune",
+      [](py::object self, py::handle keep, bool return_origin) {
+        return prune(view_of(self), keep, return_origin);
+      },
+      py::arg("keep"), py::kw_only(), py::arg("return_origin") = false, R"doc(
 prune(keep, *, return_origin=False)
 
 A new Tree: the subtree induced by the kept vertices (ids or names; usually tips), their common
@@ -690,13 +716,14 @@ length is their exact sum rounded once; the new root's length is its distance fr
 (as DendroPy's retain_taxa), so every kept vertex keeps its root distance. Names carry over.
 Vertices are numbered in the new tree's pre-order; return_origin=True also returns each new
 vertex's old id (int32).)doc");
-  method(cls, "reroot",
-         [](py::object self, py::handle vertex, bool edge, py::handle distance, bool suppress,
-            bool return_origin) {
-           return reroot(tree_view(self), vertex, edge, distance, suppress, return_origin);
-         },
-         py::arg("vertex"), py::kw_only(), py::arg("edge") = false, py::arg("distance") = none,
-         py::arg("suppress_unifurcations") = true, py::arg("return_origin") = false, R"doc(
+  method(
+      cls, "reroot",
+      [](py::object self, py::handle vertex, bool edge, py::handle distance, bool suppress,
+         bool return_origin) {
+        return reroot(view_of(self), vertex, edge, distance, suppress, return_origin);
+      },
+      py::arg("vertex"), py::kw_only(), py::arg("edge") = false, py::arg("distance") = none,
+      py::arg("suppress_unifurcations") = true, py::arg("return_origin") = false, R"doc(
 reroot(vertex, *, edge=False, distance=None, suppress_unifurcations=True, return_origin=False)
 
 A new Tree rooted at `vertex` (an id or a name): the branches on its path to the old root turn
@@ -706,32 +733,35 @@ set_outgroup: rooting on an outgroup. The old root, left with one child, is remo
 branches merged (suppress_unifurcations=False keeps it). Other trees of a forest are unchanged.
 Numbered in the new tree's pre-order; return_origin=True also returns each new vertex's old id
 (-1 for a new root).)doc");
-  method(cls, "ladderize",
-         [](py::object self, bool ascending, bool return_origin) {
-           return ladderize(tree_view(self), ascending, return_origin);
-         },
-         py::arg("ascending") = true, py::kw_only(), py::arg("return_origin") = false, R"doc(
+  method(
+      cls, "ladderize",
+      [](py::object self, bool ascending, bool return_origin) {
+        return ladderize(view_of(self), ascending, return_origin);
+      },
+      py::arg("ascending") = true, py::kw_only(), py::arg("return_origin") = false, R"doc(
 ladderize(ascending=True, *, return_origin=False)
 
 A new Tree whose children are ordered by the size of their subtrees, smallest first (largest
 first with ascending=False), ties in their old order: DendroPy's ladderize. Numbered in the new
 pre-order; return_origin=True also returns each new vertex's old id.)doc");
-  method(cls, "write_newick",
-         [](py::object self, py::handle path) { return write_newick_text(tree_view(self), path); },
-         py::arg("path") = none, R"doc(
+  method(
+      cls, "write_newick",
+      [](py::object self, py::handle path) { return write_newick_text(view_of(self), path); },
+      py::arg("path") = none, R"doc(
 write_newick(path=None)
 
 The tree as Newick text (one tree a line, children in increasing id), with its names and branch
 lengths when it has them: returned as a str, or written to `path` whole or not at all.
 Tree.from_newick_string(tree.write_newick()) gives the same tree back (lengths bit for bit).)doc");
-  method(cls, "unifrac",
-         [](py::object self, py::handle counts, py::handle tips, py::handle weights, bool weighted,
-            bool normalized, bool square) {
-           return unifrac(tree_view(self), counts, tips, weights, weighted, normalized, square);
-         },
-         py::arg("counts"), py::arg("tips") = none, py::kw_only(), py::arg("weights") = none,
-         py::arg("weighted") = false, py::arg("normalized") = false, py::arg("square") = false,
-         R"doc(
+  method(
+      cls, "unifrac",
+      [](py::object self, py::handle counts, py::handle tips, py::handle weights, bool weighted,
+         bool normalized, bool square) {
+        return unifrac(view_of(self), counts, tips, weights, weighted, normalized, square);
+      },
+      py::arg("counts"), py::arg("tips") = none, py::kw_only(), py::arg("weights") = none,
+      py::arg("weighted") = false, py::arg("normalized") = false, py::arg("square") = false,
+      R"doc(
 unifrac(counts, tips=None, *, weights=None, weighted=False, normalized=False, square=False)
 
 UniFrac distances between every two samples, as scikit-bio's beta_diversity("unweighted_unifrac"
@@ -739,8 +769,8 @@ UniFrac distances between every two samples, as scikit-bio's beta_diversity("unw
 integers; its columns follow `tips` (ids or names; None: tips(), in increasing id). weights: the
 branch lengths (None: the tree's). Returns the condensed matrix (float64, scipy's pdist order), or
 the (samples, samples) matrix with square=True. Unweighted within 4·2^-53 relative; weighted
-within 3·2^-53·(D_i + D_j), D_s the sample's share-weighted root distances; the same bits on
-every run.)doc");
+within 4·2^-53·(D_i + D_j), D_s the sample's share-weighted root distances (normalized: within
+9·2^-53); the same bits on every run.)doc");
 }
 
 }  // namespace treefix::python

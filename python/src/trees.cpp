@@ -256,10 +256,12 @@ range or a cycle), with its Euler tour kept for every later call.
 
 Tree(parents, *, lengths=None, names=None, runtime=None): parents is a 1-D int32 or int64 array,
 -1 for a root (several roots make a forest); lengths, n branch lengths (vertex v's branch to its
-parent), and names, n strings (None or '' for an unnamed vertex), label it as a Newick tree is. Tree.from_newick(path) reads a Newick file: vertices are numbered in
-pre-order as the nodes appear in the text (the root is 0); names and lengths come with it.)doc");
-  tree_class.def(py::init(&make_labelled_tree), py::arg("parents"), py::kw_only(),
-                 py::arg("lengths") = py::none(), py::arg("names") = py::none(), runtime_arg())
+parent), and names, n strings (None or '' for an unnamed vertex), label it as a Newick tree is.
+Tree.from_newick(path) reads a Newick file: vertices are numbered in pre-order as the nodes
+appear in the text (the root is 0); names and lengths come with it.)doc");
+  tree_class
+      .def(py::init(&make_labelled_tree), py::arg("parents"), py::kw_only(),
+           py::arg("lengths") = py::none(), py::arg("names") = py::none(), runtime_arg())
       .def_static(
           "from_newick",
           [](py::handle path_like, const std::optional<RuntimeHandle>& runtime) {

@@ -299,6 +299,7 @@ def test_lca_and_distance_take_arrays_scalars_and_names(rt):
     assert tree.distance("A", "F") == 8.5 and tree.distance(4, 4) == 0.0
     assert tree.distance([2, 3], [3, 2], weights=np.ones(9)).tolist() == [2.0, 2.0]
     assert tree.mrca(["E", "F", "D"]) == 4 and tree.mrca([7]) == 7
+    assert tree.mrca(np.array(["E", "F"])) == 6  # NumPy arrays of names too
     assert tree.lca(np.arange(9, dtype=np.int64), np.zeros(9, np.int64)).tolist() == [0] * 9
     at_tip = tree.reroot("A")  # a tip as the root: one child, its branch kept
     assert at_tip.names[0] == "A" and at_tip.children()[0][1] == 1

@@ -39,8 +39,8 @@ class LcaIndex {
   // The same from and into host memory (the caller's arrays), any count: in chunks of at most
   // `chunk` pairs, each sent, answered and read back before the next.
   static constexpr std::size_t kChunkPairs = std::size_t{1} << 24;
-  void lca(Runtime& runtime, const vertex_t* u, const vertex_t* v, std::size_t count,
-           vertex_t* out, std::size_t chunk = kChunkPairs) const;
+  void lca(Runtime& runtime, const vertex_t* u, const vertex_t* v, std::size_t count, vertex_t* out,
+           std::size_t chunk = kChunkPairs) const;
 
   // The lca of a set of vertices (its single vertex for a set of one); -1 when they span several
   // trees. InputError for an empty set or a vertex out of range.

@@ -42,12 +42,11 @@ class PathLengths {
   // out[i] = the length of the path between u[i] and v[i] (0 when equal, +inf when they lie in
   // different trees). Device buffers of count values; InputError naming the first pair with a
   // vertex out of range (as LcaIndex::lca).
-  void distances(Runtime& runtime, const LcaIndex& index, const cl::Buffer& u,
-                 const cl::Buffer& v, std::size_t count, const cl::Buffer& out) const;
+  void distances(Runtime& runtime, const LcaIndex& index, const cl::Buffer& u, const cl::Buffer& v,
+                 std::size_t count, const cl::Buffer& out) const;
   // The same from and into host memory, any count, in chunks of `chunk` pairs.
   void distances(Runtime& runtime, const LcaIndex& index, const vertex_t* u, const vertex_t* v,
-                 std::size_t count, double* out,
-                 std::size_t chunk = LcaIndex::kChunkPairs) const;
+                 std::size_t count, double* out, std::size_t chunk = LcaIndex::kChunkPairs) const;
 
   // The k x k matrix of the distances between the listed vertices, row-major into host memory
   // (k·k doubles), made in slices of rows that fit a chunk. Symmetric, with exact zeros on the

@@ -36,9 +36,9 @@
 namespace treefix {
 
 struct EditedTree {
-  ParentArray parent;              // numbered in the new tree's pre-order
-  std::vector<double> lengths;     // branch lengths
-  std::vector<vertex_t> origin;    // the old vertex of each new one; -1 for a new root on an edge
+  ParentArray parent;            // numbered in the new tree's pre-order
+  std::vector<double> lengths;   // branch lengths
+  std::vector<vertex_t> origin;  // the old vertex of each new one; -1 for a new root on an edge
 };
 
 // The subtree induced by `keep` (vertex ids, any order, repeats allowed). lengths: the old tree's
@@ -48,8 +48,8 @@ EditedTree prune(Runtime& runtime, DeviceTree& tree, const LcaIndex& index,
                  Profile* profile = nullptr);
 
 struct RerootOptions {
-  bool on_edge = false;             // a new root on the branch above the vertex
-  std::optional<double> distance;   // on_edge: from the vertex (0 .. its length; default half)
+  bool on_edge = false;                // a new root on the branch above the vertex
+  std::optional<double> distance;      // on_edge: from the vertex (0 .. its length; default half)
   bool suppress_unifurcations = true;  // merge the old root away when it keeps one child
 };
 // The tree rerooted at `vertex` (or on its branch). lengths: n branch lengths on the device.

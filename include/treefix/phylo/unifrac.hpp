@@ -18,9 +18,10 @@
 // arithmetic: 16 x 16 tiles of sample pairs, 32 branches at a time staged in local memory (as
 // Striped UniFrac does on CPUs and GPUs).
 // Accuracy (u = 2^-53): every sum over branches is carried with error-free transformations in a
-// fixed order, within u·|sum| + m·u²·sum (m branches), the same bits on every run. Unweighted:
+// fixed order, within u·|sum| + m²·u²·sum (m branches), the same bits on every run. Unweighted:
 // its terms are exact, so the distance is within 4u relative. Weighted: each f is rounded once,
-// so the distance is within 3u·(D_i + D_j) absolutely; normalized, within 5u.
+// so each term is within 3u of its exact value relative to l_b·(f_ib + f_jb), and the distance
+// within 4u·(D_i + D_j) absolutely; normalized, within 9u (D itself within 4u relative).
 // Memory: (samples x columns + samples x branches) 8-byte values (CapacityError beyond the
 // device's).
 #include <cstddef>
