@@ -6,6 +6,7 @@
 
 #include "compaction.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/primitives/radix_sort.hpp"
 #include "treefix/primitives/scan.hpp"
 
@@ -34,10 +35,10 @@ const DeviceEulerTour& narrow_tour(DeviceTree& tree, Profile* profile) {
 // The m vertices of an edited tree from device arrays (lengths as doubles).
 EditedTree download(Runtime& runtime, const cl::Buffer& parent, const cl::Buffer& lengths,
                     const cl::Buffer& origin, std::size_t m) {
-  EditedTree edited;
-  edited.parent.resize(m);
-  edited.lengths.resize(m);
-  edited.origin.resize(m);
+  EditedTree edited;  // pages mapped ahead (large pages where allowed), as downloads do
+  edited.parent = prefaulted_vector<vertex_t>(m);
+  edited.lengths = prefaulted_vector<double>(m);
+  edited.origin = prefaulted_vector<vertex_t>(m);
   if (m == 0) return edited;
   detail::read_buffer(runtime, parent, edited.parent.data(), m * sizeof(vertex_t), nullptr);
   detail::read_buffer(runtime, lengths, edited.lengths.data(), m * sizeof(double), nullptr);
