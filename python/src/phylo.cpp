@@ -334,7 +334,9 @@ lca(u, v)
 
 The lowest common ancestor of u[i] and v[i] (int32), for arrays of one shape (either may be one
 vertex), any number of pairs (sent to the device in chunks); vertex ids or, on a named tree,
-names. -1 for two vertices in different trees of a forest. One pair gives an int.)doc");
+names. -1 for two vertices in different trees of a forest. One pair gives an int. C-contiguous
+int32 arrays are read where they lie; other integer arrays are converted first (on every host
+core).)doc");
   method(
       cls, "mrca",
       [](py::object self, py::handle vertices) { return mrca(view_of(self), vertices); },
