@@ -51,7 +51,6 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
-#include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
@@ -140,7 +139,7 @@ std::vector<std::string> expand_shapes(const std::vector<std::string>& shapes) {
 ParentArray make(const std::string& shape, std::size_t n) {
   if (is_graph(shape)) return graph_spanning_tree(shape.substr(6));
   if (is_table1(shape)) return table1_tree(shape.substr(7));
-  return cli::make_tree_shape(shape, n);
+  return generate::tree(shape, n);
 }
 
 template <class T>

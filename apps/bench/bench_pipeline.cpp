@@ -22,7 +22,6 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
-#include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/io/npy.hpp"
@@ -47,7 +46,7 @@ struct Args : TreeSizes {
   std::size_t levels_max_depth = 1 << 16;  // deeper trees skip `levels` (a launch per level)
 };
 
-ParentArray make(const std::string& shape, std::size_t n) { return cli::make_tree_shape(shape, n); }
+ParentArray make(const std::string& shape, std::size_t n) { return generate::tree(shape, n); }
 
 // Depth of a generated shape, without a pass over it (levels is skipped on deep ones).
 std::size_t depth_bound(const std::string& shape, std::size_t n) {

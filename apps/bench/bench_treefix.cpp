@@ -11,7 +11,6 @@
 
 #include "bench.hpp"
 #include "cli_options.hpp"
-#include "tree_shapes.hpp"
 #include "treefix/treefix/generate.hpp"
 #include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/treefix.hpp"
@@ -26,7 +25,7 @@ struct Args : TreeSizes {
   Precision precision = Precision::accurate;
 };
 
-ParentArray make(const std::string& shape, std::size_t n) { return cli::make_tree_shape(shape, n); }
+ParentArray make(const std::string& shape, std::size_t n) { return generate::tree(shape, n); }
 
 template <class T>
 void run(Session& session, const Args& args) {

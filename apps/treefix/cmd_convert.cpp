@@ -4,7 +4,10 @@
 //                 [--compress] [--stats]
 // A tree from any supported input, written as a text parent array or .npy (by OUT's extension),
 // with its node names (one per vertex, one per line) and its weights (Newick branch lengths; text
-// or .npy by extension) when asked for. A graph from any graph format, written in any graph
+// or .npy by extension) when asked for. On the way, on the device (treefix/phylo/surgery.hpp):
+// --prune FILE keeps the subtree of the listed vertices, --reroot V roots it at V, --outgroup V
+// roots it in the middle of V's branch, --ladderize orders children by subtree size (in that
+// order; vertices by name or id). A graph from any graph format, written in any graph
 // format (graph/graph_io.hpp: by OUT's extension, or --output-format).
 //
 // Tree inputs: every kind is one branch of load_input(), each filling a ConvertedTree:
@@ -20,12 +23,15 @@
 
 #include "graph_input.hpp"
 #include "output_format.hpp"
+#include "process_end.hpp"
+#include "tree_vertices.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/phase_times.hpp"
 #include "treefix/forest/xml_tree.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/io/file_kind.hpp"
 #include "treefix/io/output_file.hpp"
+#include "treefix/phylo/surgery.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
@@ -39,6 +45,9 @@ struct ConvertArgs {
   bool compress = false;
   XmlTreeOptions xml_tree;
   bool stats = false;
+  std::string prune, reroot, outgroup, device;  // edits on the device
+  bool ladderize = false;
+  bool edits() const { return !prune.empty() || !reroot.empty() || !outgroup.empty() || ladderize; }
 };
 
 // A tree as convert writes it, whatever it was read from.
@@ -52,7 +61,7 @@ ConvertedTree from_tree_file(const ConvertArgs& args) {
   TreeReadOptions read;
   read.format = args.tree_format;
   read.names =
-      !args.names.empty() ||
+      !args.names.empty() || args.edits() ||
       output_format(args.output, {OutputFormat::npy, OutputFormat::newick}) == OutputFormat::newick;
   TreeInput input = read_tree_input(args.tree, read);  // validated
   ConvertedTree tree;
@@ -126,8 +135,54 @@ void convert_graph(const ConvertArgs& args, PhaseTimes& phases, OutputFiles& out
               << " arcs" << (graph.undirected ? " (undirected)" : "") << "\n";
 }
 
+// --prune, then --reroot or --outgroup, then --ladderize: each a new tree, its names and lengths
+// carried over (a tree without lengths is edited by its edge counts, and written without).
+void edit_tree(const ConvertArgs& args, ConvertedTree& tree, PhaseTimes& phases) {
+  if (!args.reroot.empty() && !args.outgroup.empty())
+    throw InputError("convert: --reroot and --outgroup each give a root: choose one");
+  Runtime& runtime =
+      phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(args.device); });
+  const bool named = !tree.names.empty();
+  std::vector<double> lengths = tree.weights ? *tree.weights : std::vector<double>();
+  if (!tree.weights) {
+    lengths.resize(tree.parent.size());
+    for (std::size_t v = 0; v < lengths.size(); ++v) lengths[v] = tree.parent[v] < 0 ? 0 : 1;
+  }
+  auto apply = [&](const char* phase, auto&& edit) {
+    phases.measure(phase, [&] {
+      DeviceTree device_tree(runtime, tree.parent);
+      const auto device_lengths = DeviceArray<double>::upload(runtime, lengths);
+      const TreeVertices vertices(tree.parent.size(), tree.names);
+      EditedTree edited = edit(device_tree, device_lengths, vertices);
+      if (named) tree.names = names_of(tree.names, edited.origin);
+      tree.parent = std::move(edited.parent);
+      lengths = std::move(edited.lengths);
+    });
+  };
+  if (!args.prune.empty())
+    apply("prune", [&](DeviceTree& t, const DeviceArray<double>& w, const TreeVertices& v) {
+      const std::vector<vertex_t> keep = read_vertices(args.prune, v);
+      const LcaIndex index(runtime, t);
+      const PathLengths paths(runtime, t, w);
+      return prune(runtime, t, index, paths, keep);
+    });
+  if (!args.reroot.empty() || !args.outgroup.empty())
+    apply("reroot", [&](DeviceTree& t, const DeviceArray<double>& w, const TreeVertices& v) {
+      RerootOptions options;
+      options.on_edge = !args.outgroup.empty();
+      const std::string& given = options.on_edge ? args.outgroup : args.reroot;
+      return reroot(runtime, t, w, v(given, options.on_edge ? "--outgroup" : "--reroot"), options);
+    });
+  if (args.ladderize)
+    apply("ladderize", [&](DeviceTree& t, const DeviceArray<double>& w, const TreeVertices&) {
+      return ladderize(runtime, t, w);
+    });
+  if (tree.weights) *tree.weights = std::move(lengths);
+}
+
 void convert_tree(const ConvertArgs& args, PhaseTimes& phases, OutputFiles& outputs) {
   ConvertedTree tree = phases.measure("read", [&] { return load_input(args); });
+  if (args.edits()) edit_tree(args, tree, phases);
   if (!args.weights_out.empty() && !tree.weights)
     throw InputError(
         "--weights-out: the input has no weights (Newick branch lengths, XML --weight)");
@@ -169,8 +224,10 @@ void check_graph_output(const ConvertArgs& args) {
 void run_convert(const ConvertArgs& args, PhaseTimes& phases) {
   require_one_input(args);
   const bool graph = !args.graph.path.empty();
-  if (graph && (!args.names.empty() || !args.weights_out.empty()))
-    throw InputError("convert --graph: --names and --weights-out are for trees");
+  if (graph && (!args.names.empty() || !args.weights_out.empty() || args.edits()))
+    throw InputError(
+        "convert --graph: --names and --weights-out are for trees, as are --prune, --reroot, "
+        "--outgroup and --ladderize");
   // Every output's name and place checked before reading, all written or none.
   if (graph)
     check_graph_output(args);
@@ -221,6 +278,17 @@ void setup_convert(CLI::App& app) {
   command->add_flag("--compress", args->compress,
                     "--graph .npz output: zlib-compressed members (as scipy.sparse.save_npz "
                     "does by default); stored members load faster");
+  command->add_option("--prune", args->prune,
+                      "keep the subtree of the vertices listed in this file (names or ids; "
+                      "merged branches summed exactly), on the device");
+  command->add_option("--reroot", args->reroot,
+                      "root the tree at this vertex (a name or an id), on the device");
+  command->add_option("--outgroup", args->outgroup,
+                      "root the tree in the middle of this vertex's branch (a name or an id), "
+                      "on the device");
+  command->add_flag("--ladderize", args->ladderize,
+                    "order every vertex's children by subtree size, smallest first");
+  add_device_option(command, args->device);
   add_stats_option(command, args->stats);
 }
 

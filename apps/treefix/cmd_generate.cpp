@@ -10,7 +10,6 @@
 #include "command.hpp"
 #include "distributed_run.hpp"
 #include "output_format.hpp"
-#include "tree_shapes.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
@@ -28,11 +27,12 @@ struct GenerateCommand {
   std::uint64_t seed = 1;
   std::int64_t source = 0;
   bool shuffle = false;
-  bool distributed = false;  // kronecker: each rank makes its share, written as one .csr
+  bool lengths = false, names = false;  // Newick output: random branch lengths, tip names
+  bool distributed = false;             // kronecker: each rank makes its share, written as one .csr
 };
 
 constexpr const char* kShapes =
-    "star, path, caterpillar, kary, random, forest, bfs-tree, kronecker, grid";
+    "star, path, caterpillar, kary, random, binary, forest, bfs-tree, kronecker, grid";
 
 // The options each shape reads (--output and --seed with --shuffle go with every tree shape).
 const std::map<std::string, std::set<std::string>>& shape_options() {
@@ -42,6 +42,7 @@ const std::map<std::string, std::set<std::string>>& shape_options() {
       {"caterpillar", {"--vertices", "--spine", "--shuffle"}},
       {"kary", {"--vertices", "--k", "--shuffle"}},
       {"random", {"--vertices", "--seed", "--shuffle"}},
+      {"binary", {"--vertices", "--seed", "--shuffle"}},
       {"forest", {"--vertices", "--trees", "--seed", "--shuffle"}},
       {"bfs-tree",
        {"--graph", "--scale", "--edge-factor", "--seed", "--rows", "--cols", "--source",
@@ -60,8 +61,11 @@ void check_arguments(const CLI::App& command, const GenerateCommand& c) {
   for (const CLI::Option* option : command.get_options()) {
     const std::string long_name =
         option->get_lnames().empty() ? option->get_name() : "--" + option->get_lnames()[0];
-    const bool read = shape->second.count(long_name) || (long_name == "--seed" && c.shuffle) ||
-                      long_name == "--output" || long_name == "--help" || long_name == "shape";
+    const bool tree_label = long_name == "--lengths" || long_name == "--names";
+    const bool read = shape->second.count(long_name) ||
+                      (long_name == "--seed" && (c.shuffle || c.lengths)) ||
+                      (tree_label && shape->second.count("--shuffle")) || long_name == "--output" ||
+                      long_name == "--help" || long_name == "shape";
     if (option->count() > 0 && !read)
       throw InputError("generate " + c.shape + ": " + long_name + " does not apply to this shape");
   }
@@ -106,12 +110,12 @@ ParentArray make_tree(const GenerateCommand& c) {
                        std::to_string(g.vertices()) + ")");
     return generate::bfs_spanning_tree(g, static_cast<vertex_t>(c.source));
   }
-  TreeShapeParameters shape;
+  generate::TreeParameters shape;
   shape.spine = c.spine;
   shape.k = c.k;
   shape.trees = c.trees;
   shape.seed = c.seed;
-  return make_tree_shape(s, n, shape);
+  return generate::tree(s, n, shape);
 }
 
 void run_generate(const CLI::App& command, const GenerateCommand& c) {
@@ -131,10 +135,18 @@ void run_generate(const CLI::App& command, const GenerateCommand& c) {
   } else {
     ParentArray parent = make_tree(c);
     if (c.shuffle) parent = generate::shuffle_labels(parent, c.seed);
-    if (format == OutputFormat::newick)
-      write_output(c.output, [&](std::ostream& out) { write_newick(out, parent); });
-    else
+    if ((c.lengths || c.names) && format != OutputFormat::newick)
+      throw InputError("generate: --lengths and --names write Newick (an output named .nwk)");
+    if (format == OutputFormat::newick) {
+      const std::vector<double> lengths =
+          c.lengths ? generate::branch_lengths(parent, c.seed) : std::vector<double>();
+      const NodeNames names = c.names ? generate::tip_names(parent) : NodeNames();
+      write_output(c.output, [&](std::ostream& out) {
+        write_newick(out, parent, c.names ? &names : nullptr, c.lengths ? &lengths : nullptr);
+      });
+    } else {
       write_tree_file(c.output, parent);
+    }
   }
   outputs.commit();
 }
@@ -143,8 +155,9 @@ void setup_generate(CLI::App& app) {
   auto c = std::make_shared<GenerateCommand>();
   auto* command = app.add_subcommand(
       "generate",
-      "Generate a tree (star, path, caterpillar, kary, random, forest, bfs-tree: tree format, or "
-      ".npy by the output's extension) or a graph (kronecker, grid: Matrix Market or edge list)");
+      "Generate a tree (star, path, caterpillar, kary, random, binary, forest, bfs-tree: tree "
+      "format, .npy or Newick by the output's extension) or a graph (kronecker, grid: Matrix "
+      "Market or edge list)");
   command->callback([c, command] { run_generate(*command, *c); });
   command->add_option("shape", c->shape, std::string("the shape: ") + kShapes)->required();
   const auto vertices = integer_in(1, INT32_MAX);
@@ -169,6 +182,9 @@ void setup_generate(CLI::App& app) {
                     "raw CSR binary (.csr); its hash printed (docs/distributed.md)");
   command->add_option("--seed", c->seed, "random seed (default 1)")->transform(integer_in(0));
   command->add_flag("--shuffle", c->shuffle, "relabel the tree's vertices randomly");
+  command->add_flag("--lengths", c->lengths,
+                    "Newick output: random branch lengths (exponential, mean 1; from --seed)");
+  command->add_flag("--names", c->names, "Newick output: tips named t1, t2, ... in vertex order");
   command->add_option("--format", c->format, "graphs: mtx (default) or edges")
       ->check(CLI::IsMember({"mtx", "edges"}));
   add_output_option(command, c->output, "output file");

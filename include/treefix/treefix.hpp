@@ -8,6 +8,8 @@
 //   primitives/  device-wide scan, list ranking, sorting, planned permutations: written once,
 //                used by every module
 //   treefix/     rootfix/leaffix: Euler-tour, level-synchronous, sequential, multi-threaded CPU
+//   phylo/       the queries of phylogenetics over a device tree: traversal orders, LCA, exact
+//                path lengths, pruning and rerooting, UniFrac
 //   graph/       CSR graphs and their readers, sparse matrices normalised on the device, BFS,
 //                connectivity, strong components, minimum spanning forests, rooting, spanning forests
 //   spatial/     points, kd-/oct-/vp-trees, the rope-stack engine, n-body, kNN, correlation
@@ -53,6 +55,11 @@
 #include "treefix/io/text_io.hpp"
 #include "treefix/io/text_parse.hpp"
 #include "treefix/io/value_format.hpp"
+#include "treefix/phylo/lca.hpp"
+#include "treefix/phylo/path_lengths.hpp"
+#include "treefix/phylo/surgery.hpp"
+#include "treefix/phylo/traversal.hpp"
+#include "treefix/phylo/unifrac.hpp"
 #include "treefix/primitives/listrank.hpp"
 #include "treefix/primitives/permutation.hpp"
 #include "treefix/primitives/scan.hpp"

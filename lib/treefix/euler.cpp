@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "treefix/core/launch.hpp"
-#include "treefix/exact_format.hpp"
+#include "treefix/treefix/detail/exact_format.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
 
 namespace treefix::detail {

@@ -1,6 +1,6 @@
 // The fixed-point formats of the exact floating-point sums, and the pass that fits one to the
 // weights (kernels/treefix/exact_range.cl).
-#include "treefix/exact_format.hpp"
+#include "treefix/treefix/detail/exact_format.hpp"
 
 #include <climits>
 #include <cstdint>

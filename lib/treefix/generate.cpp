@@ -67,6 +67,51 @@ ParentArray random_recursive(std::size_t n, std::uint64_t seed) {
   return p;
 }
 
+ParentArray random_binary(std::size_t n, std::uint64_t seed) {
+  check_size(n, 2);  // the tree and its open tips
+  if (n % 2 == 0)
+    throw InputError("a binary tree has an odd number of vertices (2 tips - 1), not " +
+                     std::to_string(n));
+  std::mt19937_64 rng(seed);
+  ParentArray p(n);
+  p[0] = -1;
+  std::vector<vertex_t> tips{0};  // the tips so far, in any order (removed by swapping)
+  tips.reserve(n / 2 + 1);
+  for (std::size_t v = 1; v < n; v += 2) {
+    const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, tips.size() - 1)(rng);
+    const vertex_t split = tips[pick];
+    p[v] = p[v + 1] = split;
+    tips[pick] = static_cast<vertex_t>(v);
+    tips.push_back(static_cast<vertex_t>(v + 1));
+  }
+  return p;
+}
+
+std::vector<double> branch_lengths(const ParentArray& parent, std::uint64_t seed) {
+  const std::size_t n = parent.size();
+  require_host_memory(bytes_for(n, sizeof(double)), std::to_string(n) + " branch lengths");
+  std::mt19937_64 rng(seed);
+  std::exponential_distribution<double> length(1.0);
+  std::vector<double> lengths(n);
+  for (std::size_t v = 0; v < n; ++v) lengths[v] = parent[v] < 0 ? 0.0 : length(rng);
+  return lengths;
+}
+
+NodeNames tip_names(const ParentArray& parent) {
+  const std::size_t n = parent.size();
+  std::vector<char> has_child(n, 0);
+  for (vertex_t p : parent)
+    if (p >= 0) has_child[static_cast<std::size_t>(p)] = 1;
+  NodeNames names;
+  names.reserve(n);
+  std::size_t tips = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    names.add();
+    if (!has_child[v]) names.append(v, "t" + std::to_string(++tips));
+  }
+  return names;
+}
+
 ParentArray shuffle_labels(const ParentArray& parent, std::uint64_t seed) {
   const std::size_t n = parent.size();
   check_size(n, 2);  // the labels and the result

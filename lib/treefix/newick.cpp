@@ -184,6 +184,10 @@ class NewickParser {
 }  // namespace
 
 NewickTree parse_newick(std::string_view text, const std::string& name, bool keep_names) {
+  constexpr std::size_t kParallelFrom = std::size_t{1} << 20;  // bytes: below, one core is as quick
+  if (text.size() >= kParallelFrom)
+    if (std::optional<NewickTree> tree = parse_newick_in_parallel(text, name, keep_names))
+      return std::move(*tree);
   return NewickParser(text, name, keep_names).parse();
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
 #include "treefix/core/parallel.hpp"
 
 namespace treefix::python {
@@ -53,23 +54,40 @@ std::vector<std::int32_t> int32_vector(py::handle obj, const std::string& what) 
   if (array.ndim() != 1)
     throw py::value_error(what + ": expected a 1-D array, got " + shape_text(array));
   const std::size_t n = static_cast<std::size_t>(array.shape(0));
-  std::vector<std::int32_t> values(n);
+  // A 2^24-vertex tree is 64 MiB: its pages mapped ahead and the values copied on every host
+  // core (a fresh vector filled on one thread costs more than building the tree on the device).
+  std::vector<std::int32_t> values;
+  values.reserve(n);
+  prefault_for_writing(values.data(), n * sizeof(std::int32_t));
+  values.resize(n);
   if (kind == 'i' && array.dtype().itemsize() == 4) {
     auto in = contiguous_as<std::int32_t>(array);
     const std::int32_t* data = in.data();
     py::gil_scoped_release release;
-    std::copy(data, data + n, values.begin());
+    parallel_memcpy(values.data(), data, n * sizeof(std::int32_t));
     return values;
   }
   auto in = contiguous_as<std::int64_t>(array);  // every other integer kind converts exactly
   const std::int64_t* data = in.data();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (data[i] < std::numeric_limits<std::int32_t>::min() ||
-        data[i] > std::numeric_limits<std::int32_t>::max())
-      throw InputError(what + ": element " + std::to_string(i) + " (" + std::to_string(data[i]) +
-                       ") is outside the 32-bit vertex ids");
-    values[i] = static_cast<std::int32_t>(data[i]);
+  std::atomic<std::size_t> first_bad{n};
+  {
+    py::gil_scoped_release release;
+    for_slices(n, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::int64_t x = data[i];
+        if (x < std::numeric_limits<std::int32_t>::min() ||
+            x > std::numeric_limits<std::int32_t>::max()) {
+          std::size_t seen = first_bad.load();
+          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+          }
+        }
+        values[i] = static_cast<std::int32_t>(x);
+      }
+    });
   }
+  if (const std::size_t i = first_bad.load(); i < n)
+    throw InputError(what + ": element " + std::to_string(i) + " (" + std::to_string(data[i]) +
+                     ") is outside the 32-bit vertex ids");
   return values;
 }
 

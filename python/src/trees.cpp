@@ -12,6 +12,7 @@
 #include "arrays.hpp"
 #include "result_blocks.hpp"
 #include "runtime.hpp"
+#include "tree_view.hpp"
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/treefix/fix.hpp"
@@ -59,11 +60,30 @@ class Tree {
     tree.lengths_ = std::move(newick.length);
     tree.names_ = std::move(newick.names);
     tree.newick_ = true;
+    tree.has_lengths_ = tree.has_names_ = true;
     return tree;
   }
 
   std::size_t n() const { return tree_->size(); }
   const RuntimeHandle& runtime() const { return box_; }
+
+  // --- what the phylogenetic methods see (tree_view.hpp, phylo.cpp) ---
+  void set_labels(std::optional<std::vector<double>> lengths, std::optional<NodeNames> names) {
+    if (lengths) lengths_ = std::move(*lengths);
+    if (names) names_ = std::move(*names);
+    newick_ = lengths.has_value() || names.has_value();
+    has_lengths_ = lengths.has_value();
+    has_names_ = names.has_value();
+  }
+  TreeView view() {
+    TreeView view;
+    view.runtime = box_;
+    view.tree = tree_.get();
+    view.lengths = newick_ && has_lengths_ ? &lengths_ : nullptr;
+    view.names = newick_ && has_names_ ? &names_ : nullptr;
+    view.cache = &phylo_;
+    return view;
+  }
 
   // rootfix / leaffix of weights (n,) or a batch (k, n); None: ones, as int64.
   py::array fix(Fix fix, py::object weights, const std::string& op, bool exclusive,
@@ -133,7 +153,7 @@ class Tree {
 
   // Made once (a list of strings, shared by every read of the property).
   py::object names() {
-    if (!newick_) return py::none();
+    if (!newick_ || !has_names_) return py::none();
     if (names_list_) return names_list_;
     py::list list;
     for (std::size_t v = 0; v < names_.size(); ++v) {
@@ -147,7 +167,7 @@ class Tree {
   }
 
   py::object lengths() const {
-    if (!newick_) return py::none();
+    if (!newick_ || !has_lengths_) return py::none();
     return py::array_t<double>(static_cast<py::ssize_t>(lengths_.size()), lengths_.data());
   }
 
@@ -176,11 +196,26 @@ class Tree {
   std::vector<double> lengths_;
   NodeNames names_;
   py::object names_list_;
+  bool has_lengths_ = false, has_names_ = false;  // which labels a tree from parents was given
+  std::shared_ptr<PhyloCache> phylo_;
 };
 
 Tree make_tree(py::handle parents, const std::optional<RuntimeHandle>& runtime) {
   ParentArray parent = int32_vector(parents, "parents");
   return Tree(runtime_or_default(runtime), std::move(parent));
+}
+
+Tree make_labelled_tree(py::handle parents, py::handle lengths, py::handle names,
+                        const std::optional<RuntimeHandle>& runtime) {
+  ParentArray parent = int32_vector(parents, "parents");
+  const std::size_t n = parent.size();
+  std::optional<std::vector<double>> given_lengths;
+  std::optional<NodeNames> given_names;
+  if (!lengths.is_none()) given_lengths = lengths_argument(lengths, n);
+  if (!names.is_none()) given_names = names_argument(names, n);
+  Tree tree(runtime_or_default(runtime), std::move(parent));
+  tree.set_labels(std::move(given_lengths), std::move(given_names));
+  return tree;
 }
 
 const char* const kFixDoc = R"doc(
@@ -204,15 +239,29 @@ std::string fix_doc(const char* name, const char* what) {
 
 }  // namespace
 
+TreeView tree_view(py::handle tree) { return py::cast<Tree&>(tree).view(); }
+
+py::object make_tree_object(RuntimeHandle runtime, ParentArray parent,
+                            std::optional<std::vector<double>> lengths,
+                            std::optional<NodeNames> names) {
+  Tree tree(std::move(runtime), std::move(parent));
+  tree.set_labels(std::move(lengths), std::move(names));
+  return py::cast(std::move(tree));
+}
+
 void bind_trees(py::module_& m) {
   py::class_<Tree> tree_class(m, "Tree", R"doc(
 A rooted forest on the device: validated once (ValueError naming the vertex for a parent out of
 range or a cycle), with its Euler tour kept for every later call.
 
-Tree(parents, *, runtime=None): parents is a 1-D int32 or int64 array, -1 for a root (several
-roots make a forest). Tree.from_newick(path) reads a Newick file: vertices are numbered in
-pre-order as the nodes appear in the text (the root is 0); names and lengths come with it.)doc");
-  tree_class.def(py::init(&make_tree), py::arg("parents"), py::kw_only(), runtime_arg())
+Tree(parents, *, lengths=None, names=None, runtime=None): parents is a 1-D int32 or int64 array,
+-1 for a root (several roots make a forest); lengths, n branch lengths (vertex v's branch to its
+parent), and names, n strings (None or '' for an unnamed vertex), label it as a Newick tree is.
+Tree.from_newick(path) reads a Newick file: vertices are numbered in pre-order as the nodes
+appear in the text (the root is 0); names and lengths come with it.)doc");
+  tree_class
+      .def(py::init(&make_labelled_tree), py::arg("parents"), py::kw_only(),
+           py::arg("lengths") = py::none(), py::arg("names") = py::none(), runtime_arg())
       .def_static(
           "from_newick",
           [](py::handle path_like, const std::optional<RuntimeHandle>& runtime) {
@@ -298,6 +347,7 @@ pre-order as the nodes appear in the text (the root is 0); names and lengths com
          name + "(weights, ...): one call, the tree validated and prepared for it alone.")
             .c_str());
   }
+  bind_phylo(m, tree_class);
 }
 
 }  // namespace treefix::python

@@ -15,8 +15,11 @@
 // parse_value (finite). Unquoted labels are kept as written (underscores stay underscores).
 // Refused, with the byte offset and line: unbalanced parentheses, a missing ';', a bad or missing
 // length after ':', text where a delimiter is expected, an unterminated quote or comment, an empty
-// file. The parser keeps an explicit stack: any depth, no recursion.
+// file. The parser keeps an explicit stack: any depth, no recursion. A large text without quotes
+// or comments is read on all host cores (each chunk twice: counts, then ids, parents, lengths and
+// names), with the same result; the sequential pass reports anything malformed.
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -30,6 +33,10 @@ namespace treefix {
 // Names of the vertices of a tree, one string each, kept in one buffer (a name is a span of it).
 class NodeNames {
  public:
+  NodeNames() = default;
+  // Names found in place: name v is text.substr(span[v].first, span[v].second).
+  NodeNames(std::string text, std::vector<std::pair<std::size_t, std::size_t>> span)
+      : text_(std::move(text)), span_(std::move(span)) {}
   std::size_t size() const { return span_.size(); }
   bool empty() const { return span_.empty(); }
   std::string_view operator[](std::size_t v) const {
@@ -58,6 +65,16 @@ struct NewickTree {
 
 // Parses Newick text; `name` (the file) starts every message: "t.nwk: byte 17 (line 1): ...".
 NewickTree parse_newick(std::string_view text, const std::string& name, bool keep_names = false);
+
+// The same tree read on all host cores, for a text without quoted labels or comments: the text
+// cut into chunks of about `chunk_bytes` just before a ',', each read twice (its nodes counted;
+// then ids, parents, lengths and name spans written), with one pass over the chunks in between
+// that gives each its first id, depth and the open nodes it closes. nullopt when the text has
+// quotes or comments or is not well formed: parse_newick reads it then, and says what is wrong.
+// parse_newick calls it first for a text of 1 MiB or more.
+std::optional<NewickTree> parse_newick_in_parallel(std::string_view text, const std::string& name,
+                                                   bool keep_names = false,
+                                                   std::size_t chunk_bytes = std::size_t{1} << 18);
 NewickTree read_newick(const std::string& path, bool keep_names = false);
 
 // Writes a forest as Newick, one tree (one ';') a line, children in increasing id order: node

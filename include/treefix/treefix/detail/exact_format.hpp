@@ -1,6 +1,7 @@
 #pragma once
-// Internal to the treefix module: the fixed-point formats of the exact floating-point sums
-// (kernels/core/exact_sum.clh) and how one is chosen for a call.
+// Detail, installed on purpose: the fixed-point formats of the exact floating-point sums
+// (kernels/core/exact_sum.clh) and how one is chosen for a call. The treefix module's Euler-tour
+// sums and the phylo module's path lengths (treefix/phylo/path_lengths.hpp) use them.
 #include <string>
 
 #include "treefix/core/device_array.hpp"
