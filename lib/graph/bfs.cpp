@@ -230,9 +230,8 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     const std::size_t levels = static_cast<std::size_t>(latest[kDepth]);
     result.bottom_up_levels = static_cast<std::size_t>(latest[kBottomUpLevels]);
     std::vector<std::int32_t> offsets(levels + 1), huge_offsets(levels + 1);  // the used prefix
-    detail::read_buffer(runtime, level_end.buffer(), offsets.data(), offsets.size() * 4, profile);
-    detail::read_buffer(runtime, huge_end.buffer(), huge_offsets.data(), huge_offsets.size() * 4,
-                        profile);
+    level_end.read_into(runtime, offsets.data(), offsets.size(), 0, profile);
+    huge_end.read_into(runtime, huge_offsets.data(), huge_offsets.size(), 0, profile);
     result.level_offset.assign(offsets.begin(), offsets.end());
     result.huge_offset.assign(huge_offsets.begin(), huge_offsets.end());
   });
