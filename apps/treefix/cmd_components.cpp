@@ -19,7 +19,7 @@ struct ComponentsArgs {
 };
 
 void run_components(const ComponentsArgs& args, PhaseTimes& phases) {
-  if (runs_distributed(args.graph))
+  if (runs_distributed())
     return run_distributed_components(args.graph, args.output, args.device, args.stats, phases);
   OutputFiles outputs({args.output});
   // The device first: the reader refuses a graph it cannot hold before allocating it.

@@ -1,6 +1,7 @@
 // components_distributed.cl: connected components of a graph split in vertex ranges over the
 // ranks, merged in one exchange. A rank's rows are local (vertex u of the rank is global id
-// first + u) and their arcs hold global target ids; row offsets are long, ids int.
+// first + u) and their arcs hold global target ids; row offsets are EDGE_T (int while the rank's
+// arcs fit, else long), ids int.
 //
 // Two union-find forests (kernels/primitives/union_find.clh: every pointer to a smaller id, so a
 // root is the smallest id of its tree; lock-free linking; finished forests read without writing):
@@ -24,6 +25,7 @@
 // per taken arc.
 
 #include "primitives/append.clh"
+#include "primitives/csr.clh"
 #include "primitives/union_find.clh"
 
 #ifndef SMALL_ROW
@@ -64,15 +66,15 @@ __kernel void dcc_identity(global int* parent, uint count) {
 }
 
 // counts[0]: rows listed for teams; counts[1]: pieces listed for work-groups.
-__kernel void dcc_rows(global const long* row_offset, global const int* column, int first,
+__kernel void dcc_rows(global const EDGE_T* row_offset, global const int* column, int first,
                        uint local_n, int undirected, int pass, int list, global int* local_parent,
                        global int* global_parent, global uint* ghost_bits, global int* team_rows,
-                       global int* chunk_row, global long* chunk_first, global uint* counts) {
+                       global int* chunk_row, global EDGE_T* chunk_first, global uint* counts) {
   for (uint u = get_global_id(0); u < local_n; u += get_global_size(0)) {
-    const long begin = row_offset[u], end = row_offset[u + 1], arcs = end - begin;
+    const EDGE_T begin = row_offset[u], end = row_offset[u + 1], arcs = end - begin;
     if (arcs <= SMALL_ROW) {
       const int label_u = arcs > 0 ? DCC_LABEL(u) : 0;
-      for (long e = begin; e < end; ++e) DCC_ARC((int)u, e);
+      for (EDGE_T e = begin; e < end; ++e) DCC_ARC((int)u, e);
     } else if (list && arcs <= TEAM_ROW) {
       team_rows[atomic_inc(&counts[0])] = (int)u;
     } else if (list) {
@@ -80,13 +82,13 @@ __kernel void dcc_rows(global const long* row_offset, global const int* column, 
       const uint at = atomic_add(&counts[1], pieces);
       for (uint k = 0; k < pieces; ++k) {
         chunk_row[at + k] = (int)u;
-        chunk_first[at + k] = begin + (long)k * CHUNK;
+        chunk_first[at + k] = begin + (EDGE_T)k * CHUNK;
       }
     }
   }
 }
 
-__kernel void dcc_teams(global const long* row_offset, global const int* column, int first,
+__kernel void dcc_teams(global const EDGE_T* row_offset, global const int* column, int first,
                         uint local_n, int undirected, int pass, global int* local_parent,
                         global int* global_parent, global uint* ghost_bits,
                         global const int* team_rows, global const uint* counts, uint team) {
@@ -95,21 +97,21 @@ __kernel void dcc_teams(global const long* row_offset, global const int* column,
   if (get_local_id(0) / team >= teams_per_group) return;  // a group's items beyond whole teams
   for (uint i = get_group_id(0) * teams_per_group + get_local_id(0) / team; i < rows; i += teams) {
     const int u = team_rows[i], label_u = DCC_LABEL(u);
-    const long end = row_offset[u + 1];
-    for (long e = row_offset[u] + lane; e < end; e += team) DCC_ARC(u, e);
+    const EDGE_T end = row_offset[u + 1];
+    for (EDGE_T e = row_offset[u] + lane; e < end; e += team) DCC_ARC(u, e);
   }
 }
 
-__kernel void dcc_chunks(global const long* row_offset, global const int* column, int first,
+__kernel void dcc_chunks(global const EDGE_T* row_offset, global const int* column, int first,
                          uint local_n, int undirected, int pass, global int* local_parent,
                          global int* global_parent, global uint* ghost_bits,
-                         global const int* chunk_row, global const long* chunk_first,
+                         global const int* chunk_row, global const EDGE_T* chunk_first,
                          global const uint* counts) {
   const uint pieces = counts[1];
   for (uint c = get_group_id(0); c < pieces; c += get_num_groups(0)) {
     const int u = chunk_row[c], label_u = DCC_LABEL(u);
-    const long end = min(chunk_first[c] + CHUNK, row_offset[u + 1]);
-    for (long e = chunk_first[c] + (long)get_local_id(0); e < end; e += (long)get_local_size(0))
+    const EDGE_T end = min(chunk_first[c] + (EDGE_T)CHUNK, row_offset[u + 1]);
+    for (EDGE_T e = chunk_first[c] + (EDGE_T)get_local_id(0); e < end; e += (EDGE_T)get_local_size(0))
       DCC_ARC(u, e);
   }
 }
