@@ -76,7 +76,7 @@ run paper-shapes 150 paper --min-log $((max_log - 9)) --max-log $max_log --type 
   --fix rootfix --shapes star,caterpillar,path,random --algorithms sequential,cpu-euler,levels,euler \
   --repeats 5 --budget-s 3 --max-run-s 2 --level-histogram "$out/levels-shapes.csv"
 # Table I on the real graphs (both branching factors) and their Fig. 6 histograms; Fig. 4a's pair
-# is the deepest and the shallowest of them (bench/README.md, "seeds").
+# is the deepest and the shallowest of them (docs/seeds.md).
 if ((${#graphs[@]})); then
   shapes=$(printf 'graph:%s,' "${graphs[@]}")
   run paper-graphs 60 paper --type float --fix rootfix --shapes "${shapes%,}" \

@@ -65,7 +65,8 @@ struct TraversalStats {
 std::size_t lockstep_width(const Runtime& runtime);
 
 // Resolves `automatic` for a traversal (sorted: whether the items were sorted); the rule and the
-// measurements behind it are in docs/design/spatial.md and bench/README.md.
+// measurements behind it are in docs/design/spatial.md and
+// bench/results/h100-2026-11-23-spatial.
 Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
                        bool sorted);
 // Resolves SortMode::automatic: sorting pays once there are several work-groups of queries.
