@@ -111,17 +111,17 @@ void build_kd_tree(Runtime& runtime, const DevicePoints& points, const BuildOpti
         auto radix =
             detail::build_radix_tree(runtime, code, n, detail::morton_bits(dim) * dim, profile);
         const cl::Buffer offsets = runtime.scratch("kd.offsets", (n - 1) * sizeof(cl_int));
-        const cl::Buffer shape = runtime.scratch("kd.shape", 2 * sizeof(cl_uint));
-        fill(runtime, shape, cl_uint(0), 2, {profile, "build"});
+        const auto shape = DeviceArray<cl_uint>::workspace(runtime, "kd.shape", 2);
+        fill(runtime, shape.buffer(), cl_uint(0), 2, {profile, "build"});
         build.run("kd_count", build.grid_stride(n - 1), cl_int(n), radix.left, radix.right,
                   radix.range_first, radix.range_last, offsets);
         scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, offsets, offsets, n - 1,
-             profile, "build", &shape);
+             profile, "build", &shape.buffer());
         build.run("kd_write", build.grid_stride(n - 1), cl_int(n), radix.left, radix.right,
                   radix.parent, radix.prefix, radix.range_first, radix.range_last, offsets, t.data,
                   frame, t.child, t.first, t.count, depth, t.split_dim, t.split_value, shape);
         cl_uint counts[2];
-        detail::read_buffer(runtime, shape, counts, sizeof counts, profile);
+        shape.read_into(runtime, counts, 2, 0, profile);
         t.shape.nodes = counts[0];
         t.shape.height = static_cast<int>(counts[1]);
       }
