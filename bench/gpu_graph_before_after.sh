@@ -4,8 +4,10 @@
 #
 # Usage, from the repository root (the "after" tree) on the GPU machine:
 #   [BUDGET_S=570] bench/gpu_graph_before_after.sh OUTDIR BEFORE [RANKS]
-# BEFORE: a commit (unpacked with git archive) or a source folder. RANKS: 1 (default: one GPU) or
-# the number of GPUs to compare on (mpirun -np RANKS; 2 on a two-GPU machine).
+# BEFORE: a commit (unpacked with git archive), a source folder, or a build folder (holding
+# apps/treefix-bench, used as it is). AFTER=BUILD_FOLDER takes that build for the after side
+# instead of building this tree. RANKS: 1 (default: one GPU) or the number of GPUs to compare on
+# (mpirun -np RANKS; 2 on a two-GPU machine).
 #
 # Both trees are built side by side (build-before/, build-gpu/: kept between calls on a warm
 # machine). Kronecker-22 and -26 are written once as .csr files by the after build (the two
@@ -25,8 +27,8 @@
 # world of one. Writes OUTDIR/compare.txt (every figure before, after, after/before),
 # the logs and CSVs of every run, OUTDIR/steps.txt, and all of it in OUTDIR/0-results.tgz.
 #
-# Without GPUs (a test of the script, tiny sizes): DEVICE=cpu NO_ICD=1 SCALES="10 12" \
-#   bench/gpu_graph_before_after.sh /tmp/out ae562dc
+# Without GPUs (a test of the script, tiny sizes, existing builds): DEVICE=cpu NO_ICD=1 \
+#   SCALES="10 12" AFTER=build bench/gpu_graph_before_after.sh /tmp/out build-before/build
 set -uo pipefail
 out=$(mkdir -p "${1:?output directory}" && cd "$1" && pwd)
 before=${2:?commit or source folder before the change}
@@ -56,31 +58,43 @@ source "$(dirname "$0")/lib/mpi_env.sh"
 { date -u; nproc; git rev-parse HEAD 2> /dev/null; } >> "$out/device.txt"
 
 # --- the two builds, side by side ---------------------------------------------------------------
-if [[ -d $before ]]; then
-  before_src=$(cd "$before" && pwd)
-else
-  before_src=$PWD/build-before/src
-  if [[ ! -f $before_src/.commit || $(cat "$before_src/.commit") != "$before" ]]; then
-    rm -rf "$before_src" && mkdir -p "$before_src" &&
-      git archive "$before" | tar -x -C "$before_src" && echo "$before" > "$before_src/.commit" ||
-      { note "cannot unpack $before"; finish 1; }
-  fi
-fi
 jobs=$(($(nproc) / 2 > 1 ? $(nproc) / 2 : 1))
 build() {  # build SOURCE BUILD_DIR NAME
   (cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DTREEFIX_MPI=ON -DTREEFIX_BUILD_TESTS=OFF \
     -DTREEFIX_BUILD_PYTHON=OFF && cmake --build "$2" -j"$jobs" --target treefix treefix-bench) \
     > "$out/build-$3.log" 2>&1
 }
-build "$before_src" "$PWD/build-before/build" before &
-build_before=$!
-build "$PWD" "$PWD/build-gpu" after
-after_rc=$?
-wait "$build_before"
-before_rc=$?
-note "built: before rc=$before_rc, after rc=$after_rc"
+if [[ -x $before/apps/treefix-bench ]]; then
+  before_build=$(cd "$before" && pwd)
+  build_before=
+else
+  if [[ -d $before ]]; then
+    before_src=$(cd "$before" && pwd)
+  else
+    before_src=$PWD/build-before/src
+    if [[ ! -f $before_src/.commit || $(cat "$before_src/.commit") != "$before" ]]; then
+      rm -rf "$before_src" && mkdir -p "$before_src" &&
+        git archive "$before" | tar -x -C "$before_src" && echo "$before" > "$before_src/.commit" ||
+        { note "cannot unpack $before"; finish 1; }
+    fi
+  fi
+  before_build=$PWD/build-before/build
+  build "$before_src" "$before_build" before &
+  build_before=$!
+fi
+after_rc=0
+if [[ -n ${AFTER:-} ]]; then
+  after_build=$(cd "$AFTER" && pwd)
+else
+  after_build=$PWD/build-gpu
+  build "$PWD" "$after_build" after
+  after_rc=$?
+fi
+before_rc=0
+[[ -z $build_before ]] || { wait "$build_before"; before_rc=$?; }
+note "built: before rc=$before_rc ($before_build), after rc=$after_rc ($after_build)"
 ((before_rc == 0 && after_rc == 0)) || { tail -20 "$out"/build-*.log; finish 1; }
-declare -A bin=([before]=$PWD/build-before/build/apps [after]=$PWD/build-gpu/apps)
+declare -A bin=([before]=$before_build/apps [after]=$after_build/apps)
 cores=$(nproc)
 # run WHICH NAME SECONDS PROGRAM ARGS...: one run, its output in NAME-WHICH.log, within the budget
 run() {
@@ -181,8 +195,9 @@ def tables(path):  # the CSV holds tables one after the other, a blank line betw
     return rows
 figures = []  # (what, before, after, higher is better)
 for scale in (small, big):
-    m = re.search(r"harmonic mean ([0-9.]+) GTEPS \(min ([0-9.]+), max ([0-9.]+)\), mean time "
-                  r"([0-9.]+) ms", text(f"graph500-{scale}-before.log"))
+    num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
+    m = re.search(rf"harmonic mean {num} GTEPS \(min {num}, max {num}\), mean time {num} ms",
+                  text(f"graph500-{scale}-before.log"))
     rows = [r for r in tables(os.path.join(out, f"graph500-{scale}-after.csv")) if "hmean_GTEPS" in r]
     a = rows[0] if rows else {}
     if m or a:
@@ -216,8 +231,8 @@ for stem in [f"components-{big}"] + [f"rst-{m}-{small}" for m in ("euler", "bfs"
     for phase in b:
         if phase in a:
             figures.append((f"{stem}: {phase} ms", b[phase], a[phase], 0))
-gb = re.search(r"generate ([0-9.]+) ms, write ([0-9.]+) ms", text(f"generate-{gen}-before.log"))
-ga = re.search(r"generate ([0-9.]+) ms, write ([0-9.]+) ms", text(f"generate-{gen}-after.log"))
+gb = re.search(r"generate ([0-9.e+-]+) ms, write ([0-9.e+-]+) ms", text(f"generate-{gen}-before.log"))
+ga = re.search(r"generate ([0-9.e+-]+) ms, write ([0-9.e+-]+) ms", text(f"generate-{gen}-after.log"))
 if gb and ga:
     figures.append((f"generate kronecker-{gen}: generate ms", gb.group(1), ga.group(1), 0))
     figures.append((f"generate kronecker-{gen}: write ms", gb.group(2), ga.group(2), 0))

@@ -86,6 +86,7 @@ void run(const World& world, Session& session, const Graph500Options& o) {
   PhaseTimes steps;
   Clock::time_point start = Clock::now();
   const std::string name = o.graph.empty() ? "kronecker-" + std::to_string(o.scale) : o.graph;
+  if (o.graph.empty()) require_kronecker_fits(world, &rt, o.scale, o.edge_factor);
   const PartitionedGraph g = o.graph.empty()
                                  ? generate::kronecker(world, o.scale, o.edge_factor, 1, &steps)
                                  : read_partitioned_graph(world, o.graph);

@@ -53,15 +53,6 @@ std::string hex(std::uint64_t hash) {
   return text.str();
 }
 
-// The host, shared by the host's ranks: each rank's rows and one round of edges in flight
-// (docs/distributed.md). Refused before generating.
-void require_kronecker_fits_host(const World& world, unsigned scale, unsigned edge_factor) {
-  require_host_fits(
-      {}, generate::kronecker_host_bytes(scale, edge_factor, world.size()) * world.local_size(),
-      "generating kronecker:" + std::to_string(scale) + " on " +
-          std::to_string(world.local_size()) + " ranks of this host");
-}
-
 // What one rank spent, for --stats.
 struct RankTimes {
   double input = 0, build = 0, compute = 0, exchange = 0;
@@ -86,17 +77,7 @@ struct Session {
     Clock::time_point start = Clock::now();
     generated = kronecker_spec(input.path, scale, edge_factor);
     if (generated) {
-      // Refused before generating: the arcs are at most 2 * EF * 2^S, split evenly.
-      const std::uint64_t n = 1ull << scale, arcs = 2ull * edge_factor * n;
-      on_every_rank(world, [&] {
-        runtime->require_fits("rank " + std::to_string(world.rank()) +
-                                  "'s share of kronecker:" + std::to_string(scale) + " (" +
-                                  std::to_string(n) + " vertices, up to " + std::to_string(arcs) +
-                                  " arcs over " + std::to_string(world.size()) + " ranks)",
-                              partitioned_device_bytes(n, n / world.size(), arcs / world.size()),
-                              arcs / world.size() * 4);
-        require_kronecker_fits_host(world, scale, edge_factor);
-      });
+      require_kronecker_fits(world, runtime, scale, edge_factor);  // before generating
       graph = generate::kronecker(world, scale, edge_factor, 1, &generate_steps);
     } else {
       GraphReadOptions read;
@@ -252,7 +233,7 @@ void run_distributed_generate(unsigned scale, unsigned edge_factor, std::uint64_
         "FILE.csr (got '" +
         output + "')");
   World world;
-  on_every_rank(world, [&] { require_kronecker_fits_host(world, scale, edge_factor); });
+  require_kronecker_fits(world, nullptr, scale, edge_factor);
   const Clock::time_point start = Clock::now();
   PhaseTimes steps;
   const PartitionedGraph graph = generate::kronecker(world, scale, edge_factor, seed, &steps);

@@ -10,9 +10,12 @@
 #include "treefix/core/mix.hpp"
 #include "treefix/core/parallel.hpp"
 #include "treefix/core/phase_times.hpp"
+#include "treefix/core/runtime.hpp"
+#include "treefix/distributed/partitioned_device_graph.hpp"
 #include "treefix/graph/detail/arc_buckets.hpp"
 #include "treefix/graph/detail/arc_hash.hpp"
 #include "treefix/graph/generate.hpp"
+#include "treefix/graph/graph_limits.hpp"
 
 namespace treefix {
 
@@ -206,6 +209,26 @@ bool has_reverse_arcs(const World& world, const PartitionedGraph& g) {
                                      mine.reverse[1]};
   world.sum_in_place(sums);
   return sums[0] == sums[2] && sums[1] == sums[3];
+}
+
+void require_kronecker_fits(const World& world, const Runtime* device, unsigned scale,
+                            unsigned edge_factor) {
+  on_every_rank(world, [&] {
+    const std::uint64_t n = 1ull << std::min(scale, 62u), arcs = 2ull * edge_factor * n;
+    const std::string graph = "kronecker:" + std::to_string(scale);
+    if (device && world.size() == 1)
+      require_graph_fits(GraphLimits{0, device}, graph, static_cast<std::size_t>(n), arcs);
+    else if (device)
+      device->require_fits("rank " + std::to_string(world.rank()) + "'s share of " + graph + " (" +
+                               std::to_string(n) + " vertices, up to " + std::to_string(arcs) +
+                               " arcs over " + std::to_string(world.size()) + " ranks)",
+                           partitioned_device_bytes(n, n / world.size(), arcs / world.size()),
+                           arcs / world.size() * 4);
+    require_host_fits(
+        {}, generate::kronecker_host_bytes(scale, edge_factor, world.size()) * world.local_size(),
+        "generating " + graph + " on " + std::to_string(world.local_size()) +
+            " ranks of this host");
+  });
 }
 
 namespace generate {

@@ -22,6 +22,7 @@
 namespace treefix {
 
 class PhaseTimes;
+class Runtime;
 
 // This rank's share of a graph every rank holds whole (rows brought to the library's form).
 PartitionedGraph partition_graph(const World& world, const Csr& whole);
@@ -66,6 +67,14 @@ PartitionedGraph read_partitioned_graph(const World& world, const std::string& p
 // renamed; nothing is left behind on failure or a signal (treefix/io/ranged_file.hpp).
 void write_partitioned_graph(const World& world, const PartitionedGraph& graph,
                              const std::string& path);
+
+// CapacityError on every rank, before anything is generated, unless the Kronecker graph of this
+// scale and edge factor fits: the shares of this host's ranks in its memory (their rows and one
+// round of the edge stream each) and, with a device, every rank's share there (the rows, at most
+// 2 * EF * 2^S arcs split evenly, and a search's arrays: partitioned_device_bytes; one rank: the
+// whole graph as the single-device search holds it).
+void require_kronecker_fits(const World& world, const Runtime* device, unsigned scale,
+                            unsigned edge_factor);
 
 namespace generate {
 
