@@ -59,8 +59,10 @@ std::vector<vertex_t> draw_roots(const World& world, const PartitionedGraph& g, 
   return roots;
 }
 
-// A search's levels (several ranks) on standard error: direction, frontier, time, exchange.
+// A search's levels (several ranks) on standard error: direction, frontier, time, exchange. One
+// device decides its levels there: nothing to print.
 void print_levels(const std::string& what, const PartitionedBfs& r) {
+  if (r.levels.empty()) return;
   std::cerr << what << ": " << r.milliseconds << " ms, " << r.levels.size() << " levels\n";
   for (std::size_t l = 0; l < r.levels.size(); ++l) {
     const BfsLevelStats& level = r.levels[l];
