@@ -22,20 +22,28 @@ BEGIN, END = "<!-- current tables: begin (bench/current_tables.py --write) -->",
     "<!-- current tables: end -->"
 
 
-def rows_of(path):
-    """The rows of the first table in a results CSV ('#' lines skipped; tables end at a blank)."""
-    rows, header = [], None
+def tables_of(path):
+    """Every table of a results CSV, each a list of rows (dicts by column): the suites write
+    their tables one after the other, a blank line between; '#' lines before a header are
+    comments."""
+    tables, header = [], None
     with open(path, newline="") as f:
         for line in csv.reader(f):
-            if not line or (line[0].startswith("#") and header is None):
-                if header is not None:
-                    break
-                continue
-            if header is None:
-                header = line
+            if not line:
+                header = None
+            elif header is None:
+                if not line[0].startswith("#"):
+                    header = line
+                    tables.append([])
             else:
-                rows.append(dict(zip(header, line)))
-    return rows
+                tables[-1].append(dict(zip(header, line)))
+    return tables
+
+
+def rows_of(path):
+    """The rows of the first table of a results CSV."""
+    tables = tables_of(path)
+    return tables[0] if tables else []
 
 
 def number(text, digits=3):

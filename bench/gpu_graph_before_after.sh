@@ -181,18 +181,10 @@ out, small, big, gen = sys.argv[1:5]
 def text(name):
     path = os.path.join(out, name)
     return open(path, errors="replace").read() if os.path.exists(path) else ""
-def tables(path):  # the CSV holds tables one after the other, a blank line between
-    rows, header = [], None
-    if not os.path.exists(path):
-        return rows
-    for line in csv.reader(open(path)):
-        if not line:
-            header = None
-        elif header is None:
-            header = line
-        else:
-            rows.append(dict(zip(header, line)))
-    return rows
+sys.path.insert(0, "bench")
+from current_tables import tables_of  # noqa: E402
+def tables(path):  # every row of every table of a CSV (none when it is missing)
+    return [row for table in tables_of(path) for row in table] if os.path.exists(path) else []
 figures = []  # (what, before, after, higher is better)
 for scale in (small, big):
     num = r"([0-9.]+(?:e[-+]?[0-9]+)?)"
