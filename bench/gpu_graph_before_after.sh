@@ -17,9 +17,9 @@
 #   graph500   64 roots, harmonic-mean TEPS (Graph500), Kronecker-22 and -26: before `treefix bfs
 #              --roots 64`, after `treefix-bench graph500 --roots 64` (the roots are drawn by
 #              the same rule from another hash: another 64 vertices with arcs)
+#   components treefix components on Kronecker-26, phases from --stats
 #   bfs        treefix-bench bfs on Kronecker-22 (the same 5 sources for both builds), both
 #              directions: median GTEPS of the single-device kernels (RANKS=1 only)
-#   components treefix components on Kronecker-26, phases from --stats
 #   rst        treefix rst on Kronecker-22, methods euler, bfs and auto, phases (RANKS=1 only)
 #   generate   treefix generate kronecker --scale 24 --distributed (the edge stream in rounds)
 # With RANKS > 1 each command runs under mpirun -np RANKS (the partitioned paths); with 1 the
