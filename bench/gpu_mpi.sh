@@ -3,12 +3,14 @@
 # Usage, from the repository root on that machine:  [BUDGET_S=540] bench/gpu_mpi.sh OUTDIR [SCALE]
 #
 # Steps, each started only when its estimated time still fits the budget (skips are noted):
-#   build     treefix with MPI in build-mpi/ (skipped when $TREEFIX names a program)
+#   build     treefix and treefix-bench with MPI in build-mpi/ (skipped when $TREEFIX names a
+#             program; treefix-bench is then taken from beside it)
 #   warm-up   every kernel compiled into the kernel cache on a small graph, on 1 and N ranks
 #   generate  Kronecker SCALE (default 26) once, as a raw CSR binary in $SCRATCH (every run
 #             below reads it: reading takes seconds, generating tens of seconds)
-#   bfs       Graph500 on 1, 2, 4, ... and N ranks: 64 random roots, each validated, harmonic-mean GTEPS,
-#             --stats: every root's time, the first root's levels with the exchange's share
+#   bfs       Graph500 (treefix-bench graph500) on 1, 2, 4, ... and N ranks: 64 random roots, each
+#             validated, harmonic-mean GTEPS, a CSV row per search, the first and slowest
+#             search's levels with the exchange's share
 #   cc        connected components on 1 rank (the single-device command) and on 2, 4, ... N
 #   largest   the largest scale N GPUs hold and one GPU refuses (one GPU's capacity check
 #             answers at once), BFS from 4 validated roots, generated in place
@@ -69,11 +71,12 @@ if [[ -n ${TREEFIX:-} ]]; then
 else
   cmake -S . -B build-mpi -DCMAKE_BUILD_TYPE=Release -DTREEFIX_MPI=ON -DTREEFIX_BUILD_TESTS=OFF \
     > "$out/build.log" 2>&1 &&
-    cmake --build build-mpi -j"$(nproc)" --target treefix >> "$out/build.log" 2>&1 ||
+    cmake --build build-mpi -j"$(nproc)" --target treefix treefix-bench >> "$out/build.log" 2>&1 ||
     { tail -40 "$out/build.log"; note "build failed"; finish 1; }
   treefix=$PWD/build-mpi/apps/treefix
   note "built in ${SECONDS}s"
 fi
+bench=$(dirname "$treefix")/treefix-bench
 export TREEFIX_CACHE_DIR=${TREEFIX_CACHE_DIR:-$(dirname "$treefix")/../kernel-cache}
 mkdir -p "$TREEFIX_CACHE_DIR"
 # mpi RANKS COMMAND...: under mpirun, the host's cores shared by the ranks' host loops, stopped
@@ -81,20 +84,35 @@ mkdir -p "$TREEFIX_CACHE_DIR"
 mpi() {
   local ranks=$1
   shift
+  mpi_program "$ranks" "$treefix" "$@"
+}
+mpi_bench() {  # the same for treefix-bench
+  local ranks=$1
+  shift
+  mpi_program "$ranks" "$bench" "$@"
+}
+mpi_program() {
+  local ranks=$1
+  shift
   OMP_NUM_THREADS=$(($(nproc) / ranks > 0 ? $(nproc) / ranks : 1)) \
     timeout -k 5 $(($(left) - reserve)) mpirun --allow-run-as-root --oversubscribe \
-    --bind-to none -np "$ranks" "$treefix" "$@"
+    --bind-to none -np "$ranks" "$@"
 }
 echo "ranks,scale,test,value,unit,seconds,log" > "$out/mpi.csv"
 csv() { echo "$1,$2,$3,$4,$5,$6,$7" >> "$out/mpi.csv"; }
 # value PATTERN LOG: the number after PATTERN in LOG (empty when absent)
 value() { grep -o "$1 [0-9.e+-]*" "$2" | head -1 | awk '{print $NF}'; }
+# column NAME CSV: NAME's value in the first row of treefix-bench's CSV (empty when absent)
+column() {
+  awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == name) c = i }
+    NR == 2 && c { print $c }' "$2" 2> /dev/null
+}
 
 # --- warm-up: every kernel compiled once (BFS, its check, components), so no timing pays for it
 if fits warm-up 60; then
   start=$SECONDS
   for ranks in 1 "$gpus"; do
-    mpi "$ranks" bfs --graph kronecker:12 --roots 2 --check
+    mpi_bench "$ranks" graph500 --scale 12 --roots 2 --check
     mpi "$ranks" components --graph kronecker:12 -o /dev/null
   done > "$out/warmup.log" 2>&1
   "$treefix" generate kronecker --scale 12 --distributed -o "$scratch/k12.csr" >> "$out/warmup.log" 2>&1
@@ -115,12 +133,13 @@ generate() {
 graph500() {
   local ranks=$1 s=$2 log="$out/bfs-$1-s$2.log" start=$SECONDS
   fits "BFS on $ranks ranks at scale $s" "$(at "$s" 60)" || return 0
-  mpi "$ranks" bfs --graph "$scratch/k$s.csr" --roots 64 --check --stats > "$log" 2>&1
+  mpi_bench "$ranks" graph500 --graph "$scratch/k$s.csr" --roots 64 --check --levels \
+    --csv "$out/bfs-$1-s$2.csv" > "$log" 2>&1
   local rc=$? gteps check_ms
-  gteps=$(value "harmonic mean" "$log")
-  check_ms=$(grep -o "validated ([0-9.e+-]* ms" "$log" | grep -o "[0-9.e+-]* ms" | awk '{print $1}')
+  gteps=$(column hmean_GTEPS "$out/bfs-$1-s$2.csv")
+  check_ms=$(column check_ms "$out/bfs-$1-s$2.csv")
   note "bfs $ranks ranks scale $s: exit $rc, ${gteps:-?} GTEPS (harmonic mean, 64 validated roots; check ${check_ms:-?} ms a root), $((SECONDS - start))s"
-  grep "^  level\|rank [0-9]*:" "$log" | sed 's/^/    /' | tee -a "$summary"
+  grep "^  level\|root:" "$log" | sed 's/^/    /' | tee -a "$summary"
   csv "$ranks" "$s" bfs_gteps "${gteps:-}" GTEPS $((SECONDS - start)) "$(basename "$log")"
 }
 # components RANKS S: on 1 rank the single-device command (its components phase: upload, kernels,
@@ -157,7 +176,7 @@ if ((gpus > 1)); then
   for big in 30 29 28 27 26 25 24 23 22 21 20 19 18 17 16 15 14 13 12 11 10; do
     ((big > scale)) || break
     # The capacity check comes first: still running after 15 s, one GPU took the graph.
-    OMP_NUM_THREADS=1 timeout 15 "$treefix" bfs --graph "kronecker:$big" --roots 1 \
+    OMP_NUM_THREADS=1 timeout 15 "$treefix" bfs --graph "kronecker:$big" -o /dev/null \
       > "$out/refuse-1-$big.log" 2>&1
     rc=$?
     if ((rc == 0 || rc == 124)); then
@@ -168,15 +187,16 @@ if ((gpus > 1)); then
     fits "largest scale $big on $gpus GPUs" $(($(at "$big" 80) / gpus)) || continue
     log="$out/largest-$gpus-s$big.log"
     start=$SECONDS
-    mpi "$gpus" bfs --graph "kronecker:$big" --roots 4 --check --stats > "$log" 2>&1
+    mpi_bench "$gpus" graph500 --scale "$big" --roots 4 --check --levels \
+      --csv "$out/largest-$gpus-s$big.csv" > "$log" 2>&1
     rc=$?
     if ((rc != 0)) && grep -q "needs" "$log"; then
       note "scale $big: refused on $gpus GPUs too ($(grep -o 'needs.*' "$log" | head -1))"
       continue
     fi
-    gteps=$(value "harmonic mean" "$log")
+    gteps=$(column hmean_GTEPS "$out/largest-$gpus-s$big.csv")
     note "largest: scale $big on $gpus GPUs (one GPU refuses it: $(grep -o 'needs [0-9.]* MiB[^,]*' "$out/refuse-1-$big.log" | head -1)): exit $rc, ${gteps:-?} GTEPS (4 validated roots), $((SECONDS - start))s"
-    grep "^  level\|rank [0-9]*:" "$log" | sed 's/^/    /' | tee -a "$summary"
+    grep "^  level\|root:" "$log" | sed 's/^/    /' | tee -a "$summary"
     csv "$gpus" "$big" largest_bfs_gteps "${gteps:-}" GTEPS $((SECONDS - start)) "$(basename "$log")"
     break
   done

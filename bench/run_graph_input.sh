@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Graph input on the GPU machine (bench/README.md, "Graph input"): the Kronecker-21 edge list
+# Graph input on the GPU machine (bench/results/h100-2026-11-25-graph-input): the Kronecker-21 edge list
 # (about 950 MB) read as text, as SciPy .npz (stored and zlib) and as the raw CSR binary,
 # each by `treefix bfs --stats`, whose phases time the reading ("read: ...") apart from the device.
 # Usage, from the repository root, after a build in build-gpu/ (bench/run_gpu.sh's; built here with
@@ -96,7 +96,7 @@ for file in k.txt k.mtx k.graph k.npz kz.npz k.csr; do
   done
 done
 
-# The summary: median read time per format against the targets (bench/README.md, "Graph input").
+# The summary: median read time per format against the targets (bench/results/h100-2026-11-25-graph-input).
 python3 - "$csv" <<'PY'
 import csv, statistics, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["run"] != "warmup"]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pipeline measurements of bench/README.md ("Pipeline"), on the GPU machine, after a build in
+# The pipeline measurements (bench/results/h100-2026-11-25-pipeline), on the GPU machine, after a build in
 # build-gpu/ (bench/run_gpu.sh's, or -DTREEFIX_BUILD_TESTS=OFF). Usage, from the repository root:
 #   bench/run_pipeline.sh OUTDIR [LOG2_N]     (BUDGET=seconds: stop starting work after that)
 # Writes at most 8 files (what the device tool brings back):

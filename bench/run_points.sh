@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The point-set measurements of bench/README.md ("Points and the cKDTree peer"), on the GPU
+# The point-set measurements (bench/results/h100-2026-11-25-points), on the GPU
 # machine after a build in build-gpu/ (bench/run_gpu.sh's, or -DTREEFIX_BUILD_TESTS=OFF).
 # Usage, from the repository root:
 #   bench/run_points.sh OUTDIR        (about a minute after the build on the H100 machine)

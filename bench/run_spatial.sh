@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The spatial measurements of bench/README.md ("Spatial trees"), on the GPU machine, from the
+# The spatial measurements (bench/results/h100-2026-11-23-spatial), on the GPU machine, from the
 # repository root (it builds into build-spatial/ unless BIN points at built programs):
 #   bench/run_spatial.sh OUTDIR          BUDGET=seconds (default 230): later parts are skipped
 #                                        when the budget runs out; N=points and bodies (1000000)

@@ -58,9 +58,10 @@ struct RunInfo {
 class Table;
 
 // What a suite runs in: the Runtime on --device, the run's identity (printed as the first line
-// of the output when the session opens), the run counts and the --csv path.
+// of the output when the session opens, unless `announce` is false: the other ranks of an MPI
+// run), the run counts and the --csv path.
 struct Session {
-  explicit Session(const CommonOptions& common);
+  explicit Session(const CommonOptions& common, bool announce = true);
   Runtime runtime;
   RunInfo info;
   Runs runs;

@@ -42,9 +42,9 @@ std::string RunInfo::header() const {
          " | date: " + date;
 }
 
-Session::Session(const CommonOptions& common)
+Session::Session(const CommonOptions& common, bool announce)
     : runtime(common.device), info(RunInfo::of(runtime)), runs(common.runs()), csv(common.csv) {
-  std::cout << info.header() << "\n";
+  if (announce) std::cout << info.header() << "\n";
 }
 
 void Session::write_csv(const std::vector<const Table*>& tables) const {

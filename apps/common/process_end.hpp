@@ -1,7 +1,7 @@
 #pragma once
 // How a `treefix` process ends. Tearing down an OpenCL context is not free: on NVIDIA's driver,
 // releasing the buffers, the page-locked staging memory and the context takes about 140 ms on
-// the H100 host, and the driver's exit handlers more (bench/README.md, "Pipeline"). All of it is
+// the H100 host, and the driver's exit handlers more (bench/results/h100-2026-11-25-exit). All of it is
 // memory the operating system reclaims anyway when the process ends. So:
 // - a command that is done with the device while it still has output to write tears its Runtime
 //   down beside the writing (tear_down_beside: rootfix and leaffix, 60 ms off a 2^24 command);

@@ -23,7 +23,6 @@ struct BfsCommand {
   std::string output, parents, device;
   std::int64_t source = 0;
   bool check = false, stats = false, top_down = false;
-  unsigned roots = 0;  // Graph500 mode (distributed runs)
 };
 
 void print_stats(const BfsCommand& c, const DeviceGraph& graph, const BfsResult& r,
@@ -38,10 +37,9 @@ void print_stats(const BfsCommand& c, const DeviceGraph& graph, const BfsResult&
 }
 
 void run_bfs(const BfsCommand& c, PhaseTimes& phases) {
-  if (runs_distributed(c.graph) || c.roots)
+  if (runs_distributed())
     return run_distributed_bfs(
-        c.graph, {c.output, c.parents, c.device, c.source, c.check, c.stats, c.top_down, c.roots},
-        phases);
+        c.graph, {c.output, c.parents, c.device, c.source, c.check, c.stats, c.top_down}, phases);
   // Both outputs are checked (and staged) before anything is read, and committed together.
   OutputFiles outputs({c.output});
   if (!c.parents.empty()) outputs.add(c.parents);
@@ -90,12 +88,6 @@ void setup_bfs(CLI::App& app) {
   add_output_option(command, c->output,
                     "depths, one per line in vertex order, or .npy (int32, -1 unreachable)")
       ->check(written_as({OutputFormat::npy}));
-  command
-      ->add_option("--roots", c->roots,
-                   "Graph500 runs: BFS from this many random vertices with arcs, GTEPS "
-                   "(harmonic mean) printed, no outputs; runs on the distributed layer "
-                   "(docs/distributed.md)")
-      ->transform(integer_in(1, 1 << 20));
   command
       ->add_option("--parents", c->parents,
                    "write the BFS tree in the tree format (n, then n parents; -1 for the source "

@@ -22,7 +22,7 @@ struct ComponentsArgs {
 };
 
 void run_components(const ComponentsArgs& args, PhaseTimes& phases) {
-  if (runs_distributed(args.graph)) {
+  if (runs_distributed()) {
     if (args.strong)
       throw InputError("components --strong runs on one device, not over several ranks");
     return run_distributed_components(args.graph, args.output, args.device, args.stats, phases);

@@ -130,7 +130,9 @@ void run_generate(const CLI::App& command, const GenerateCommand& c) {
     const Csr g = c.shape == "kronecker" ? generate::kronecker(c.scale, c.edge_factor, c.seed)
                                          : generate::grid2d(c.rows, c.cols);
     GraphWriteOptions write;
-    write.format = c.format == "mtx" ? GraphFormat::mtx : GraphFormat::edges;
+    write.format = c.format == "csr"     ? GraphFormat::csr
+                   : c.format == "edges" ? GraphFormat::edges
+                                         : GraphFormat::mtx;
     write_graph(c.output, g, write);
   } else {
     ParentArray parent = make_tree(c);
@@ -177,16 +179,19 @@ void setup_generate(CLI::App& app) {
   command->add_option("--source", c->source, "bfs-tree: the root (default 0)")
       ->transform(integer_in(0, INT32_MAX));
   command->add_flag("--distributed", c->distributed,
-                    "kronecker: Graph500's generator of the distributed layer, each rank (under "
-                    "mpirun) making its share, the same graph for any rank count; written as one "
-                    "raw CSR binary (.csr); its hash printed (docs/distributed.md)");
+                    "kronecker: each rank (under mpirun) makes its share of the graph, the same "
+                    "graph for any rank count and on one device; written as one raw CSR binary "
+                    "(.csr); its hash printed (docs/distributed.md)");
   command->add_option("--seed", c->seed, "random seed (default 1)")->transform(integer_in(0));
   command->add_flag("--shuffle", c->shuffle, "relabel the tree's vertices randomly");
   command->add_flag("--lengths", c->lengths,
                     "Newick output: random branch lengths (exponential, mean 1; from --seed)");
   command->add_flag("--names", c->names, "Newick output: tips named t1, t2, ... in vertex order");
-  command->add_option("--format", c->format, "graphs: mtx (default) or edges")
-      ->check(CLI::IsMember({"mtx", "edges"}));
+  command
+      ->add_option("--format", c->format,
+                   "graphs: mtx (default), edges or csr (raw CSR binary; the bytes of "
+                   "--distributed)")
+      ->check(CLI::IsMember({"mtx", "edges", "csr"}));
   add_output_option(command, c->output, "output file");
 }
 

@@ -21,12 +21,9 @@ struct RstArgs {
 };
 
 void run_rst(const RstArgs& args, PhaseTimes& phases) {
-  if (runs_distributed(args.graph)) {
-    if (args.method != RstMethod::bfs)
-      throw InputError("rst over several ranks builds BFS trees: give --method bfs");
-    return run_distributed_rst(args.graph, args.rooted.path, args.rooted.device, args.root,
-                               args.stats, phases);
-  }
+  if (runs_distributed())
+    return run_distributed_rst(args.graph, args.rooted.path, args.rooted.device, args.method,
+                               args.root, args.stats, phases);
   OutputFiles outputs({args.rooted.path});
   RstOptions options;
   options.method = args.method;

@@ -128,7 +128,7 @@ void setup_similarity(CLI::App& app) {
       ->add_option("--parse", options->parse,
                    "Where the files are parsed: host (pugixml on every core), device (the host "
                    "only reads them) or auto (the device when it is a GPU and the host has at "
-                   "most 8 threads; bench/README.md, forest pipeline)")
+                   "most 8 threads; bench/results/h100-2026-11-25-forest-device)")
       ->check(CLI::IsMember({"host", "device", "auto"}));
   command->add_option("--threads", options->threads, "CPU threads with --cpu (default: all cores)")
       ->transform(integer_in(1, 4096));

@@ -1,22 +1,22 @@
 #pragma once
 // The graph commands (bfs, components, rst) over several ranks (docs/distributed.md): chosen when
-// an MPI launcher started the process with more than one rank, or when the graph is generated
-// in place (--graph kronecker:S[:EF]), which only the distributed layer does. A plain run (one
-// process) takes the single-device path, unchanged. Rank 0 writes the outputs and prints.
+// an MPI launcher started the process with more than one rank; a plain run (or one rank) takes
+// the single-device path. Each rank reads or generates its share of the graph, the library's
+// partitioned algorithms run, rank 0 writes the outputs and prints.
 #include <string>
 
 #include "graph_input.hpp"
+#include "treefix/graph/spanning_forest.hpp"
 
 namespace treefix::cli {
 
-// Whether `graph` runs distributed (see above). InputError for kronecker:S in a build without MPI.
-bool runs_distributed(const GraphInput& graph);
+// Whether this run is one of several ranks (always false in a build without MPI).
+bool runs_distributed();
 
 struct DistributedBfsArgs {
   std::string output, parents, device;
   std::int64_t source = 0;
   bool check = false, stats = false, top_down = false;
-  unsigned roots = 0;  // Graph500 mode: this many random sources, TEPS reported, no outputs
 };
 void run_distributed_bfs(const GraphInput& graph, const DistributedBfsArgs& args,
                          PhaseTimes& phases);
@@ -25,9 +25,9 @@ void run_distributed_bfs(const GraphInput& graph, const DistributedBfsArgs& args
 void run_distributed_components(const GraphInput& graph, const std::string& output,
                                 const std::string& device, bool stats, PhaseTimes& phases);
 
-// BFS spanning forest (rst --method bfs): parents written by rank 0.
+// A spanning forest of BFS trees (rst --method bfs): parents written by rank 0.
 void run_distributed_rst(const GraphInput& graph, const std::string& output,
-                         const std::string& device, std::int64_t root, bool stats,
+                         const std::string& device, RstMethod method, std::int64_t root, bool stats,
                          PhaseTimes& phases);
 
 // generate kronecker --distributed: every rank makes its share of the edges; the graph is

@@ -3,12 +3,14 @@
 
 #include <cstdint>
 #include <iostream>
+#include <sstream>
 
 #include "output_format.hpp"
 #include "summary.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/device_matrix.hpp"
 #include "treefix/graph/edge_list.hpp"
+#include "treefix/graph/generate.hpp"
 #include "treefix/treefix/tree_io.hpp"
 
 namespace treefix::cli {
@@ -28,7 +30,26 @@ GraphFormat GraphInput::chosen_format() const {
   return format == GraphFormat::automatic ? format_from_extension(path) : format;
 }
 
+bool kronecker_spec(const std::string& spec, unsigned& scale, unsigned& edge_factor) {
+  if (spec.rfind("kronecker:", 0) != 0) return false;
+  std::istringstream in(spec.substr(10));
+  char colon = 0;
+  edge_factor = 16;
+  if (!(in >> scale) || (in >> colon && (colon != ':' || !(in >> edge_factor))) || !in.eof() ||
+      scale < 1 || scale > 30 || edge_factor < 1 || edge_factor > (1u << 16))
+    throw InputError("--graph " + spec + ": expected kronecker:S or kronecker:S:EF, scale S in " +
+                     "1..30, edge factor EF in 1..65536");
+  return true;
+}
+
 Csr GraphInput::read(const Runtime* device, PhaseTimes* phases) const {
+  unsigned scale = 0, edge_factor = 0;
+  if (kronecker_spec(path, scale, edge_factor)) {
+    GraphLimits limits;
+    limits.device = device;
+    auto make = [&] { return generate::kronecker(scale, edge_factor, 1, limits); };
+    return phases ? phases->measure("generate", make) : make();
+  }
   GraphReadOptions read;
   read.format = format;
   read.edges_directed = directed;
@@ -43,9 +64,12 @@ DeviceGraph GraphInput::read_device(Runtime& runtime, bool undirected, PhaseTime
   read.edges_directed = directed;
   read.limits.device = &runtime;
   read.phases = &phases;
-  const GraphFormat chosen = chosen_format();
-  if (chosen != GraphFormat::edges && chosen != GraphFormat::mtx) {
-    Csr graph = read_graph(path, read);
+  unsigned scale = 0, edge_factor = 0;
+  const bool generated = kronecker_spec(path, scale, edge_factor);
+  const GraphFormat chosen = generated ? GraphFormat::automatic : chosen_format();
+  if (generated || (chosen != GraphFormat::edges && chosen != GraphFormat::mtx)) {
+    // A generated graph, or a CSR format read as its reader leaves it.
+    Csr graph = generated ? this->read(&runtime, &phases) : read_graph(path, read);
     return phases.measure("device graph", [&] {
       DeviceGraph on_device(runtime, graph);
       return undirected ? undirected_graph(runtime, on_device) : on_device;

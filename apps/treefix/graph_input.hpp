@@ -28,6 +28,7 @@ struct GraphInput {
   // The format to read: --format, else the path's extension.
   GraphFormat chosen_format() const;
   // The graph, checked against host memory and `device` (if any); reading phases into `phases`.
+  // "kronecker:S[:EF]" generates Graph500's Kronecker graph instead (generate::kronecker, seed 1).
   Csr read(const Runtime* device, PhaseTimes* phases) const;
   // The graph on the device (graph/device_matrix.hpp): edge lists and Matrix Market files go as
   // their entries are, and are sorted, merged (and made undirected) there; the CSR formats (.npz,
@@ -53,7 +54,12 @@ struct RootedForestOutput {
 // The graph file's help: the formats by extension.
 inline constexpr const char* graph_file_help =
     "graph file: .mtx (Matrix Market), .graph (METIS), .npz (SciPy CSR), .csr (raw CSR binary), "
-    "else an edge list ('u v' per line, 0-based)";
+    "else an edge list ('u v' per line, 0-based); or kronecker:S[:EF], Graph500's Kronecker graph "
+    "of 2^S vertices and EF edges a vertex (default 16), generated in place";
+
+// "kronecker:S" or "kronecker:S:EF": true with the scale and edge factor; false for a file name.
+// InputError for a malformed one (scale 1..30, edge factor 1..65536).
+bool kronecker_spec(const std::string& spec, unsigned& scale, unsigned& edge_factor);
 
 // `id`, given as `option`, as a vertex of a graph of `vertices` vertices read from `graph`;
 // InputError "--source 9 is not a vertex of g.mtx (5 vertices, ids 0..4)" otherwise.

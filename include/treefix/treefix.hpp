@@ -41,10 +41,12 @@
 #include "treefix/graph/csr_binary.hpp"
 #include "treefix/graph/device_matrix.hpp"
 #include "treefix/graph/edge_list.hpp"
+#include "treefix/graph/edge_stream.hpp"
 #include "treefix/graph/generate.hpp"
 #include "treefix/graph/graph_io.hpp"
 #include "treefix/graph/graph_limits.hpp"
 #include "treefix/graph/minimum_spanning_tree.hpp"
+#include "treefix/graph/partitioned_graph.hpp"
 #include "treefix/graph/rooting.hpp"
 #include "treefix/graph/spanning_forest.hpp"
 #include "treefix/graph/strong_components.hpp"
@@ -52,6 +54,7 @@
 #include "treefix/io/npy.hpp"
 #include "treefix/io/npz.hpp"
 #include "treefix/io/output_file.hpp"
+#include "treefix/io/ranged_file.hpp"
 #include "treefix/io/text_io.hpp"
 #include "treefix/io/text_parse.hpp"
 #include "treefix/io/value_format.hpp"
@@ -84,7 +87,9 @@
 #include "treefix/treefix/treefix.hpp"
 // The distributed graph layer, in builds with MPI (TREEFIX_MPI): docs/distributed.md.
 #ifdef TREEFIX_HAVE_MPI
-#include "treefix/distributed/distributed_bfs.hpp"
-#include "treefix/distributed/distributed_graph.hpp"
+#include "treefix/distributed/bfs.hpp"
+#include "treefix/distributed/connectivity.hpp"
+#include "treefix/distributed/partitioned_device_graph.hpp"
+#include "treefix/distributed/partitioned_graph.hpp"
 #include "treefix/distributed/world.hpp"
 #endif

@@ -26,16 +26,19 @@
 // Every claimed vertex is appended to `next` (local ids) and its row length added to next_arcs,
 // which the host needs for the direction choice. Traffic: the frontier's rows (top-down) or the
 // unvisited vertices' rows up to the first hit (bottom-up). dbfs_top_down appends with one
-// atomic on the shared counter per claim (its rows are short: few claims); dbfs_top_down_heavy,
-// dbfs_claim and dbfs_bottom_up, where a level claims up to millions of vertices, gather a
-// work-group's claims in local memory and take one global atomic per round (millions of atomics
-// on one address cost milliseconds). Row lengths are summed per work-item. Row offsets are long (a
-// rank's arcs may pass 2^32); ids are int.
+// atomic on the shared counter per claim (its rows are short: few claims); the other kernels,
+// where a level claims up to millions of vertices, append a work-group's claims with one global
+// atomic per round (kernels/primitives/append.clh). Row lengths are summed per work-item. Row
+// offsets are EDGE_T (int while the rank's arcs fit, else long: they pass 2^32 from Kronecker
+// scale 28 on); ids are int.
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+
+#include "primitives/append.clh"
+#include "primitives/csr.clh"
 
 // One arc (u, column[e]) of the top-down expansion: returns the local id of the rank's own vertex
 // it claimed, else -1 (a remote target is sent to its owner, the first time only).
-inline int expand_arc(long e, int global_u, __global const int* column, int first, uint local_n,
+inline int expand_arc(EDGE_T e, int global_u, __global const int* column, int first, uint local_n,
                       __global int* depth, __global int* parent, int next_depth,
                       __global uint* counts, __global int2* remote, __global uint* sent) {
   const int v = column[e];
@@ -55,21 +58,7 @@ inline int expand_arc(long e, int global_u, __global const int* column, int firs
   return -1;
 }
 
-// Appends v to `next` where `found`, with one global atomic per work-group: every work-item of
-// the group calls it, the same number of times (it holds barriers).
-inline void group_append(bool found, int v, __global int* next, __global uint* next_count,
-                         __local uint* group_count, __local uint* group_base) {
-  if (get_local_id(0) == 0) *group_count = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  uint slot = 0;
-  if (found) slot = atomic_inc(group_count);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0 && *group_count) *group_base = atomic_add(next_count, *group_count);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (found) next[*group_base + slot] = v;
-}
-
-__kernel void dbfs_top_down(__global const long* row_offset, __global const int* column,
+__kernel void dbfs_top_down(__global const EDGE_T* row_offset, __global const int* column,
                             __global const int* frontier, uint frontier_size, int first,
                             uint local_n, uint heavy_row, __global int* depth, __global int* parent,
                             int next_depth, __global int* next, __global uint* counts,
@@ -78,12 +67,12 @@ __kernel void dbfs_top_down(__global const long* row_offset, __global const int*
   ulong arcs = 0;
   for (uint i = get_global_id(0); i < frontier_size; i += get_global_size(0)) {
     const int u = frontier[i];
-    const long begin = row_offset[u], end = row_offset[u + 1];
+    const EDGE_T begin = row_offset[u], end = row_offset[u + 1];
     if (end - begin > heavy_row) {
       heavy[atomic_inc(&counts[2])] = u;
       continue;
     }
-    for (long e = begin; e < end; ++e) {
+    for (EDGE_T e = begin; e < end; ++e) {
       const int v = expand_arc(e, first + u, column, first, local_n, depth, parent, next_depth,
                                counts, remote, sent);
       if (v >= 0) {
@@ -96,104 +85,108 @@ __kernel void dbfs_top_down(__global const long* row_offset, __global const int*
 }
 
 // After dbfs_top_down on the same in-order queue: counts[2] holds the number of listed rows.
-__kernel void dbfs_top_down_heavy(__global const long* row_offset, __global const int* column,
+__kernel void dbfs_top_down_heavy(__global const EDGE_T* row_offset, __global const int* column,
                                   __global const int* heavy, int first, uint local_n,
                                   __global int* depth, __global int* parent, int next_depth,
                                   __global int* next, __global uint* counts,
                                   __global ulong* next_arcs, __global int2* remote,
                                   __global uint* sent) {
-  __local uint group_count, group_base;
+  local wg_append_tile tile;
   ulong arcs = 0;
   const uint rows = counts[2];
   for (uint h = get_group_id(0); h < rows; h += get_num_groups(0)) {
     const int u = heavy[h];
-    const long end = row_offset[u + 1];
-    // every work-item takes the same number of steps (group_append holds barriers)
-    for (long base = row_offset[u]; base < end; base += (long)get_local_size(0)) {
-      const long e = base + (long)get_local_id(0);
+    const EDGE_T end = row_offset[u + 1];
+    // every work-item takes the same number of steps (wg_append holds barriers)
+    for (EDGE_T base = row_offset[u]; base < end; base += (EDGE_T)get_local_size(0)) {
+      const EDGE_T e = base + (EDGE_T)get_local_id(0);
       const int v = e < end ? expand_arc(e, first + u, column, first, local_n, depth, parent,
                                          next_depth, counts, remote, sent)
                             : -1;
       if (v >= 0) arcs += (ulong)(row_offset[v + 1] - row_offset[v]);
-      group_append(v >= 0, v, next, &counts[0], &group_count, &group_base);
+      const uint slot = wg_append(v >= 0, &counts[0], &tile);
+      if (v >= 0) next[slot] = v;
     }
   }
   if (arcs) atom_add(next_arcs, arcs);
 }
 
-__kernel void dbfs_claim(__global const long* row_offset, __global const int2* received,
+__kernel void dbfs_claim(__global const EDGE_T* row_offset, __global const int2* received,
                          uint received_count, int first, __global int* depth, __global int* parent,
                          int next_depth, __global int* next, __global uint* counts,
                          __global ulong* next_arcs) {
-  __local uint group_count, group_base;
+  local wg_append_tile tile;
   ulong arcs = 0;
-  for (uint base = get_group_id(0) * get_local_size(0); base < received_count;
-       base += get_num_groups(0) * get_local_size(0)) {
-    const uint i = base + get_local_id(0);
-    bool found = false;
-    int v = 0;
-    if (i < received_count) {
-      const int2 pair = received[i];
-      v = pair.x - first;
-      if (depth[v] == -1 && atomic_cmpxchg(&depth[v], -1, next_depth) == -1) {
-        parent[v] = pair.y;
-        arcs += (ulong)(row_offset[v + 1] - row_offset[v]);
-        found = true;
-      }
+  WG_TILES(i, received_count) {
+    const int v = i < received_count ? received[i].x - first : 0;
+    const bool found = i < received_count && depth[v] == -1 &&
+                       atomic_cmpxchg(&depth[v], -1, next_depth) == -1;
+    if (found) {
+      parent[v] = received[i].y;
+      arcs += (ulong)(row_offset[v + 1] - row_offset[v]);
     }
-    group_append(found, v, next, &counts[0], &group_count, &group_base);
+    const uint slot = wg_append(found, &counts[0], &tile);
+    if (found) next[slot] = v;
   }
   if (arcs) atom_add(next_arcs, arcs);
 }
 
-__kernel void dbfs_bottom_up(__global const long* row_offset, __global const int* column,
+// The first neighbour of unvisited vertex v found in the frontier bitmap, among the first
+// heavy_row arcs of its row; -1 when none is (the row is listed in `heavy` when it has more).
+inline int search_parent(uint v, __global const EDGE_T* row_offset, __global const int* column,
+                         __global const uint* frontier_bits, uint heavy_row, __global int* heavy,
+                         __global uint* counts) {
+  const EDGE_T begin = row_offset[v], end = row_offset[v + 1];
+  const EDGE_T scanned = min(end, begin + (EDGE_T)heavy_row);
+  for (EDGE_T e = begin; e < scanned; ++e) {
+    const int w = column[e];
+    if ((frontier_bits[w >> 5] >> (w & 31)) & 1u) return w;
+  }
+  if (scanned < end) heavy[atomic_inc(&counts[2])] = (int)v;
+  return -1;
+}
+
+__kernel void dbfs_bottom_up(__global const EDGE_T* row_offset, __global const int* column,
                              __global const uint* frontier_bits, uint local_n, uint heavy_row,
                              __global int* heavy, __global int* depth, __global int* parent,
                              int next_depth, __global int* next, __global uint* counts,
                              __global ulong* next_arcs) {
-  __local uint group_count, group_base;
+  local wg_append_tile tile;
   ulong arcs = 0;
-  for (uint base = get_group_id(0) * get_local_size(0); base < local_n;
-       base += get_num_groups(0) * get_local_size(0)) {
-    const uint v = base + get_local_id(0);
-    bool found = false;
-    if (v < local_n && depth[v] == -1) {
-      const long begin = row_offset[v], end = row_offset[v + 1];
-      const long scanned = min(end, begin + (long)heavy_row);
-      for (long e = begin; e < scanned; ++e) {
-        const int w = column[e];
-        if ((frontier_bits[w >> 5] >> (w & 31)) & 1u) {
-          depth[v] = next_depth;
-          parent[v] = w;
-          arcs += (ulong)(end - begin);
-          found = true;
-          break;
-        }
-      }
-      if (!found && scanned < end) heavy[atomic_inc(&counts[2])] = (int)v;
+  WG_TILES(v, local_n) {
+    const int found_parent =
+        v < local_n && depth[v] == -1
+            ? search_parent(v, row_offset, column, frontier_bits, heavy_row, heavy, counts)
+            : -1;
+    const bool found = found_parent >= 0;
+    if (found) {
+      depth[v] = next_depth;
+      parent[v] = found_parent;
+      arcs += (ulong)(row_offset[v + 1] - row_offset[v]);
     }
-    group_append(found, (int)v, next, &counts[0], &group_count, &group_base);
+    const uint slot = wg_append(found, &counts[0], &tile);
+    if (found) next[slot] = (int)v;
   }
   if (arcs) atom_add(next_arcs, arcs);
 }
 
 // After dbfs_bottom_up on the same in-order queue: counts[2] holds the number of listed rows.
-__kernel void dbfs_bottom_up_heavy(__global const long* row_offset, __global const int* column,
+__kernel void dbfs_bottom_up_heavy(__global const EDGE_T* row_offset, __global const int* column,
                                    __global const uint* frontier_bits, uint heavy_row,
                                    __global const int* heavy, __global int* depth,
                                    __global int* parent, int next_depth, __global int* next,
                                    __global uint* counts, __global ulong* next_arcs) {
-  __local uint group_count, group_base;
+  local wg_append_tile tile;
   __local int found_parent;  // -1 until a work-item finds a frontier neighbour (any one will do)
   ulong arcs = 0;
   const uint rows = counts[2];
   for (uint h = get_group_id(0); h < rows; h += get_num_groups(0)) {
     const int v = heavy[h];
-    const long end = row_offset[v + 1];
+    const EDGE_T end = row_offset[v + 1];
     if (get_local_id(0) == 0) found_parent = -1;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (long base = row_offset[v] + (long)heavy_row; base < end; base += (long)get_local_size(0)) {
-      const long e = base + (long)get_local_id(0);
+    for (EDGE_T base = row_offset[v] + (EDGE_T)heavy_row; base < end; base += (EDGE_T)get_local_size(0)) {
+      const EDGE_T e = base + (EDGE_T)get_local_id(0);
       if (e < end) {
         const int w = column[e];
         if ((frontier_bits[w >> 5] >> (w & 31)) & 1u) atomic_xchg(&found_parent, w);
@@ -209,7 +202,8 @@ __kernel void dbfs_bottom_up_heavy(__global const long* row_offset, __global con
       parent[v] = found_parent;
       arcs += (ulong)(end - row_offset[v]);
     }
-    group_append(found, v, next, &counts[0], &group_count, &group_base);
+    const uint slot = wg_append(found, &counts[0], &tile);
+    if (found) next[slot] = v;
   }
   if (arcs) atom_add(next_arcs, arcs);
 }

@@ -1,23 +1,16 @@
 // components_distributed.cl: connected components of a graph split in vertex ranges over the
 // ranks, merged in one exchange. A rank's rows are local (vertex u of the rank is global id
-// first + u) and their arcs hold global target ids; row offsets are long, ids int.
+// first + u) and their arcs hold global target ids; row offsets are EDGE_T (int while the rank's
+// arcs fit, else long), ids int.
 //
-// Two union-find forests, both with every pointer to a smaller id (so a root is the smallest id of
-// its tree):
+// Two union-find forests (kernels/primitives/union_find.clh: every pointer to a smaller id, so a
+// root is the smallest id of its tree; lock-free linking; finished forests read without writing):
 //   local_parent[]   the rank's vertices (local ids), joined by the arcs between them; compressed,
 //                    local_parent[u] is the smallest local id of u's local component, and
 //                    first + local_parent[u] the component's label
 //   global_parent[]  every vertex of the graph (global ids), joined by the cut arcs: a cut arc
 //                    u -> w joins u's label with w; w was first pointed at its own label, which its
 //                    owner answered (a ghost whose label is itself keeps its bit in ghost_bits)
-// Linking a and b: find both roots (path halving on the way), hook the larger under the smaller
-// with atomic_cmpxchg; a failed exchange means another work-item hooked that root first, so climb
-// from what it found and retry. No work-item ever waits for another (no forward progress between
-// work-groups is assumed). Halving stores and the finds' loads are plain: any value stored is an
-// ancestor, so every interleaving leaves a valid forest, and the exchange corrects a stale load.
-// Only the linking kernels halve paths; compressing and reading labels walk without writing (a
-// halving store could land on an entry after its own work-item compressed it, and undo that).
-//
 // Of an undirected graph (both arcs stored, perhaps on two ranks) one arc of each pair is taken,
 // picked by the parity of its ends so that cut arcs split about evenly between the two ranks; of a
 // directed graph every arc (a component joins whatever an arc joins, whichever way it points).
@@ -31,6 +24,10 @@
 // Pass 1 (cut): cut arcs link labels in global_parent. Traffic: the rows once per pass, two finds
 // per taken arc.
 
+#include "primitives/append.clh"
+#include "primitives/csr.clh"
+#include "primitives/union_find.clh"
+
 #ifndef SMALL_ROW
 #define SMALL_ROW 16
 #endif
@@ -41,43 +38,6 @@
 #define CHUNK 2048
 #endif
 
-// The root of x's tree; every visited vertex skips its parent (path halving).
-int dcc_root(global int* parent, int x) {
-  for (;;) {
-    const int up = parent[x];
-    if (up == x) return x;
-    const int above = parent[up];
-    if (above == up) return up;
-    parent[x] = above;
-    x = above;
-  }
-}
-
-// The root of x's tree without writing: for the kernels that run once the links are made. A
-// compressing work-item must not halve paths, or its store into another vertex's entry (an
-// ancestor, not the root) may land after that vertex's own compressed value and undo it.
-int dcc_find(global const int* parent, int x) {
-  int up = parent[x];
-  while (up != x) {
-    x = up;
-    up = parent[x];
-  }
-  return x;
-}
-
-void dcc_link(global int* parent, int a, int b) {
-  for (;;) {
-    a = dcc_root(parent, a);
-    b = dcc_root(parent, b);
-    if (a == b) return;
-    const int high = max(a, b), low = min(a, b);
-    const int seen = atomic_cmpxchg(&parent[high], high, low);
-    if (seen == high) return;
-    a = seen;  // high was hooked under `seen` meanwhile
-    b = low;
-  }
-}
-
 // One arc u -> w of the rank (u local, w global) in pass `pass` (above); label_u is u's label
 // (first + local_parent[u], read once per row) in pass 1.
 inline void dcc_arc(int pass, int u, int label_u, int w, int first, uint local_n, int undirected,
@@ -86,12 +46,12 @@ inline void dcc_arc(int pass, int u, int label_u, int w, int first, uint local_n
   if (undirected && ((from ^ w) & 1) != (from < w)) return;  // the reverse arc is taken
   const uint local_w = (uint)(w - first);
   if (local_w < local_n) {
-    if (pass == 0) dcc_link(local_parent, u, (int)local_w);
+    if (pass == 0) uf_link(local_parent, u, (int)local_w);
   } else if (pass == 0) {
     const uint bit = 1u << (w & 31);
     if (!(ghost_bits[w >> 5] & bit)) atomic_or(&ghost_bits[w >> 5], bit);
   } else {
-    dcc_link(global_parent, label_u, w);
+    uf_link(global_parent, label_u, w);
   }
 }
 
@@ -99,22 +59,22 @@ inline void dcc_arc(int pass, int u, int label_u, int w, int first, uint local_n
   dcc_arc(pass, (u), label_u, column[e], first, local_n, undirected, local_parent, global_parent, \
           ghost_bits)
 // u's label in pass 1 (local_parent is compressed by then)
-#define DCC_LABEL(u) (pass == 1 ? first + dcc_find(local_parent, (u)) : 0)
+#define DCC_LABEL(u) (pass == 1 ? first + uf_root(local_parent, (u)) : 0)
 
 __kernel void dcc_identity(global int* parent, uint count) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0)) parent[i] = (int)i;
 }
 
 // counts[0]: rows listed for teams; counts[1]: pieces listed for work-groups.
-__kernel void dcc_rows(global const long* row_offset, global const int* column, int first,
+__kernel void dcc_rows(global const EDGE_T* row_offset, global const int* column, int first,
                        uint local_n, int undirected, int pass, int list, global int* local_parent,
                        global int* global_parent, global uint* ghost_bits, global int* team_rows,
-                       global int* chunk_row, global long* chunk_first, global uint* counts) {
+                       global int* chunk_row, global EDGE_T* chunk_first, global uint* counts) {
   for (uint u = get_global_id(0); u < local_n; u += get_global_size(0)) {
-    const long begin = row_offset[u], end = row_offset[u + 1], arcs = end - begin;
+    const EDGE_T begin = row_offset[u], end = row_offset[u + 1], arcs = end - begin;
     if (arcs <= SMALL_ROW) {
       const int label_u = arcs > 0 ? DCC_LABEL(u) : 0;
-      for (long e = begin; e < end; ++e) DCC_ARC((int)u, e);
+      for (EDGE_T e = begin; e < end; ++e) DCC_ARC((int)u, e);
     } else if (list && arcs <= TEAM_ROW) {
       team_rows[atomic_inc(&counts[0])] = (int)u;
     } else if (list) {
@@ -122,13 +82,13 @@ __kernel void dcc_rows(global const long* row_offset, global const int* column, 
       const uint at = atomic_add(&counts[1], pieces);
       for (uint k = 0; k < pieces; ++k) {
         chunk_row[at + k] = (int)u;
-        chunk_first[at + k] = begin + (long)k * CHUNK;
+        chunk_first[at + k] = begin + (EDGE_T)k * CHUNK;
       }
     }
   }
 }
 
-__kernel void dcc_teams(global const long* row_offset, global const int* column, int first,
+__kernel void dcc_teams(global const EDGE_T* row_offset, global const int* column, int first,
                         uint local_n, int undirected, int pass, global int* local_parent,
                         global int* global_parent, global uint* ghost_bits,
                         global const int* team_rows, global const uint* counts, uint team) {
@@ -137,35 +97,35 @@ __kernel void dcc_teams(global const long* row_offset, global const int* column,
   if (get_local_id(0) / team >= teams_per_group) return;  // a group's items beyond whole teams
   for (uint i = get_group_id(0) * teams_per_group + get_local_id(0) / team; i < rows; i += teams) {
     const int u = team_rows[i], label_u = DCC_LABEL(u);
-    const long end = row_offset[u + 1];
-    for (long e = row_offset[u] + lane; e < end; e += team) DCC_ARC(u, e);
+    const EDGE_T end = row_offset[u + 1];
+    for (EDGE_T e = row_offset[u] + lane; e < end; e += team) DCC_ARC(u, e);
   }
 }
 
-__kernel void dcc_chunks(global const long* row_offset, global const int* column, int first,
+__kernel void dcc_chunks(global const EDGE_T* row_offset, global const int* column, int first,
                          uint local_n, int undirected, int pass, global int* local_parent,
                          global int* global_parent, global uint* ghost_bits,
-                         global const int* chunk_row, global const long* chunk_first,
+                         global const int* chunk_row, global const EDGE_T* chunk_first,
                          global const uint* counts) {
   const uint pieces = counts[1];
   for (uint c = get_group_id(0); c < pieces; c += get_num_groups(0)) {
     const int u = chunk_row[c], label_u = DCC_LABEL(u);
-    const long end = min(chunk_first[c] + CHUNK, row_offset[u + 1]);
-    for (long e = chunk_first[c] + (long)get_local_id(0); e < end; e += (long)get_local_size(0))
+    const EDGE_T end = min(chunk_first[c] + (EDGE_T)CHUNK, row_offset[u + 1]);
+    for (EDGE_T e = chunk_first[c] + (EDGE_T)get_local_id(0); e < end; e += (EDGE_T)get_local_size(0))
       DCC_ARC(u, e);
   }
 }
 
 __kernel void dcc_compress(global int* parent, uint count) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0))
-    parent[i] = dcc_find(parent, (int)i);
+    uf_flatten(parent, (int)i);
 }
 
 // The label of each vertex another rank asked for (global ids of this rank's vertices).
 __kernel void dcc_answer(global const int* local_parent, global const int* asked, uint count,
                          int first, global int* label) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0))
-    label[i] = first + dcc_find(local_parent, asked[i] - first);
+    label[i] = first + uf_root(local_parent, asked[i] - first);
 }
 
 // Each ghost points at its label; a ghost that is its own label is a root like any label, and
@@ -182,37 +142,28 @@ __kernel void dcc_point_ghosts(global int* global_parent, global uint* ghost_bit
 }
 
 // The labels the cut arcs hooked (global_parent[x] != x, x not a ghost pointing at its label),
-// each with its root: counted (write 0) or written to joined[] (write 1). One global atomic per
-// work-group and tile of the vertices.
+// each with its root: counted (write 0) or written to joined[] (write 1), a work-group's at a time
+// (kernels/primitives/append.clh).
 __kernel void dcc_joined(global int* global_parent, global const uint* ghost_bits, uint n,
                          int write, global uint* count, global int2* joined) {
-  local uint group_count, group_base;
-  const uint tile = get_local_size(0) * get_num_groups(0);
-  for (uint base = get_group_id(0) * get_local_size(0); base < n; base += tile) {
-    if (get_local_id(0) == 0) group_count = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint x = base + get_local_id(0);
+  local wg_append_tile tile;
+  WG_TILES(x, n) {
     const bool hooked =
         x < n && global_parent[x] != (int)x && !((ghost_bits[x >> 5] >> (x & 31)) & 1u);
-    const uint slot = hooked ? atomic_inc(&group_count) : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0 && group_count > 0) group_base = atomic_add(count, group_count);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (hooked && write)
-      joined[group_base + slot] = (int2)((int)x, dcc_find(global_parent, (int)x));
-    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint slot = wg_append(hooked, count, &tile);
+    if (hooked && write) joined[slot] = (int2)((int)x, uf_root(global_parent, (int)x));
   }
 }
 
 // Every rank's hooked labels linked to their roots (the same pairs on every rank).
 __kernel void dcc_link_pairs(global int* global_parent, global const int2* pair, uint count) {
   for (uint i = get_global_id(0); i < count; i += get_global_size(0))
-    dcc_link(global_parent, pair[i].x, pair[i].y);
+    uf_link(global_parent, pair[i].x, pair[i].y);
 }
 
 // The final labels, in place: each vertex's label's root.
 __kernel void dcc_final(global int* local_parent, global int* global_parent, int first,
                         uint local_n) {
   for (uint u = get_global_id(0); u < local_n; u += get_global_size(0))
-    local_parent[u] = dcc_find(global_parent, first + local_parent[u]);  // compressed: a root
+    local_parent[u] = uf_root(global_parent, first + local_parent[u]);  // compressed: a root
 }

@@ -2,21 +2,14 @@
 // Burtscher 2018, and Afforest, Sutton et al. 2018), recording the hooking edges, which form a
 // spanning forest.
 //
-// parent[] is a union-find forest in which every pointer goes to a smaller id, so a tree's root is
-// its smallest vertex and the final labels are the components' smallest vertices. Linking an edge
-// {u, v}: find both roots (path halving on the way), and hook the larger root under the smaller
-// with atomic_cmpxchg; a failed exchange means someone else hooked that root first, so climb and
-// retry. A successful exchange joins two different trees (the smaller root is outside the larger
-// root's tree, whose ids are all >= its root), so the edge that made it is a spanning-forest edge:
-// the hooked root r records it in hook_source[r] (the end the link came from) and hook[r]: for
-// CSR graphs the other end (a vertex, so that no arc index is kept and the arcs may exceed 2^31),
-// for edge lists the edge id (the cycle check of root_forest names it). Every root is hooked at
-// most once, so these writes never race.
-//
-// No work-item ever waits for another: a failed exchange only happens after another work-item's
-// exchange succeeded (lock-free), so no forward progress between work-groups is assumed. Path
-// halving stores and the finds' loads are plain: every value stored is an ancestor of the vertex,
-// so any interleaving leaves a valid forest, and a stale load is corrected by the exchange.
+// parent[] is a union-find forest (kernels/primitives/union_find.clh: pointers to smaller ids,
+// lock-free linking, why finished forests are read without writing), so a tree's root is its
+// smallest vertex and the final labels are the components' smallest vertices. A successful hook
+// joins two different trees, so the edge that made it is a spanning-forest edge: the hooked root
+// r records it in hook_source[r] (the end the link came from) and hook[r]: for CSR graphs the
+// other end (a vertex, so that no arc index is kept and the arcs may exceed 2^31), for edge lists
+// the edge id (the cycle check of root_forest names it). Every root is hooked at most once, so
+// these writes never race.
 //
 // CSR graphs (both directions of every edge stored):
 //   cc_init_csr      parent[v] = v's first smaller neighbour (ECL-CC's initialisation: a hook
@@ -41,7 +34,9 @@
 // 2^31 arcs), and nothing per vertex holds an arc index. Edge ids of edge lists are int (below
 // 2^30, so that a grid-stride step never overflows).
 
+#include "primitives/append.clh"
 #include "primitives/csr.clh"
+#include "primitives/union_find.clh"
 
 #ifndef TEAM
 #define TEAM 32
@@ -54,44 +49,24 @@
 #endif
 #define NO_HOOK INT_MAX  // a component's root: neither a vertex nor an edge id
 
-// The root of v's tree, halving the path on the way (each visited vertex skips its parent).
-// Plain loads (cached): a stale value is an older ancestor, or a vertex that was a root; the
-// exchange in cc_union sees the current value and corrects either.
-int cc_find(global int* parent, int v) {
-  int up = parent[v];
-  if (up == v) return v;
-  int next;
-  while (up > (next = parent[up])) {
-    parent[v] = next;
-    v = up;
-    up = next;
-  }
-  return up;
-}
-
 // Joins the trees of ancestors rv (of the edge's source) and rw (of its other end) through the
-// edge named `edge` (its other end, or its id: see above), hooking the larger root under the
-// smaller; records the edge at the hooked root. Returns an ancestor of the source's tree root
-// after the join (ECL-CC carries it to the row's next arc).
+// edge named `edge` (its other end, or its id: see above), recording it at the hooked root.
+// Returns an ancestor of the source's tree root after the join (ECL-CC carries it to the row's
+// next arc).
 int cc_union(global int* parent, global int* hook, global int* hook_source, int rv, int rw,
              int edge, int source) {
-  while (rv != rw) {
-    const int high = max(rv, rw), low = min(rv, rw);
-    const int seen = atomic_cmpxchg(&parent[high], high, low);
-    if (seen == high) {
-      hook[high] = edge;
-      hook_source[high] = source;
-      return low;
-    }
-    // `high` was hooked meanwhile: continue from its parent (an ancestor, smaller than high)
-    if (high == rv) rv = seen; else rw = seen;
+  int joined;
+  const int hooked = uf_hook(parent, rv, rw, &joined);
+  if (hooked >= 0) {
+    hook[hooked] = edge;
+    hook_source[hooked] = source;
   }
-  return rv;
+  return joined;
 }
 
 void cc_link(global int* parent, global int* hook, global int* hook_source, int u, int v,
              int edge) {
-  cc_union(parent, hook, hook_source, cc_find(parent, u), cc_find(parent, v), edge, u);
+  cc_union(parent, hook, hook_source, uf_find(parent, u), uf_find(parent, v), edge, u);
 }
 
 kernel void cc_init_csr(global const EDGE_T* row_offset, global const int* column,
@@ -134,12 +109,7 @@ kernel void cc_sample(global const EDGE_T* row_offset, global const int* column,
 }
 
 kernel void cc_compress(global int* parent, const int n) {
-  for (int v = get_global_id(0); v < n; v += get_global_size(0)) {
-    int root = parent[v], next;
-    const int first = root;
-    while (root > (next = parent[root])) root = next;
-    if (root != first) parent[v] = root;
-  }
+  for (int v = get_global_id(0); v < n; v += get_global_size(0)) uf_flatten(parent, v);
 }
 
 // giant[0] = the most frequent label of 1024 vertices sampled at fixed pseudo-random positions,
@@ -178,11 +148,11 @@ void cc_link_row(global const int* column, global int* parent, global int* hook_
                  global int* hook_source, int v, EDGE_T first, EDGE_T end, int stride,
                  bool giant_mode) {
   if (first >= end) return;
-  int root = cc_find(parent, v);  // found once per row, carried from arc to arc (as ECL-CC)
+  int root = uf_find(parent, v);  // found once per row, carried from arc to arc (as ECL-CC)
   for (EDGE_T e = first; e < end; e += stride) {
     const int w = column[e];
     if (cc_takes_arc(v, w, giant_mode))
-      root = cc_union(parent, hook_target, hook_source, root, cc_find(parent, w), w, v);
+      root = cc_union(parent, hook_target, hook_source, root, uf_find(parent, w), w, v);
   }
 }
 
@@ -265,23 +235,17 @@ kernel void cc_edge_targets(global const int* hook_edge, global const int* targe
 }
 
 // The spanning forest as an edge list (hook_source[v], hook_target[v]) for every hooked v, in no
-// particular order: each work-group packs its edges in local memory and reserves room with one
-// global atomic (a single counter hit by every vertex would serialise).
+// particular order, appended a work-group at a time (kernels/primitives/append.clh).
 kernel void cc_forest(global const int* hook_target, global const int* hook_source,
                       global int* forest_source, global int* forest_target,
-                      volatile global int* count, const int n) {
-  local int group_count, group_base;
+                      volatile global uint* count, const int n) {
+  local wg_append_tile tile;
   const int v = get_global_id(0);
-  if (get_local_id(0) == 0) group_count = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
   const int w = v < n ? hook_target[v] : NO_HOOK;
-  const int slot = w != NO_HOOK ? atomic_inc(&group_count) : -1;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0 && group_count > 0) group_base = atomic_add(count, group_count);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (slot < 0) return;
-  forest_source[group_base + slot] = hook_source[v];
-  forest_target[group_base + slot] = w;
+  const uint slot = wg_append(w != NO_HOOK, count, &tile);
+  if (w == NO_HOOK) return;
+  forest_source[slot] = hook_source[v];
+  forest_target[slot] = w;
 }
 
 // For error messages: the smallest edge id that is not a hooking edge (it closes a cycle).

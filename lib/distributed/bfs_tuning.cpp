@@ -1,4 +1,4 @@
-// The distributed BFS's tuning row (distributed_bfs.cpp).
+// The partitioned BFS's tuning row (bfs.cpp).
 #include "distributed/bfs_tuning.hpp"
 
 namespace treefix::knobs {

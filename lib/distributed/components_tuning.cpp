@@ -1,4 +1,4 @@
-// Distributed components' tuning row (distributed_components.cpp).
+// The partitioned components' tuning row (components.cpp).
 #include "distributed/components_tuning.hpp"
 
 namespace treefix::knobs {

@@ -12,7 +12,7 @@ namespace knobs {
 // of one process serialise (about 1 us a file): with 16 host threads the host's parse fits
 // within the time the reading takes anyway, with fewer it does not. On the H100's host the
 // device parse took 0.92-0.95x the host parse's time at 16 threads, 1.65x faster at 8, 2.2x at
-// 4, 2.9x at 2 (bench/README.md, forest pipeline). A CPU device parses on the same cores as the
+// 4, 2.9x at 2 (bench/results/h100-2026-11-25-forest-device). A CPU device parses on the same cores as the
 // host reader, with no gain.
 const Knob<unsigned> ruleml_device_parse_threads = declare<unsigned>(
     TuningRow("forest", "ruleml_device_parse_threads",

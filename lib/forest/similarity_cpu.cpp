@@ -167,10 +167,7 @@ std::vector<double> similarity_cpu(const SemanticForest& reference, const Semant
     for (std::size_t t = ranges.begin(k); t < ranges.end(k); ++t)
       result[t] = similarity_of_tree(reference, r, trees, t, p, w);
   };
-  if (ranges.count == 1)
-    work(0);
-  else
-    parallel_for(ranges.count, threads, work);
+  parallel_for(ranges.count, threads, work);  // one range runs on this thread
   return result;
 }
 

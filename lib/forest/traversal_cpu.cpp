@@ -18,10 +18,7 @@ std::vector<vertex_t> over_trees(std::size_t trees, std::size_t n, unsigned thre
   if (threads == 0) threads = host_threads();
   const Ranges ranges(trees, threads);
   auto range = [&](std::size_t k) { order_trees(ranges.begin(k), ranges.end(k), order); };
-  if (ranges.count == 1)
-    range(0);
-  else
-    parallel_for(ranges.count, threads, range);
+  parallel_for(ranges.count, threads, range);  // one range runs on this thread
   return order;
 }
 

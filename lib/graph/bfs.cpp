@@ -143,8 +143,8 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     const cl_uint small_arcs =
         static_cast<cl_uint>(std::min<std::size_t>(tuning[knobs::bfs_small_arcs], UINT32_MAX));
     const std::size_t level_cap = options.max_levels ? options.max_levels : INT32_MAX;
-    const cl_int most_levels = static_cast<cl_int>(
-        std::clamp<std::size_t>(std::min(tuning[knobs::bfs_small_levels], level_cap), 1, INT32_MAX));
+    const cl_int most_levels = static_cast<cl_int>(std::clamp<std::size_t>(
+        std::min(tuning[knobs::bfs_small_levels], level_cap), 1, INT32_MAX));
     const LocalBytes vertices{2 * small.capacity * sizeof(cl_int)},
         firsts{2 * small.capacity * (small.entry_bytes - 8)},
         lengths{2 * small.capacity * sizeof(cl_uint)};
@@ -230,9 +230,8 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
     const std::size_t levels = static_cast<std::size_t>(latest[kDepth]);
     result.bottom_up_levels = static_cast<std::size_t>(latest[kBottomUpLevels]);
     std::vector<std::int32_t> offsets(levels + 1), huge_offsets(levels + 1);  // the used prefix
-    detail::read_buffer(runtime, level_end.buffer(), offsets.data(), offsets.size() * 4, profile);
-    detail::read_buffer(runtime, huge_end.buffer(), huge_offsets.data(), huge_offsets.size() * 4,
-                        profile);
+    level_end.read_into(runtime, offsets.data(), offsets.size(), 0, profile);
+    huge_end.read_into(runtime, huge_offsets.data(), huge_offsets.size(), 0, profile);
     result.level_offset.assign(offsets.begin(), offsets.end());
     result.huge_offset.assign(huge_offsets.begin(), huge_offsets.end());
   });
@@ -243,13 +242,10 @@ DeviceBfs search_levels(Runtime& runtime, const DeviceGraph& graph,
 DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vertex_t>& sources,
               const BfsOptions& options) {
   const std::size_t n = graph.vertices();
+  detail::require_bfs_sources(sources, n);
   std::vector<vertex_t> distinct = sources;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  for (vertex_t s : distinct)
-    if (s < 0 || static_cast<std::size_t>(s) >= n)
-      throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
-                       "-1 (the graph has " + std::to_string(n) + " vertices)");
   bool aborted = false;
   if (runtime.tuning()[knobs::bfs_grid_barrier]) {
     DeviceBfs result = search_levels(runtime, graph, distinct, options, true, &aborted);
@@ -263,10 +259,7 @@ DeviceBfs bfs(Runtime& runtime, const DeviceGraph& graph, const std::vector<vert
 }
 
 BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOptions& options) {
-  if (source < 0 || static_cast<std::size_t>(source) >= graph.vertices())
-    throw InputError("BFS source " + std::to_string(source) + " outside 0.." +
-                     std::to_string(graph.vertices()) + "-1 (the graph has " +
-                     std::to_string(graph.vertices()) + " vertices)");
+  detail::require_bfs_sources({source}, graph.vertices());
   DeviceGraph device_graph(runtime, graph, options.profile);
   DeviceBfs searched = bfs(runtime, device_graph, {source}, options);
   BfsResult result;

@@ -1,4 +1,5 @@
-// The sequential BFS the tests and benchmarks compare with, and the checker of a BFS tree.
+// The sequential BFS the tests and benchmarks compare with, and the comparison of a BFS tree with
+// it (bfs_check.cpp checks the tree).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,30 +44,22 @@ std::string bfs_tree_problem(const Csr& graph, vertex_t source,
   if (depth.size() != n || parent.size() != n || expected_depth.size() != n)
     return "arrays of " + std::to_string(depth.size()) + "/" + std::to_string(parent.size()) +
            " entries for " + std::to_string(n) + " vertices";
-  // arc p -> v exists for v's claimed parent p: mark while sweeping every row once, O(m)
-  std::vector<char> parent_is_neighbour(n, 0);
-  for (std::size_t p = 0; p < n; ++p)
-    for (std::int64_t e = graph.row_offset[p]; e < graph.row_offset[p + 1]; ++e)
-      if (parent[graph.column[e]] == static_cast<vertex_t>(p))
-        parent_is_neighbour[graph.column[e]] = 1;
-  for (std::size_t v = 0; v < n; ++v) {
-    std::string at = "vertex " + std::to_string(v) + ": ";
+  for (std::size_t v = 0; v < n; ++v)
     if (depth[v] != expected_depth[v])
-      return at + "depth " + std::to_string(depth[v]) + ", expected " +
+      return "vertex " + std::to_string(v) + ": depth " + std::to_string(depth[v]) + ", expected " +
              std::to_string(expected_depth[v]);
-    vertex_t p = parent[v];
-    if (static_cast<vertex_t>(v) == source || depth[v] == -1) {
-      if (p != -1) return at + "parent " + std::to_string(p) + ", expected -1";
-      continue;
-    }
-    if (p < 0 || static_cast<std::size_t>(p) >= n)
-      return at + "parent " + std::to_string(p) + " out of range";
-    if (depth[p] != depth[v] - 1)
-      return at + "parent " + std::to_string(p) + " is at depth " + std::to_string(depth[p]) +
-             ", not " + std::to_string(depth[v] - 1);
-    if (!parent_is_neighbour[v]) return at + "parent " + std::to_string(p) + " is not a neighbour";
-  }
-  return {};
+  return bfs_problem(graph, {source}, depth, parent);
 }
+
+namespace detail {
+
+void require_bfs_sources(const std::vector<vertex_t>& sources, std::size_t n) {
+  for (vertex_t s : sources)
+    if (s < 0 || static_cast<std::size_t>(s) >= n)
+      throw InputError("BFS source " + std::to_string(s) + " outside 0.." + std::to_string(n) +
+                       "-1 (the graph has " + std::to_string(n) + " vertices)");
+}
+
+}  // namespace detail
 
 }  // namespace treefix

@@ -3,22 +3,23 @@
 #include "treefix/graph/csr.hpp"
 
 #include <algorithm>
-#include <random>
+#include <cstring>
 #include <string>
 #include <utility>
 
+#include "graph/graph_detail.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 
 namespace treefix {
 
-namespace {
+namespace detail {
 
 // Ranges of vertices holding about equal shares of vertices plus arcs, so that a hub's row
 // does not leave one thread with most of the work: `wanted` ranges (default eight per thread),
 // fewer for a small graph. Range p is [first[p], first[p + 1]).
 std::vector<std::size_t> balanced_rows(const std::vector<std::int64_t>& row_offset,
-                                       std::size_t wanted = 8 * std::size_t(host_threads())) {
+                                       std::size_t wanted) {
   const std::size_t n = row_offset.size() - 1;
   const std::uint64_t work = n + static_cast<std::uint64_t>(row_offset[n]);
   const std::size_t pieces =
@@ -41,27 +42,47 @@ std::vector<std::size_t> balanced_rows(const std::vector<std::int64_t>& row_offs
   return first;
 }
 
+}  // namespace detail
+
+namespace {
+
+using detail::balanced_rows;
+
 // Keeps the first kept[v] entries of every row v (kept: n + 1 entries, the last one 0; it becomes
-// the row offsets) and moves the rows together when any entry went. `pieces`: balanced_rows of
+// the row offsets) and moves the rows together when any entry went, in place: the rows of a
+// partitioned graph's share or of a generated graph fill most of the host, and a compacted copy
+// would double that (its zeroed pages also cost more than the moves). `pieces`: balanced_rows of
 // the rows.
 void keep_row_fronts(Csr& g, std::vector<std::int64_t> kept,
                      const std::vector<std::size_t>& pieces) {
   const std::size_t n = g.vertices();
   const std::int64_t total = exclusive_sum(kept.data(), n + 1);
   if (total == g.row_offset[n]) return;  // nothing merged or dropped: rows stay where they are
-  std::vector<vertex_t> column(static_cast<std::size_t>(total));
+  vertex_t* column = g.column.data();
+  auto move = [column](std::int64_t to, std::int64_t from, std::int64_t count) {
+    if (to != from && count > 0)
+      std::memmove(column + to, column + from, static_cast<std::size_t>(count) * sizeof(vertex_t));
+  };
+  // Each piece first gathers its rows at the front of its own arcs (in parallel: a piece writes
+  // only where its rows were), then the pieces' blocks move down to their places, front to back
+  // (each lands at or below where it was, and below the blocks after it).
   parallel_for(pieces.size() - 1, [&](std::size_t p) {
+    const std::int64_t shift = g.row_offset[pieces[p]] - kept[pieces[p]];
     for (std::size_t v = pieces[p]; v < pieces[p + 1]; ++v)
-      std::copy(g.column.begin() + g.row_offset[v],
-                g.column.begin() + g.row_offset[v] + (kept[v + 1] - kept[v]),
-                column.begin() + kept[v]);
+      move(kept[v] + shift, g.row_offset[v], kept[v + 1] - kept[v]);
   });
-  g.column = std::move(column);
+  for (std::size_t p = 0; p + 1 < pieces.size(); ++p)
+    move(kept[pieces[p]], g.row_offset[pieces[p]], kept[pieces[p + 1]] - kept[pieces[p]]);
+  g.column.resize(static_cast<std::size_t>(total));
+  // Most of the arcs gone (rows with room for both directions, lists giving every edge twice):
+  // the spare memory is worth a copy.
+  if (static_cast<std::size_t>(total) < g.column.capacity() / 4 * 3) g.column.shrink_to_fit();
   g.row_offset = std::move(kept);
 }
 
-// Sorts each row, merges duplicates and (when asked) drops self loops, then compacts the rows.
-void sort_and_compact_rows(Csr& g, bool drop_loops) {
+// Sorts each row, merges duplicates and (when asked) drops self loops (row v is vertex first + v),
+// then compacts the rows.
+void sort_and_compact_rows(Csr& g, std::int64_t first, bool drop_loops) {
   const std::size_t n = g.vertices();
   if (n == 0) return;
   const std::vector<std::size_t> pieces = balanced_rows(g.row_offset);
@@ -72,7 +93,7 @@ void sort_and_compact_rows(Csr& g, bool drop_loops) {
       vertex_t* end = g.column.data() + g.row_offset[v + 1];
       if (!std::is_sorted(begin, end)) std::sort(begin, end);
       end = std::unique(begin, end);
-      if (drop_loops) end = std::remove(begin, end, static_cast<vertex_t>(v));
+      if (drop_loops) end = std::remove(begin, end, static_cast<vertex_t>(first + std::int64_t(v)));
       kept[v] = end - begin;
     }
   });
@@ -143,7 +164,7 @@ Csr csr_from_edges(std::size_t n, const vertex_t* source, const vertex_t* target
                 [&](vertex_t from, vertex_t to) { column[cursor[from]++] = to; });
   });
   cursor = std::vector<std::int64_t>();  // freed (`= {}` would keep the memory)
-  sort_and_compact_rows(g, false);       // the scatter's order within a row is arbitrary: sort
+  sort_and_compact_rows(g, 0, false);    // the scatter's order within a row is arbitrary: sort
   return g;
 }
 
@@ -215,7 +236,7 @@ Csr symmetrized(const Csr& g) {
   return s;
 }
 
-void normalize_rows(Csr& graph) { sort_and_compact_rows(graph, true); }
+void normalize_rows(Csr& graph, std::int64_t first) { sort_and_compact_rows(graph, first, true); }
 
 void check_and_normalize(Csr& g, const std::string& what) {
   const std::size_t n = g.vertices();
@@ -225,6 +246,11 @@ void check_and_normalize(Csr& g, const std::string& what) {
                      std::to_string(g.row_offset.empty() ? 0 : g.row_offset[0]) + " to " +
                      std::to_string(g.row_offset.empty() ? 0 : g.row_offset[n]) +
                      ", not from 0 to the " + std::to_string(m) + " column ids");
+  check_and_normalize(g, what, RowBlock{0, 0, n});
+}
+
+void check_and_normalize(Csr& g, const std::string& what, const RowBlock& block) {
+  const std::size_t n = g.vertices(), vertices = block.graph_vertices;
   // Offsets never decrease (first bad one reported); columns in range.
   const Ranges rows(n, 4 * std::size_t(host_threads()), std::size_t(1) << 16);
   std::vector<std::size_t> bad_row(rows.count, n);
@@ -237,93 +263,38 @@ void check_and_normalize(Csr& g, const std::string& what) {
   });
   for (std::size_t v : bad_row)
     if (v < n)
-      throw InputError(what + ": row offset " + std::to_string(v + 1) + " (" +
-                       std::to_string(g.row_offset[v + 1]) + ") is smaller than row offset " +
-                       std::to_string(v) + " (" + std::to_string(g.row_offset[v]) + ")");
+      throw InputError(what + ": row offset " + std::to_string(block.first_vertex + v + 1) + " (" +
+                       std::to_string(block.first_arc + g.row_offset[v + 1]) +
+                       ") is smaller than row offset " + std::to_string(block.first_vertex + v) +
+                       " (" + std::to_string(block.first_arc + g.row_offset[v]) + ")");
   const Ranges arcs(g.column.size(), 4 * std::size_t(host_threads()), std::size_t(1) << 16);
   std::vector<std::size_t> bad_arc(arcs.count, g.column.size());
   parallel_for(arcs.count, [&](std::size_t s) {
     for (std::size_t e = arcs.begin(s); e < arcs.end(s); ++e)
-      if (g.column[e] < 0 || static_cast<std::size_t>(g.column[e]) >= n) {
+      if (g.column[e] < 0 || static_cast<std::size_t>(g.column[e]) >= vertices) {
         bad_arc[s] = e;
         return;
       }
   });
   for (std::size_t e : bad_arc)
     if (e < g.column.size())
-      throw InputError(what + ": arc " + std::to_string(e) + " goes to vertex " +
-                       std::to_string(g.column[e]) + ", outside 0.." + std::to_string(n - 1));
+      throw InputError(what + ": arc " + std::to_string(block.first_arc + e) + " goes to vertex " +
+                       std::to_string(g.column[e]) + ", outside 0.." +
+                       std::to_string(std::int64_t(vertices) - 1));
   // Rows in the library's form: strictly increasing, no self loop.
   const std::vector<std::size_t> pieces = balanced_rows(g.row_offset);
   std::vector<char> irregular(pieces.size() - 1, 0);
   parallel_for(pieces.size() - 1, [&](std::size_t p) {
     for (std::size_t v = pieces[p]; v < pieces[p + 1] && !irregular[p]; ++v)
       for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e)
-        if (g.column[e] == static_cast<vertex_t>(v) ||
+        if (g.column[e] == static_cast<vertex_t>(block.first_vertex + std::int64_t(v)) ||
             (e > g.row_offset[v] && g.column[e] <= g.column[e - 1])) {
           irregular[p] = 1;
           break;
         }
   });
-  if (std::find(irregular.begin(), irregular.end(), 1) != irregular.end()) normalize_rows(g);
-}
-
-bool has_reverse_arcs(const Csr& g) {
-  // The arc set equals its reverse exactly when the sum of a keyed hash over the arcs equals the
-  // sum over the reversed arcs (rows hold no duplicates, so the arcs are a set). A streaming pass
-  // instead of a binary search per arc (several cache misses each: 11 s on one core for
-  // Kronecker-21's 63.5M arcs). The key is fresh for every call, so no file can be crafted to
-  // collide; two 64-bit lanes leave a chance of about 2^-128 of calling a non-symmetric graph
-  // symmetric.
-  const std::size_t n = g.vertices();
-  if (n == 0) return true;
-  std::random_device entropy;
-  const std::uint64_t key[2] = {(std::uint64_t(entropy()) << 32) ^ entropy(),
-                                (std::uint64_t(entropy()) << 32) ^ entropy()};
-  // A few arcs at random first, each looked up in its target's row: one without its reverse
-  // settles it in microseconds (most directed graphs, edge lists giving some edges one way).
-  if (!g.column.empty()) {
-    std::mt19937_64 pick(key[0] ^ key[1]);
-    for (int sample = 0; sample < 64; ++sample) {
-      const std::size_t e = pick() % g.column.size();
-      const auto from =
-          std::upper_bound(g.row_offset.begin(), g.row_offset.end(), static_cast<std::int64_t>(e)) -
-          g.row_offset.begin() - 1;
-      const vertex_t to = g.column[e];
-      if (!std::binary_search(g.column.begin() + g.row_offset[to],
-                              g.column.begin() + g.row_offset[to + 1], static_cast<vertex_t>(from)))
-        return false;
-    }
-  }
-  auto mix = [](std::uint64_t x) {  // splitmix64's finaliser: a bijection that scrambles bits
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-  };
-  const std::vector<std::size_t> pieces = balanced_rows(g.row_offset);
-  std::vector<std::uint64_t> forward(2 * (pieces.size() - 1)), backward(forward.size());
-  parallel_for(pieces.size() - 1, [&](std::size_t p) {
-    std::uint64_t f0 = 0, f1 = 0, b0 = 0, b1 = 0;
-    for (std::size_t v = pieces[p]; v < pieces[p + 1]; ++v)
-      for (std::int64_t e = g.row_offset[v]; e < g.row_offset[v + 1]; ++e) {
-        const std::uint64_t u = static_cast<std::uint32_t>(g.column[e]);
-        const std::uint64_t arc = (std::uint64_t(v) << 32) | u, reverse = (u << 32) | v;
-        f0 += mix(arc ^ key[0]);
-        f1 += mix(arc ^ key[1]);
-        b0 += mix(reverse ^ key[0]);
-        b1 += mix(reverse ^ key[1]);
-      }
-    forward[2 * p] = f0;
-    forward[2 * p + 1] = f1;
-    backward[2 * p] = b0;
-    backward[2 * p + 1] = b1;
-  });
-  std::uint64_t sum[4] = {0, 0, 0, 0};
-  for (std::size_t i = 0; i < forward.size(); ++i) {
-    sum[i % 2] += forward[i];
-    sum[2 + i % 2] += backward[i];
-  }
-  return sum[0] == sum[2] && sum[1] == sum[3];
+  if (std::find(irregular.begin(), irregular.end(), 1) != irregular.end())
+    normalize_rows(g, block.first_vertex);
 }
 
 Csr child_graph(const ParentArray& parent) {

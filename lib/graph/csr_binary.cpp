@@ -9,6 +9,7 @@
 #include "treefix/core/parallel.hpp"
 #include "treefix/graph/csr_binary.hpp"
 #include "treefix/graph/graph_io.hpp"
+#include "treefix/io/ranged_file.hpp"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the raw CSR binary is read and written as the host's memory: little-endian hosts only"
@@ -48,7 +49,8 @@ CsrBinaryHeader read_csr_binary_header(std::string_view head, std::uint64_t file
                      std::to_string(h.flags) + " (version 1 has 8, 4 and only bit 0)");
   // The exact size: a truncated file is refused before anything is allocated.
   const std::uint64_t payload = file_bytes - sizeof h;
-  const std::uint64_t offset_bytes = bytes_for(h.vertices + 1, 8), column_bytes = bytes_for(h.arcs, 4);
+  const std::uint64_t offset_bytes = bytes_for(h.vertices + 1, 8),
+                      column_bytes = bytes_for(h.arcs, 4);
   const std::uint64_t needed =
       offset_bytes > UINT64_MAX - column_bytes ? UINT64_MAX : offset_bytes + column_bytes;
   if (needed != payload)
@@ -75,9 +77,61 @@ std::string csr_binary_header_bytes(const CsrBinaryHeader& header) {
   return std::string(reinterpret_cast<const char*>(&h), sizeof h);
 }
 
+CsrBinaryHeader read_csr_binary_header(const RangedReader& file) {
+  char head[CsrBinaryHeader::kBytes];
+  const std::size_t head_bytes =
+      static_cast<std::size_t>(std::min<std::uint64_t>(sizeof head, file.size()));
+  file.read(head, head_bytes, 0);
+  return read_csr_binary_header({head, head_bytes}, file.size(), file.path());
+}
+
+Csr read_csr_binary_rows(const RangedReader& file, const CsrBinaryHeader& h, std::int64_t first,
+                         std::int64_t last) {
+  const std::string& path = file.path();
+  const std::size_t rows = static_cast<std::size_t>(last - first);
+  Csr g;
+  g.undirected = h.undirected;
+  g.row_offset.resize(rows + 1);
+  file.read(g.row_offset.data(), g.row_offset.size() * 8, h.offsets_at() + first * 8);
+  const std::int64_t arcs = static_cast<std::int64_t>(h.arcs), first_arc = g.row_offset[0];
+  // The block against the whole before anything of its size is read: offsets never decrease and
+  // stay within the arcs, the first row starts at arc 0 and the last ends at the arc count.
+  if (first_arc < 0 || first_arc > arcs)
+    throw InputError(path + ": row offset " + std::to_string(first) + " (" +
+                     std::to_string(first_arc) + ") is outside 0.." + std::to_string(arcs));
+  for (std::size_t v = 0; v < rows; ++v)
+    if (g.row_offset[v + 1] < g.row_offset[v] || g.row_offset[v + 1] > arcs)
+      throw InputError(path + ": row offset " + std::to_string(first + std::int64_t(v) + 1) + " (" +
+                       std::to_string(g.row_offset[v + 1]) + ") decreases or passes the arcs");
+  if ((first == 0 && first_arc != 0) ||
+      (static_cast<std::uint64_t>(last) == h.vertices && g.row_offset.back() != arcs))
+    throw InputError(path + ": row offsets must run from 0 to the arc count " +
+                     std::to_string(arcs));
+  for (std::int64_t& offset : g.row_offset) offset -= first_arc;
+  g.column.resize(static_cast<std::size_t>(g.row_offset.back()));
+  if (!g.column.empty())
+    file.read(g.column.data(), g.column.size() * 4, h.columns_at() + first_arc * 4);
+  check_and_normalize(g, path, RowBlock{first, first_arc, static_cast<std::size_t>(h.vertices)});
+  return g;
+}
+
+void write_csr_binary_header(RangedWriter& file, const CsrBinaryHeader& header) {
+  const std::string head = csr_binary_header_bytes(header);
+  file.write(head.data(), head.size(), 0);
+}
+
+void write_csr_binary_rows(RangedWriter& file, const CsrBinaryHeader& header, std::int64_t first,
+                           std::uint64_t first_arc, const Csr& rows, bool with_end) {
+  const std::size_t count = rows.vertices() + (with_end ? 1 : 0);
+  std::vector<std::int64_t> offsets(count);
+  for (std::size_t v = 0; v < count; ++v)
+    offsets[v] = rows.row_offset[v] + static_cast<std::int64_t>(first_arc);
+  file.write(offsets.data(), offsets.size() * 8, header.offsets_at() + first * 8);
+  file.write(rows.column.data(), rows.column.size() * 4, header.columns_at() + first_arc * 4);
+}
+
 Csr read_csr_binary(const std::string& path, const GraphReadOptions& options) {
-  std::unique_ptr<TextFile> file;
-  detail::timed(options.phases, "read: map", [&] { file = std::make_unique<TextFile>(path); });
+  const std::unique_ptr<TextFile> file = detail::map_file(path, options.phases);
   const std::string_view bytes = file->text();
   const CsrBinaryHeader h = read_csr_binary_header(bytes, bytes.size(), path);
   require_graph_fits(options.limits, path, static_cast<std::size_t>(h.vertices), h.arcs);
@@ -92,8 +146,9 @@ Csr read_csr_binary(const std::string& path, const GraphReadOptions& options) {
     check_and_normalize(g, path);
     if (h.undirected) {
       if (!has_reverse_arcs(g))
-        throw InputError(path + ": the header flags the graph undirected, but an arc lacks its "
-                                "reverse");
+        throw InputError(path +
+                         ": the header flags the graph undirected, but an arc lacks its "
+                         "reverse");
       g.undirected = true;
     }
   });

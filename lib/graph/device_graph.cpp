@@ -14,11 +14,12 @@ DeviceGraph::DeviceGraph(Runtime& runtime, const Csr& graph, Profile* profile, O
     vertices_ = 0;
   }
   wide_ = width == OffsetWidth::wide || needs_wide_offsets(arcs_);
-  std::vector<std::int64_t> offsets = graph.row_offset;
-  if (offsets.empty()) offsets.push_back(0);
-  if (wide_) {
-    row_offset_ =
-        DeviceArray<std::int64_t>::upload(runtime, offsets, profile, "row offsets").buffer();
+  const std::vector<std::int64_t> empty = {0};
+  const std::vector<std::int64_t>& offsets = graph.row_offset.empty() ? empty : graph.row_offset;
+  if (wide_) {  // uploaded from the graph's own memory (gigabytes for a large graph: no copy)
+    DeviceArray<std::int64_t> wide(runtime, offsets.size(), "row offsets");
+    wide.write_from(runtime, offsets.data(), offsets.size(), 0, profile);
+    row_offset_ = wide.buffer();
   } else {
     std::vector<std::int32_t> narrow(offsets.begin(), offsets.end());
     row_offset_ =

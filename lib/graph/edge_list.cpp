@@ -131,11 +131,20 @@ EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices,
   return list;
 }
 
+EdgeList parse_edge_list(const TextFile& text) {
+  const TokenChunks chunks(text, 0, kComments);
+  ParsedEdges parsed = parse_edge_pairs(chunks, -1, false, [](std::size_t) {});
+  EdgeList list;
+  list.vertices = static_cast<std::size_t>(parsed.largest + 1);
+  list.source = std::move(parsed.source);
+  list.target = std::move(parsed.target);
+  return list;
+}
+
 Csr read_edge_list(const std::string& path, const GraphReadOptions& options) {
   const bool undirected = !options.edges_directed;
-  std::unique_ptr<TextFile> file;
+  const std::unique_ptr<TextFile> file = detail::map_file(path, options.phases);
   std::unique_ptr<TokenChunks> chunks;
-  detail::timed(options.phases, "read: map", [&] { file = std::make_unique<TextFile>(path); });
   detail::timed(options.phases, "read: scan",
                 [&] { chunks = std::make_unique<TokenChunks>(*file, 0, kComments); });
   ParsedEdges parsed = detail::timed(options.phases, "read: parse", [&] {

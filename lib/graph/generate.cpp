@@ -1,7 +1,5 @@
-// Graph generators (Kronecker/R-MAT, 2-D grid) and BFS spanning trees of graphs.
+// Graph generators (2-D grid; Kronecker: kronecker.cpp) and BFS spanning trees of graphs.
 #include <algorithm>
-#include <numeric>
-#include <random>
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
@@ -9,39 +7,6 @@
 #include "treefix/graph/graph_limits.hpp"
 
 namespace treefix::generate {
-
-Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed, const GraphLimits& limits) {
-  if (scale > 30) throw InputError("kronecker scale " + std::to_string(scale) + " exceeds 30");
-  const std::size_t n = std::size_t{1} << scale;
-  const std::size_t m = n * edge_factor;  // at most 2^30 * 2^32: no overflow
-  // The labels and both endpoint arrays, then the CSR build over 2m arcs: refused before any.
-  require_graph_fits(limits,
-                     "kronecker graph of scale " + std::to_string(scale) + " and edge factor " +
-                         std::to_string(edge_factor),
-                     n, bytes_for(m, 2), add_bytes(bytes_for(n, 4), bytes_for(m, 8)));
-  // Graph500 initiator: a = 0.57, b = 0.19, c = 0.19, d = 0.05. Each of the `scale` bits of the
-  // two endpoints is chosen by picking a quadrant with these probabilities.
-  constexpr double a = 0.57, b = 0.19, c = 0.19;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  std::vector<vertex_t> label(n);
-  std::iota(label.begin(), label.end(), 0);
-  std::shuffle(label.begin(), label.end(), rng);
-  std::vector<vertex_t> source(m), target(m);
-  for (std::size_t e = 0; e < m; ++e) {
-    std::size_t u = 0, v = 0;
-    for (unsigned bit = 0; bit < scale; ++bit) {
-      double r = uniform(rng);
-      bool right = r >= a && (r < a + b || r >= a + b + c);  // quadrants b and d: column bit set
-      bool down = r >= a + b;                                // quadrants c and d: row bit set
-      u = (u << 1) | (down ? 1 : 0);
-      v = (v << 1) | (right ? 1 : 0);
-    }
-    source[e] = label[u];
-    target[e] = label[v];
-  }
-  return csr_from_edges(n, source, target, true);
-}
 
 Csr grid2d(std::size_t rows, std::size_t cols, const GraphLimits& limits) {
   const std::size_t n = rows * cols;

@@ -5,15 +5,23 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "treefix/core/device_array.hpp"
 #include "treefix/core/launch.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/graph/connectivity.hpp"
 #include "treefix/graph/device_graph.hpp"
 #include "treefix/graph/rooting.hpp"
 
 namespace treefix::detail {
+
+// Ranges of rows holding about equal shares of rows plus arcs (a hub's row does not leave one
+// thread with most of the work): `wanted` ranges (default eight per host thread), fewer for a
+// small graph. Range p is rows [first[p], first[p + 1]).
+std::vector<std::size_t> balanced_rows(const std::vector<std::int64_t>& row_offset,
+                                       std::size_t wanted = 8 * std::size_t(host_threads()));
 
 // Throws CapacityError unless vertices < 2^31 and edges < 2^30 (32-bit device indices).
 void require_graph_indices(std::size_t vertices, std::size_t edges, const char* what);

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -82,6 +83,11 @@ template <class F>
 decltype(auto) timed(PhaseTimes* phases, const char* phase, F&& f) {
   if (!phases) return f();
   return phases->measure(phase, std::forward<F>(f));
+}
+
+// The file mapped (TextFile), timed as the "read: map" phase.
+inline std::unique_ptr<TextFile> map_file(const std::string& path, PhaseTimes* phases) {
+  return timed(phases, "read: map", [&] { return std::make_unique<TextFile>(path); });
 }
 
 // Appends an integer and a separator to text.

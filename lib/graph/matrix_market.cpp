@@ -62,8 +62,7 @@ Banner parse_banner(std::string_view text, const std::string& path) {
 
 MatrixEntries read_matrix_market_entries(const std::string& path, const GraphReadOptions& options,
                                          bool values) {
-  std::unique_ptr<TextFile> file;
-  detail::timed(options.phases, "read: map", [&] { file = std::make_unique<TextFile>(path); });
+  const std::unique_ptr<TextFile> file = detail::map_file(path, options.phases);
   const std::string_view text = file->text();
   const Banner banner = parse_banner(text, path);
   // The size line: the first tokens after the banner ('%' lines are comments).

@@ -77,8 +77,7 @@ std::size_t neighbours_on_line(const Header& h, std::size_t tokens) {
 }  // namespace
 
 Csr read_metis(const std::string& path, const GraphReadOptions& options) {
-  std::unique_ptr<TextFile> file;
-  detail::timed(options.phases, "read: map", [&] { file = std::make_unique<TextFile>(path); });
+  const std::unique_ptr<TextFile> file = detail::map_file(path, options.phases);
   const std::string_view text = file->text();
   const Header h = parse_header(text, path);
   const std::string at_header = path + ":" + std::to_string(h.line) + ": ";

@@ -18,6 +18,7 @@
 
 #include "treefix/core/parallel.hpp"
 #include "treefix/io/compressed.hpp"
+#include "treefix/io/ranged_file.hpp"
 
 namespace treefix {
 
@@ -201,9 +202,44 @@ TextFile::~TextFile() {
   if (mapping_) ::munmap(mapping_, size_);
 }
 
+TextFile::TextFile(const std::string& path, ByteRange lines) : path_(path) {
+  const RangedReader file(path);
+  const std::uint64_t size = file.size();
+  const std::uint64_t begin = std::min(lines.begin, size), end = std::min(lines.end, size);
+  // From the byte before the range (whether the range starts at a line start), up to the end of
+  // the range's last line: the read grows past `end` until a newline (or the file's end).
+  const std::uint64_t from = begin ? begin - 1 : 0;
+  std::uint64_t read_end = end;
+  for (;;) {
+    copy_.resize(static_cast<std::size_t>(read_end - from));
+    file.read(copy_.data(), copy_.size(), from);
+    if (read_end == size || end <= begin ||
+        std::memchr(copy_.data() + (end - 1 - from), '\n', read_end - (end - 1)))
+      break;
+    read_end = std::min<std::uint64_t>(size, read_end + (std::uint64_t(1) << 20));
+  }
+  std::size_t first = 0;  // the line that began before the range is another's
+  if (begin) {
+    const void* newline = std::memchr(copy_.data(), '\n', copy_.size());
+    first = newline ? static_cast<std::size_t>(static_cast<const char*>(newline) - copy_.data()) + 1
+                    : copy_.size();
+  }
+  std::size_t last = static_cast<std::size_t>(end - from);  // the lines starting before `end`
+  if (last > first) {
+    const void* newline = std::memchr(copy_.data() + last - 1, '\n', copy_.size() - (last - 1));
+    last = newline ? static_cast<std::size_t>(static_cast<const char*>(newline) - copy_.data()) + 1
+                   : copy_.size();
+  } else {
+    last = first;
+  }
+  copy_ = copy_.substr(first, last - first);
+  data_ = copy_.data();
+  size_ = copy_.size();
+}
+
 std::size_t TextFile::line_of(std::size_t offset) const {
   const char* end = data_ + std::min(offset, size_);
-  return 1 + static_cast<std::size_t>(std::count(data_, end, '\n'));
+  return first_line_ + static_cast<std::size_t>(std::count(data_, end, '\n'));
 }
 
 void ChunkTokens::skip_space_and_comments() {

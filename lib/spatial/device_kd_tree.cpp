@@ -211,7 +211,7 @@ void build_kd_tree(Runtime& runtime, const BasicDevicePoints<Real>& points,
                   radix.range_first, radix.range_last, run, offsets, t.data, frame, t.child,
                   t.first, t.count, depth, t.split_dim, t.split_value, shape);
         cl_uint counts[2];
-        detail::read_buffer(runtime, shape, counts, sizeof counts, profile);
+        shape.read_into(runtime, counts, 2, 0, profile);
         t.shape.nodes = counts[0];
         t.shape.height = static_cast<int>(counts[1]);
         one_bucket = counts[0] == 0;  // the root holds one repeated point

@@ -38,8 +38,8 @@ Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPiec
   if (wish != Variant::automatic) return wish;
   // Lockstep where the device's row says it pays (SIMT hardware, through coalesced loads), on
   // queries whose items need nearly the same nodes: coherent, sorted, unguided
-  // (docs/design/spatial.md; the measurements are in bench/README.md). Items the library did
-  // not sort are sorted when a sample of neighbours says so.
+  // (docs/design/spatial.md; the measurements: bench/results/h100-2026-11-23-spatial). Items
+  // the library did not sort are sorted when a sample of neighbours says so.
   if (!runtime.tuning()[knobs::lockstep_when_coherent] || pieces.guided || !pieces.coherent)
     return Variant::independent;
   if (!sorted && sample) sorted = sample().sorted();

@@ -93,7 +93,7 @@ void LevelStructure::build_from_tour(Runtime& runtime, const DeviceEulerTour& to
     level_offset_.assign(offsets.begin(), offsets.end());
     // High-degree rows, by level.
     const std::size_t capacity = n / huge_degree_ + 1;
-    cl::Buffer found = runtime.allocate(2 * capacity * sizeof(cl_int), "huge rows");
+    DeviceArray<cl_int2> found(runtime, capacity, "huge rows");  // (position, vertex)
     cl::Buffer& count = runtime.scratch("levels.huge_count", sizeof(cl_int));
     fill(runtime, count, cl_int(0), 1, phase);
     build.run("level_huge_rows", build.items(n), order_, children_.child_offset, cl_uint(n),
@@ -101,9 +101,10 @@ void LevelStructure::build_from_tour(Runtime& runtime, const DeviceEulerTour& to
               found, cl_int(static_cast<int>(capacity)));
     const std::size_t huge_count = std::min<std::size_t>(
         static_cast<std::size_t>(read_value<cl_int>(runtime, count)), capacity);
+    std::vector<cl_int2> found_rows(huge_count);
+    found.read_into(runtime, found_rows.data(), huge_count, 0, profile);
     std::vector<std::pair<cl_int, cl_int>> rows(huge_count);  // (position, vertex)
-    if (huge_count)
-      detail::read_buffer(runtime, found, rows.data(), huge_count * 2 * sizeof(cl_int), profile);
+    for (std::size_t h = 0; h < huge_count; ++h) rows[h] = {found_rows[h].s[0], found_rows[h].s[1]};
     std::sort(rows.begin(), rows.end());
     std::vector<vertex_t> huge(huge_count + 1);
     huge_offset_.assign(levels + 1, 0);
@@ -206,16 +207,17 @@ using detail::sweep_value;
 using detail::SweepValue;
 
 // The sweep kernels for this structure, the arrays' type, the operator and the precision, after
-// checking that the arrays fit the structure; `sweep_result` the array the sweep writes (result
-// itself, or a wide scratch array that finish() narrows into result).
+// checking that the arrays fit the structure; out() the array the sweep writes (result itself,
+// or a wide scratch array that finish() narrows into result).
 template <class T>
-struct Sweep {
+struct Sweep : Kernels {
   Sweep(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
         DeviceArray<T>& result, Op op, Precision precision, Profile* profile)
-      : value(sweep_value(runtime, value_type_of<T>(), op, precision)),
-        kernels(runtime, "treefix/levels.cl",
-                std::string(DeviceChildLists::offset_option()) + " " + value.options,
+      : Kernels(runtime, "treefix/levels.cl",
+                std::string(DeviceChildLists::offset_option()) + " " +
+                    sweep_value(runtime, value_type_of<T>(), op, precision).options,
                 {profile, "levels"}),
+        value(sweep_value(runtime, value_type_of<T>(), op, precision)),
         result(result) {
     if (weights.size() != levels.size() || result.size() != levels.size())
       throw InputError(std::to_string(weights.size()) + " weights and " +
@@ -224,16 +226,15 @@ struct Sweep {
     sweep_result = value.wide ? &runtime.scratch("levels.wide_result", levels.size() * value.bytes)
                               : &result.buffer();
   }
+  const cl::Buffer& out() const { return *sweep_result; }
   // empty: 1 when the roots' results combine no terms, 2 the leaves' (levels_narrow)
   void finish(const LevelStructure& levels, int empty, LevelsStats* stats) {
     if (!value.wide || result.size() == 0) return;
-    kernels.run("levels_narrow", kernels.items(result.size()), *sweep_result,
-                static_cast<cl_int>(result.size()), result, levels.parent(),
-                levels.children().child_offset, static_cast<cl_int>(empty));
+    run("levels_narrow", items(result.size()), *sweep_result, static_cast<cl_int>(result.size()),
+        result, levels.parent(), levels.children().child_offset, static_cast<cl_int>(empty));
     if (stats) ++stats->kernel_launches;
   }
   SweepValue value;
-  Kernels kernels;
   DeviceArray<T>& result;
   cl::Buffer* sweep_result;
 };
@@ -244,9 +245,7 @@ template <class T>
 void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
                     LevelsStats* stats, Precision precision) {
-  Sweep<T> sweeping(runtime, levels, weights, result, op, precision, profile);
-  Kernels& sweep = sweeping.kernels;
-  const cl::Buffer& out = *sweeping.sweep_result;
+  Sweep<T> sweep(runtime, levels, weights, result, op, precision, profile);
   const cl_int excl = exclusive;
   translate_device_errors("levels rootfix", [&] {
     const auto& offset = levels.level_offset();
@@ -254,17 +253,18 @@ void levels_rootfix(Runtime& runtime, const LevelStructure& levels, const Device
       if (segment.fused) {
         sweep.run("levels_rootfix_fused", sweep.groups(1), levels.order(),
                   levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
-                  static_cast<cl_int>(segment.last_level), levels.parent(), weights, out, excl);
+                  static_cast<cl_int>(segment.last_level), levels.parent(), weights, sweep.out(),
+                  excl);
       } else {
         const std::size_t l = segment.first_level;
         const std::size_t count = offset[l + 1] - offset[l];
         sweep.run("levels_rootfix", sweep.items(count), levels.order(),
                   static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), levels.parent(),
-                  weights, out, excl);
+                  weights, sweep.out(), excl);
       }
       if (stats) ++stats->kernel_launches;
     }
-    sweeping.finish(levels, exclusive ? 1 : 0, stats);
+    sweep.finish(levels, exclusive ? 1 : 0, stats);
   });
 }
 
@@ -272,9 +272,7 @@ template <class T>
 void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const DeviceArray<T>& weights,
                     DeviceArray<T>& result, Op op, bool exclusive, Profile* profile,
                     LevelsStats* stats, Precision precision) {
-  Sweep<T> sweeping(runtime, levels, weights, result, op, precision, profile);
-  Kernels& sweep = sweeping.kernels;
-  const cl::Buffer& out = *sweeping.sweep_result;
+  Sweep<T> sweep(runtime, levels, weights, result, op, precision, profile);
   const std::size_t wg = sweep.wg_size();
   const std::size_t groups_huge = runtime.saturating_groups(wg);
   const auto& offset = levels.level_offset();
@@ -288,7 +286,7 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
   translate_device_errors("levels leaffix", [&] {
     cl::Buffer partial;
     if (most_huge)
-      partial = runtime.scratch("levels-partials", most_huge * groups_huge * sweeping.value.bytes);
+      partial = runtime.scratch("levels-partials", most_huge * groups_huge * sweep.value.bytes);
     const auto& segments = levels.segments();
     for (std::size_t s = segments.size(); s-- > 0;) {
       const auto& segment = segments[s];
@@ -296,7 +294,7 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
         sweep.run("levels_leaffix_fused", sweep.groups(1), levels.order(),
                   levels.level_offset_device(), static_cast<cl_int>(segment.first_level),
                   static_cast<cl_int>(segment.last_level), children.child_offset, children.child,
-                  weights, out, excl, huge_degree);
+                  weights, sweep.out(), excl, huge_degree);
         if (stats) ++stats->kernel_launches;
         continue;
       }
@@ -304,34 +302,38 @@ void levels_leaffix(Runtime& runtime, const LevelStructure& levels, const Device
       const std::size_t count = offset[l + 1] - offset[l];
       sweep.run("levels_leaffix", sweep.grid_stride(count), levels.order(),
                 static_cast<cl_int>(offset[l]), static_cast<cl_int>(count), children.child_offset,
-                children.child, weights, out, excl, huge_degree);
+                children.child, weights, sweep.out(), excl, huge_degree);
       if (stats) ++stats->kernel_launches;
       const std::size_t huge_count = huge_offset[l + 1] - huge_offset[l];
       if (huge_count == 0) continue;
       sweep.run("levels_leaffix_huge_partial", sweep.groups(groups_huge), levels.huge(),
                 static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(huge_count),
-                children.child_offset, children.child, weights, out, excl, partial);
+                children.child_offset, children.child, weights, sweep.out(), excl, partial);
       sweep.run("levels_leaffix_huge_finish", sweep.groups(huge_count), levels.huge(),
-                static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(groups_huge), weights, out,
-                excl, partial);
+                static_cast<cl_int>(huge_offset[l]), static_cast<cl_int>(groups_huge), weights,
+                sweep.out(), excl, partial);
       if (stats) stats->kernel_launches += 2;
     }
-    sweeping.finish(levels, exclusive ? 2 : 0, stats);
+    sweep.finish(levels, exclusive ? 2 : 0, stats);
   });
 }
 
 namespace {
 // Host convenience shared by rootfix and leaffix: check, prepare, upload, sweep, download.
-template <class T, class Sweep>
+template <class T>
 std::vector<T> host_levels(Runtime& runtime, const ParentArray& parent,
-                           const std::vector<T>& weights, Sweep sweep) {
+                           const std::vector<T>& weights, Op op, bool exclusive,
+                           Precision precision, bool root) {
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
                      std::to_string(parent.size()) + " vertices");
   LevelStructure levels(runtime, parent);
   auto w = DeviceArray<T>::upload(runtime, weights);
   DeviceArray<T> r(runtime, parent.size(), "levels result");
-  sweep(levels, w, r);
+  if (root)
+    levels_rootfix(runtime, levels, w, r, op, exclusive, nullptr, nullptr, precision);
+  else
+    levels_leaffix(runtime, levels, w, r, op, exclusive, nullptr, nullptr, precision);
   return r.download(runtime);
 }
 }  // namespace
@@ -340,18 +342,14 @@ template <class T>
 std::vector<T> levels_rootfix(Runtime& runtime, const ParentArray& parent,
                               const std::vector<T>& weights, Op op, bool exclusive,
                               Precision precision) {
-  return host_levels(runtime, parent, weights, [&](const LevelStructure& l, auto& w, auto& r) {
-    levels_rootfix(runtime, l, w, r, op, exclusive, nullptr, nullptr, precision);
-  });
+  return host_levels(runtime, parent, weights, op, exclusive, precision, true);
 }
 
 template <class T>
 std::vector<T> levels_leaffix(Runtime& runtime, const ParentArray& parent,
                               const std::vector<T>& weights, Op op, bool exclusive,
                               Precision precision) {
-  return host_levels(runtime, parent, weights, [&](const LevelStructure& l, auto& w, auto& r) {
-    levels_leaffix(runtime, l, w, r, op, exclusive, nullptr, nullptr, precision);
-  });
+  return host_levels(runtime, parent, weights, op, exclusive, precision, false);
 }
 
 bool levels_preferred(std::size_t levels, std::size_t n, Op op) {  // levels: cost in launches

@@ -153,17 +153,11 @@ void check_lengths(const ParentArray& parent, std::size_t weights) {
                      std::to_string(parent.size()) + " vertices");
 }
 
-}  // namespace
-
+// Top-down: a parent is final before its children read it.
 template <class T>
-std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& order,
-                       const std::vector<T>& w, Op op, bool exclusive, Precision precision) {
-  check_lengths(parent, w.size());
-  if constexpr (std::is_floating_point_v<T>)
-    if (op == Op::sum && precision == Precision::accurate)
-      return accurate_rootfix(parent, order, w, exclusive);
+std::vector<T> down_pass(const ParentArray& parent, const std::vector<vertex_t>& order,
+                         const std::vector<T>& w, Op op, bool exclusive) {
   auto r = prefaulted_vector<T>(parent.size());
-  // top-down: a parent is final before its children read it
   for (std::size_t i = 0; i < order.size(); ++i) {
     TREEFIX_PREFETCH_AHEAD(i + kAhead, r, w);
     const vertex_t v = order[i];
@@ -178,15 +172,11 @@ std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& o
   return proper;
 }
 
+// Bottom-up: r[v] holds the descendants' total when v is reached in reverse order.
 template <class T>
-std::vector<T> leaffix(const ParentArray& parent, const std::vector<vertex_t>& order,
-                       const std::vector<T>& w, Op op, bool exclusive, Precision precision) {
-  check_lengths(parent, w.size());
-  if constexpr (std::is_floating_point_v<T>)
-    if (op == Op::sum && precision == Precision::accurate)
-      return accurate_leaffix(parent, order, w, exclusive);
+std::vector<T> up_pass(const ParentArray& parent, const std::vector<vertex_t>& order,
+                       const std::vector<T>& w, Op op, bool exclusive) {
   auto r = prefaulted_vector<T>(parent.size(), identity<T>(op));
-  // bottom-up: r[v] holds the descendants' total when v is reached in reverse order
   for (std::size_t i = order.size(); i-- > 0;) {
     TREEFIX_PREFETCH_AHEAD(i - kAhead, r, w);  // below 0 wraps past the end
     vertex_t v = order[i];
@@ -196,6 +186,34 @@ std::vector<T> leaffix(const ParentArray& parent, const std::vector<vertex_t>& o
     if (parent[v] != -1) r[parent[v]] = apply(op, r[parent[v]], total);
   }
   return r;
+}
+
+// Either direction, the accurate sum's own passes where a floating-point sum asks for them.
+template <class T>
+std::vector<T> fix_in_order(const ParentArray& parent, const std::vector<vertex_t>& order,
+                            const std::vector<T>& w, Op op, bool exclusive, Precision precision,
+                            bool root) {
+  check_lengths(parent, w.size());
+  if constexpr (std::is_floating_point_v<T>)
+    if (op == Op::sum && precision == Precision::accurate)
+      return root ? accurate_rootfix(parent, order, w, exclusive)
+                  : accurate_leaffix(parent, order, w, exclusive);
+  return root ? down_pass(parent, order, w, op, exclusive)
+              : up_pass(parent, order, w, op, exclusive);
+}
+
+}  // namespace
+
+template <class T>
+std::vector<T> rootfix(const ParentArray& parent, const std::vector<vertex_t>& order,
+                       const std::vector<T>& w, Op op, bool exclusive, Precision precision) {
+  return fix_in_order(parent, order, w, op, exclusive, precision, true);
+}
+
+template <class T>
+std::vector<T> leaffix(const ParentArray& parent, const std::vector<vertex_t>& order,
+                       const std::vector<T>& w, Op op, bool exclusive, Precision precision) {
+  return fix_in_order(parent, order, w, op, exclusive, precision, false);
 }
 
 template <class T>

@@ -248,12 +248,12 @@ std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
   treefix(runtime, tree, w, r, options, fix);
   return timed(runtime, options.phases, "download", [&] {
     if (storage) {  // the weights are on the device: their memory takes the result
-      detail::read_buffer(runtime, r.buffer(), storage->data(), n * sizeof(T), options.profile);
+      r.read_into(runtime, storage->data(), n, 0, options.profile);
       return std::move(*storage);
     }
     if (!out.valid()) return r.download(runtime, options.profile);
     std::vector<T> result = out.get();
-    detail::read_buffer(runtime, r.buffer(), result.data(), n * sizeof(T), options.profile);
+    r.read_into(runtime, result.data(), n, 0, options.profile);
     return result;
   });
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Acceptance test of the graph commands over several ranks (docs/distributed.md): mpirun -np 1, 2
-# and 3 on the one CPU device, results equal to the single-device commands. $1 = treefix
-# program, $2 = scratch dir. Skipped (passes) in a build without the distributed layer.
+# and 3 on the one CPU device, results equal to the single-device commands; the Graph500 suite
+# of treefix-bench on 1, 2 and 3 ranks. $1 = treefix program, $2 = scratch dir. Skipped (passes)
+# in a build without the distributed layer.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 shared="$here/../../../shared/data"  # the real graphs, beside the clone
@@ -46,8 +47,15 @@ mpi() {
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
     mpirun --oversubscribe -np "$ranks" "$treefix" "$@"
 }
+bench=$(dirname "$treefix")/treefix-bench
+mpi_bench() {  # the same for treefix-bench
+  local ranks="$1"
+  shift
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    mpirun --oversubscribe -np "$ranks" "$bench" "$@"
+}
 
-# --- the generator: the same graph (bytes and hash) for 1, 2 and 3 ranks ---
+# --- the generator: the same graph (bytes and hash) for 1, 2 and 3 ranks and on one device ---
 for np in 1 2 3; do
   mpi $np generate kronecker --scale 9 --distributed -o "k$np.csr" 2> "gen$np.txt"
   grep -o "hash [0-9a-f]*" "gen$np.txt" > "hash$np.txt"
@@ -55,6 +63,12 @@ done
 cmp k1.csr k2.csr || fail "Kronecker graph differs between 1 and 2 ranks"
 cmp k1.csr k3.csr || fail "Kronecker graph differs between 1 and 3 ranks"
 diff hash1.txt hash3.txt || fail "hash differs between 1 and 3 ranks"
+"$treefix" generate kronecker --scale 9 --format csr -o k0.csr
+cmp k0.csr k1.csr || fail "generate kronecker on one device differs from --distributed"
+"$treefix" bfs --graph kronecker:9 --source 3 -o ref_depth.txt
+"$treefix" bfs --graph k0.csr --source 3 -o depth.txt
+diff -q ref_depth.txt depth.txt > /dev/null || fail "--graph kronecker:9 is not generate kronecker's graph"
+[ ! -e k1.csr.partial ] || fail "the distributed writer left k1.csr.partial"
 mpi 2 bfs --graph kronecker:9 --stats -o /dev/null 2> kstats.txt
 grep -q "$(cat hash1.txt)" kstats.txt || fail "--graph kronecker:9 is not the generated graph"
 grep -q "level 1: .*exchange" kstats.txt || fail "--stats prints every level's exchange"
@@ -166,19 +180,33 @@ for np in 2 3; do
   diff -q ref_depth.txt depth.txt > /dev/null || fail "directed70.txt: depths differ on $np ranks"
 done
 
-# --- Graph500 runs: validated sources, GTEPS printed ---
-mpi 2 bfs --graph kronecker:10 --roots 4 --check > g500.txt
-grep -q "4 roots, harmonic mean .* GTEPS.*validated" g500.txt || fail "Graph500 line: $(cat g500.txt)"
-mpi 3 bfs --graph kronecker:10 --roots 3 --check > g500.txt
-grep -q "3 roots, harmonic mean .* GTEPS.*validated (.* ms a root)" g500.txt ||
-  fail "Graph500 line on 3 ranks: $(cat g500.txt)"
-mpi 2 bfs --graph kronecker:10 --roots 2 --stats 2> g500stats.txt > /dev/null
-grep -q "^root .* GTEPS; .* levels: top-down .* exchange .* bytes" g500stats.txt ||
-  fail "--stats of a Graph500 run sums each root's levels: $(head -3 g500stats.txt)"
+# --- Graph500 runs (treefix-bench graph500): validated searches, TEPS as bench_bfs reports them,
+# the same harness on one device and on several ranks ---
+[ -x "$bench" ] || fail "treefix-bench is not built beside treefix"
+column() { head -1 "$2" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+for np in 1 2 3; do
+  mpi_bench "$np" graph500 --scale 10 --roots 4 --check --csv "g500_$np.csv" > "g500_$np.txt" ||
+    fail "graph500 on $np ranks: $(tail -3 "g500_$np.txt")"
+  grep -q "^# device: " "g500_$np.txt" || fail "graph500 prints the device line once: $np ranks"
+  [ "$(grep -c '^# device: ' "g500_$np.txt")" = 1 ] || fail "graph500: one header, from rank 0"
+  hmean=$(column hmean_GTEPS "g500_$np.csv")
+  check=$(column check_ms "g500_$np.csv")
+  [[ -n $hmean && -n $check ]] || fail "graph500 CSV lacks hmean_GTEPS or check_ms"
+  awk -F, -v h="$hmean" -v c="$check" -v np="$np" 'NR == 2 {
+      if (!($h > 0) || $c == "-") { print "graph500 on " np " ranks: " $0; exit 1 } }' \
+    "g500_$np.csv" || fail "graph500 row on $np ranks"
+  [ "$(grep -c ",kronecker-10,$np,direction-optimising," "g500_$np.csv")" = 4 ] ||
+    fail "graph500: one CSV row per search on $np ranks"
+done
+mpi_bench 2 graph500 --scale 9 --roots 2 --directions direction-optimising,top-down \
+  --levels > g500levels.txt 2> g500levels.err
+grep -q "top-down" g500levels.txt || fail "graph500 --directions: $(cat g500levels.txt)"
+grep -q "^  level 1: .*exchange .* bytes" g500levels.err ||
+  fail "graph500 --levels prints every level: $(head -3 g500levels.err)"
 # The frontier bitmaps and top-down pairs through MPI's collectives (ranks on several hosts)
 # instead of the host's shared blocks, and levels chosen by the single-device rule alone (more
 # top-down levels): the same depths.
-"$treefix" bfs --graph kronecker:11 --source 1 -o ref_depth.txt
+"$treefix" bfs --graph kronecker:11 --source 1 -o ref_depth.txt  # one device, no launcher
 for np in 2 3; do
   TREEFIX_MPI_SHARED=off mpi $np bfs --graph kronecker:11 --source 1 --check -o depth.txt
   diff -q ref_depth.txt depth.txt > /dev/null || fail "depths differ on $np ranks without the shared block"

@@ -85,11 +85,33 @@ BfsResult bfs(Runtime& runtime, const Csr& graph, vertex_t source, const BfsOpti
 // Sequential BFS (the tests' reference): depths, and parents (first discoverer in row order).
 BfsResult bfs_reference(const Csr& graph, vertex_t source);
 
-// Empty when parent/depth describe a valid BFS from `source` whose depths equal `expected_depth`;
-// else a sentence naming the first vertex at fault ("vertex 17: parent 4 is not a neighbour").
+// The one check of a BFS tree (Graph500's): empty when depth/parent are a valid BFS from
+// `sources`, else a sentence naming the first vertex at fault ("vertex 17: parent 4 is not a
+// neighbour"). Valid: sources at depth 0 without parent; every other reached vertex's parent one
+// level up with an arc to it; unreached vertices without parent; no arc from a reached vertex to
+// one unreached or more than one level deeper (so the reached vertices are the sources'
+// components and the depths are distances). No reference search is needed: one pass over the
+// rows on all host cores. A partitioned graph's ranks each check their share
+// (treefix/distributed/bfs.hpp).
+std::string bfs_problem(const Csr& graph, const std::vector<vertex_t>& sources,
+                        const std::vector<vertex_t>& depth, const std::vector<vertex_t>& parent);
+// The same answer with the arcs read on the device, where `device` holds `graph` already:
+// milliseconds where the host takes a second on a large graph. A fault found there is worded by
+// the host check. Directed graphs and trees of 255 levels or more are checked on the host.
+std::string bfs_problem(Runtime& runtime, const Csr& graph, const DeviceGraph& device,
+                        const std::vector<vertex_t>& sources, const std::vector<vertex_t>& depth,
+                        const std::vector<vertex_t>& parent, Profile* profile = nullptr);
+
+// bfs_problem from `source`, and the depths equal to `expected_depth` (the reference's): the
+// tests' and `treefix bfs --check`'s comparison.
 std::string bfs_tree_problem(const Csr& graph, vertex_t source,
                              const std::vector<vertex_t>& expected_depth,
                              const std::vector<vertex_t>& depth,
                              const std::vector<vertex_t>& parent);
+
+namespace detail {
+// InputError "BFS source 9 outside 0..4 (the graph has 5 vertices)" for a source not in 0..n-1.
+void require_bfs_sources(const std::vector<vertex_t>& sources, std::size_t n);
+}  // namespace detail
 
 }  // namespace treefix

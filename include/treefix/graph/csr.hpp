@@ -1,6 +1,9 @@
 #pragma once
 // Graphs in compressed sparse row form. Undirected graphs store both directions of every edge.
 // Every Csr the library makes has its rows sorted, without duplicates and without self loops.
+// A Csr may also hold a block of a larger graph's rows (a rank's share of a partitioned graph,
+// treefix/graph/partitioned_graph.hpp): row v is then vertex first + v and the column ids are the
+// whole graph's; the functions that take `first` say so.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -44,22 +47,38 @@ Csr symmetrized(const Csr& directed);
 // (count, or 2 count when undirected): what readers check before they start.
 std::uint64_t csr_build_bytes(std::size_t n, std::uint64_t arcs);
 
-// Brings rows filled in file order (METIS lines, a SciPy CSR) to the form above: each row sorted,
-// duplicates merged, self loops dropped, on all host cores. Does nothing to rows already so.
-// Column ids must be in 0..n-1. Leaves `undirected` as it is.
-void normalize_rows(Csr& graph);
+// Brings rows filled in file order (METIS lines, a SciPy CSR, arcs placed as they came) to the
+// form above: each row sorted, duplicates merged, self loops dropped (row v being vertex
+// first + v), compacted in place, on all host cores. Does nothing to rows already so. Leaves
+// `undirected` as it is.
+void normalize_rows(Csr& graph, std::int64_t first = 0);
 
 // Checks arrays a file handed over as they are (SciPy CSR, our raw CSR): row offsets from 0 to
 // the column count and never decreasing, column ids in 0..n-1 (InputError "what: row offset 7
 // ..." / "what: arc 12 goes to vertex 40, outside 0..9" for the first bad one); then brings rows
 // to the library's form (normalize_rows) when they are not already. On all host cores.
 void check_and_normalize(Csr& graph, const std::string& what);
+// The same for a block of rows of a larger graph: rows [first_vertex, ...) of a graph of
+// `graph_vertices` vertices, whose first arc is the whole graph's arc `first_arc`; messages give
+// the whole graph's row and arc numbers. The caller checks the block's offsets against the whole.
+struct RowBlock {
+  std::int64_t first_vertex = 0;
+  std::int64_t first_arc = 0;
+  std::size_t graph_vertices = 0;
+};
+void check_and_normalize(Csr& rows, const std::string& what, const RowBlock& block);
 
 // Whether every arc has its reverse (rows without duplicates, as csr_from_edges leaves them): 64
 // arcs at random looked up first (a missing reverse answers at once), then one streaming pass on
 // all host cores comparing keyed hash sums of the arcs and of their reverses, with a fresh random
 // key per call (a non-symmetric graph passes with probability ~2^-128).
 bool has_reverse_arcs(const Csr& graph);
+
+// An order-independent hash of the graph's arcs (a sum of their keyed mixes, mod 2^64, plus the
+// vertex count's): equal for equal graphs, and for a partitioned graph the same whatever the
+// rank count (treefix/distributed/partitioned_graph.hpp). A fingerprint for comparing runs (its
+// key is fixed), not a defence against crafted input.
+std::uint64_t graph_hash(const Csr& graph);
 
 // The graph of a forest: an arc from every vertex to each of its children (rows in increasing
 // child order), so that a BFS from the roots visits the forest level by level.

@@ -38,6 +38,14 @@ EdgeList read_edge_list_strict(const std::string& path, std::int64_t vertices = 
                                std::vector<std::size_t>* lines = nullptr,
                                const GraphLimits& limits = {});
 
+class TextFile;
+// The "u v" pairs of an edge-list text, as they stand (the parser of read_edge_list_strict and of
+// the graph reader), on all host cores: a whole file, or the lines of one rank's byte range
+// (TextFile's ranged constructor, its lines numbered where they stand in the file). Ids in
+// 0..2^31-2; `vertices` is the largest id + 1 (0 without edges). InputError "path:line: ..." for
+// the first bad line.
+EdgeList parse_edge_list(const TextFile& text);
+
 struct Csr;
 // The undirected edges of a graph, each once as (u, v) with u < v: an arc without its reverse
 // counts as the edge it names. What `treefix root` makes of a forest given in a graph format

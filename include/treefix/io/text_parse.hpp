@@ -34,6 +34,15 @@ namespace treefix {
 class TextFile {
  public:
   explicit TextFile(const std::string& path);
+  // The lines of an uncompressed regular file that start in its bytes [begin, end) (a line starts
+  // at byte 0 or after a newline), read by range (treefix/io/ranged_file.hpp): how the ranks of a
+  // world share one text file, each parsing its own lines. Consecutive ranges cover every line
+  // once. Lines are numbered from 1 until number_lines_from says where the first one stands.
+  struct ByteRange {
+    std::uint64_t begin = 0, end = 0;
+  };
+  TextFile(const std::string& path, ByteRange lines);
+  void number_lines_from(std::size_t first_line) { first_line_ = first_line; }
   ~TextFile();
   TextFile(const TextFile&) = delete;
   TextFile& operator=(const TextFile&) = delete;
@@ -47,6 +56,7 @@ class TextFile {
   std::string path_;
   const char* data_ = nullptr;
   std::size_t size_ = 0;
+  std::size_t first_line_ = 1;
   void* mapping_ = nullptr;
   std::string copy_;  // the bytes of a file that could not be mapped, or decompressed
   std::shared_ptr<const std::string> shared_;  // standard input's bytes

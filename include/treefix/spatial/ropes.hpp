@@ -98,7 +98,8 @@ NeighbourSpread neighbour_spread(Runtime& runtime, const cl::Buffer& coord, std:
                                  const cl::Buffer* item_row = nullptr);
 
 // Resolves `automatic` for a traversal (sorted: whether the library sorted the items); the rule
-// and the measurements behind it are in docs/design/spatial.md and bench/README.md.
+// and the measurements behind it are in docs/design/spatial.md and
+// bench/results/h100-2026-11-23-spatial.
 Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
                        bool sorted);
 // The same, with the items' order tested by `sample` (a neighbour_spread of the items) when the

@@ -124,8 +124,8 @@ constexpr std::size_t kFusedLevelWidth = 1024;
 //              (a launch, ~5-10 us, is worth the extra Euler-tour traffic of ~2^18 vertices)
 //   min, max:  levels <= kLevelsBase + n / kSequentialVerticesPerLevel
 //              (a launch is worth the host pass and transfers of ~2^10 vertices)
-// docs/design/treefix.md gives the reasoning, bench/README.md the measurements; recalibrate
-// from `treefix-bench bfs`.
+// docs/design/treefix.md gives the reasoning, bench/results/h100-2026-11-23 the measurements;
+// recalibrate from `treefix-bench bfs`.
 constexpr std::size_t kLevelsBase = 8;
 constexpr std::size_t kEulerVerticesPerLevel = std::size_t{1} << 18;
 constexpr std::size_t kSequentialVerticesPerLevel = std::size_t{1} << 10;

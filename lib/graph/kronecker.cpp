@@ -1,18 +1,18 @@
-// The distributed Kronecker generator (distributed/distributed_graph.hpp). Edge i is drawn from a
-// counter-based hash of (seed, i), so any rank can make any edge without generator state: the
-// graph depends on the seed alone, never on the rank count.
+// The Kronecker generator (treefix/graph/generate.hpp). Edge i is drawn from a counter-based hash
+// of (seed, i), so any rank can make any edge without generator state: the graph depends on the
+// seed alone, never on the rank count or the device.
 #include <algorithm>
 
-#include "distributed/mix.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/host_memory.hpp"
+#include "treefix/core/mix.hpp"
 #include "treefix/core/parallel.hpp"
-#include "treefix/distributed/distributed_graph.hpp"
+#include "treefix/graph/edge_stream.hpp"
+#include "treefix/graph/generate.hpp"
 
-namespace treefix {
+namespace treefix::generate {
 
 namespace {
-
-using detail::mix;
 
 // A bijection of [0, 2^scale) (Graph500 scrambles vertex labels so that the hubs, the ids with
 // few one bits, spread over the ranks): rounds of an odd multiplier and a right xor-shift, both
@@ -23,8 +23,8 @@ struct Scramble {
   Scramble(unsigned scale, std::uint64_t seed)
       : mask(scale == 64 ? ~0ull : (1ull << scale) - 1), shift(scale / 2 + 1) {
     for (int round = 0; round < 3; ++round) {
-      multiplier[round] = mix(seed * 3 + round) | 1;
-      addend[round] = mix(seed * 5 + round + 11);
+      multiplier[round] = mix64(seed * 3 + round) | 1;
+      addend[round] = mix64(seed * 5 + round + 11);
     }
   }
   std::uint64_t operator()(std::uint64_t x) const {
@@ -51,7 +51,7 @@ struct KroneckerEdges {
   Scramble scramble;
   std::uint64_t key;
   KroneckerEdges(unsigned s, std::uint64_t seed)
-      : scale(s), scramble(s, seed), key(mix(seed ^ 0x5eed5eed5eedull)) {}
+      : scale(s), scramble(s, seed), key(mix64(seed ^ 0x5eed5eed5eedull)) {}
 };
 
 constexpr unsigned kBlockEdges = 16;
@@ -69,7 +69,7 @@ void make_block(const KroneckerEdges& stream, std::uint64_t first, vertex_t* sou
   unsigned level = 0;
   for (std::uint64_t w = 0; level < stream.scale; ++w) {
     for (unsigned l = 0; l < kBlockEdges; ++l)
-      word[l] = mix(stream.key + mix((first + l) * 16 + w));
+      word[l] = mix64(stream.key + mix64((first + l) * 16 + w));
     for (unsigned j = 0; j < 3 && level < stream.scale; ++j, ++level)
       for (unsigned l = 0; l < kBlockEdges; ++l) {
         const std::uint64_t r = (word[l] >> (kLevelBits * j)) & (kLevelRange - 1);
@@ -106,12 +106,18 @@ void make_edges(const KroneckerEdges& stream, std::uint64_t first, std::uint64_t
 }
 
 void check_scale(unsigned scale) {
-  if (scale < 1 || scale > 30)
-    throw InputError("Kronecker scale " + std::to_string(scale) +
-                     ": 1..30 (vertex ids are 32-bit)");
+  if (scale > 30)
+    throw InputError("kronecker scale " + std::to_string(scale) +
+                     " exceeds 30 (vertex ids are 32-bit)");
 }
 
 }  // namespace
+
+void kronecker_edges(unsigned scale, std::uint64_t seed, std::uint64_t first, std::uint64_t last,
+                     vertex_t* source, vertex_t* target) {
+  check_scale(scale);
+  make_edges(KroneckerEdges(scale, seed), first, last, source, target);
+}
 
 std::uint64_t kronecker_host_bytes(unsigned scale, unsigned edge_factor, int ranks) {
   check_scale(scale);
@@ -119,19 +125,24 @@ std::uint64_t kronecker_host_bytes(unsigned scale, unsigned edge_factor, int ran
   return edge_stream_host_bytes(static_cast<std::size_t>(n), n * edge_factor, ranks, true);
 }
 
-LocalGraph kronecker_local_graph(const World& world, unsigned scale, unsigned edge_factor,
-                                 std::uint64_t seed, PhaseTimes* phases) {
+Csr kronecker(unsigned scale, unsigned edge_factor, std::uint64_t seed, const GraphLimits& limits,
+              PhaseTimes* phases) {
   check_scale(scale);
-  const std::uint64_t n = 1ull << scale, edges = n * edge_factor;
-  const std::uint64_t first = edges * world.rank() / world.size(),
-                      last = edges * (world.rank() + 1) / world.size();
+  const std::size_t n = std::size_t{1} << scale;
+  const std::uint64_t edges = std::uint64_t{n} * edge_factor;  // at most 2^30 * 2^32
+  // The rows of both arcs of every edge (csr_build_bytes counts 4 bytes an arc more than the
+  // stream's rows hold, which covers a round in flight): refused before generating.
+  require_graph_fits(limits,
+                     "kronecker graph of scale " + std::to_string(scale) + " and edge factor " +
+                         std::to_string(edge_factor),
+                     n, bytes_for(edges, 2));
   const KroneckerEdges stream(scale, seed);
-  return local_graph_from_edge_stream(
-      world, static_cast<std::size_t>(n), last - first, true,
+  return csr_from_edge_stream(
+      n, edges, true,
       [&](std::uint64_t from, std::uint64_t to, vertex_t* source, vertex_t* target) {
-        make_edges(stream, first + from, first + to, source, target);
+        make_edges(stream, from, to, source, target);
       },
       phases);
 }
 
-}  // namespace treefix
+}  // namespace treefix::generate

@@ -1,5 +1,6 @@
-// Distributed connected components and BFS spanning forests (distributed/distributed_bfs.hpp): the
-// host side of kernels/distributed/components_distributed.cl. Local components and the ghosts
+// Connected components and rooted spanning forests of a partitioned graph
+// (distributed/connectivity.hpp): a world of one runs the single-device algorithms; several ranks
+// the host side of kernels/distributed/components_distributed.cl. Local components and the ghosts
 // (far ends of cut arcs) in one pass over the rank's rows on its device; the ghosts' labels asked
 // of their owners and answered in one all-to-all each; the cut arcs linked on the device; the
 // labels they joined all-gathered and linked on every rank alike.
@@ -12,7 +13,9 @@
 #include "distributed/vertex_bitmaps.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/core/parallel.hpp"
-#include "treefix/distributed/distributed_bfs.hpp"
+#include "treefix/distributed/bfs.hpp"
+#include "treefix/distributed/connectivity.hpp"
+#include "treefix/graph/connectivity.hpp"
 
 namespace treefix {
 
@@ -37,29 +40,24 @@ std::uint64_t piece_slots(std::uint64_t arcs) { return arcs / kTeamRow + arcs / 
 // local vertex), the pieces' list (12 per piece), the ghost bitmap (n/8), the global forest (4n)
 // and the ghosts with their labels (8 per ghost; ghosts are at most the other ranks' vertices
 // and at most the rank's arcs).
-std::uint64_t merge_device_bytes(const LocalGraph& g) {
+std::uint64_t merge_device_bytes(const PartitionedGraph& g) {
   const std::uint64_t n = g.vertices, local_n = g.local_vertices(), arcs = g.local_arcs();
   const std::uint64_t ghosts = std::min<std::uint64_t>(n - local_n, arcs);
   return local_n * 8 + piece_slots(arcs) * 12 + bitmap_words(n) * 4 + n * 4 + ghosts * 8;
 }
-std::uint64_t row_bytes(const LocalGraph& g) {
-  return (g.local_vertices() + 1) * 8 + g.local_arcs() * 4;
-}
 
 // Refused on every rank, with the numbers of the first rank that does not fit, when `extra` bytes
-// on top of the merge's (and the rows', unless already on the device) exceed the device.
-void require_merge_fits(const World& world, Runtime& runtime, const LocalGraph& g, bool with_rows,
+// on top of the merge's exceed the device (the rows are on it already).
+void require_merge_fits(const World& world, Runtime& runtime, const PartitionedGraph& g,
                         const std::string& step = "", std::uint64_t extra = 0) {
   on_every_rank(world, [&] {
-    const std::uint64_t rows = with_rows ? row_bytes(g) : 0;
     runtime.require_fits("components: rank " + std::to_string(world.rank()) +
                              "'s share of a graph of " + std::to_string(g.vertices) +
                              " vertices and " + std::to_string(g.arcs) + " arcs (" +
                              std::to_string(g.local_vertices()) + " vertices, " +
                              std::to_string(g.local_arcs()) + " arcs" + step + ")",
-                         rows + merge_device_bytes(g) + extra,
-                         std::max<std::uint64_t>({with_rows ? g.local_arcs() * 4 : 0,
-                                                  g.vertices * std::uint64_t{4}, extra}));
+                         merge_device_bytes(g) + extra,
+                         std::max<std::uint64_t>({g.vertices * std::uint64_t{4}, extra}));
   });
 }
 
@@ -111,16 +109,24 @@ std::uint64_t count_roots(const std::vector<vertex_t>& label, std::int64_t first
   return total;
 }
 
-DistributedComponents merge(const World& world, Runtime& runtime, const LocalGraph& g,
-                            const DeviceRows& rows, Profile* profile) {
+}  // namespace
+
+namespace detail {
+
+PartitionedComponents partitioned_components(const World& world, Runtime& runtime,
+                                             const PartitionedDeviceGraph& graph,
+                                             Profile* profile) {
+  const PartitionedGraph& g = graph.host();
+  const DeviceGraph& rows = graph.rows();
+  require_merge_fits(world, runtime, g);
   const std::size_t n = g.vertices, local_n = g.local_vertices();
-  DistributedComponents result;
+  PartitionedComponents result;
   if (n == 0) return result;  // every rank alike
-  const cl_int first = static_cast<cl_int>(g.begin()), undirected = g.undirected ? 1 : 0;
+  const cl_int first = static_cast<cl_int>(g.begin()), undirected = g.undirected() ? 1 : 0;
   const Clock::time_point start = Clock::now();
   Kernels k(runtime, "distributed/components_distributed.cl",
-            "-DSMALL_ROW=" + std::to_string(kSmallRow) + " -DTEAM_ROW=" + std::to_string(kTeamRow) +
-                " -DCHUNK=" + std::to_string(kChunk),
+            std::string(rows.offset_option()) + " -DSMALL_ROW=" + std::to_string(kSmallRow) +
+                " -DTEAM_ROW=" + std::to_string(kTeamRow) + " -DCHUNK=" + std::to_string(kChunk),
             {profile, "components"});
   const cl_uint team = static_cast<cl_uint>(
       std::min(runtime.tuning()[knobs::distributed_components_team], k.wg_size()));
@@ -131,7 +137,7 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
       team_rows(runtime, local_n, "row list"), global_parent(runtime, 0, "components forest");
   const std::size_t pieces = piece_slots(g.local_arcs());
   DeviceArray<vertex_t> piece_row(runtime, pieces, "row pieces");
-  DeviceArray<cl_long> piece_first(runtime, pieces, "row pieces");
+  DeviceArray<cl_long> piece_first(runtime, pieces, "row pieces");  // EDGE_T: room for either
   DeviceArray<cl_uint> counts(runtime, 2, "row lists"),
       ghost_bits(runtime, bitmap_words(n), "ghosts");
   fill(runtime, counts.buffer(), cl_uint(0), 2, {profile, "components"});
@@ -139,12 +145,12 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   // Pass 0 lists the long rows, pass 1 walks the same lists.
   auto walk = [&](cl_int pass) {
     if (local_n == 0) return;
-    k.run("dcc_rows", k.grid_stride(local_n), rows.row_offset, rows.column, first, cl_uint(local_n),
-          undirected, pass, cl_int(pass == 0), local_parent, global_parent, ghost_bits, team_rows,
-          piece_row, piece_first, counts);
-    k.run("dcc_teams", all_groups, rows.row_offset, rows.column, first, cl_uint(local_n),
+    k.run("dcc_rows", k.grid_stride(local_n), rows.row_offset(), rows.column(), first,
+          cl_uint(local_n), undirected, pass, cl_int(pass == 0), local_parent, global_parent,
+          ghost_bits, team_rows, piece_row, piece_first, counts);
+    k.run("dcc_teams", all_groups, rows.row_offset(), rows.column(), first, cl_uint(local_n),
           undirected, pass, local_parent, global_parent, ghost_bits, team_rows, counts, team);
-    k.run("dcc_chunks", all_groups, rows.row_offset, rows.column, first, cl_uint(local_n),
+    k.run("dcc_chunks", all_groups, rows.row_offset(), rows.column(), first, cl_uint(local_n),
           undirected, pass, local_parent, global_parent, ghost_bits, piece_row, piece_first,
           counts);
   };
@@ -159,7 +165,7 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   // The exchange: each ghost asked of its owner once, answered with its label once.
   Clock::time_point exchange_start = Clock::now();
   std::vector<cl_uint> bits = prefaulted_vector<cl_uint>(ghost_bits.size());
-  detail::read_buffer(runtime, ghost_bits.buffer(), bits.data(), bits.size() * 4, profile);
+  ghost_bits.read_into(runtime, bits.data(), bits.size(), 0, profile);
   const std::vector<vertex_t> ghosts = set_bits(bits);
   bits = {};
   if (world.sum(ghosts.size()) == 0) {  // no cut arcs anywhere (a world of one): local is all
@@ -182,8 +188,8 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   const std::vector<vertex_t> asked = values_of<vertex_t>(
       world.all_to_all(reinterpret_cast<const char*>(ghosts.data()), ask_bytes, asked_bytes));
   std::vector<vertex_t> answers;
-  require_merge_fits(world, runtime, g, false,
-                     ", answering " + std::to_string(asked.size()) + " ghosts", asked.size() * 8);
+  require_merge_fits(world, runtime, g, ", answering " + std::to_string(asked.size()) + " ghosts",
+                     asked.size() * 8);
   if (!asked.empty()) {
     const DeviceArray<vertex_t> asked_ids = upload_values(runtime, asked, profile, "ghosts asked");
     const DeviceArray<vertex_t> labels(runtime, asked.size(), "ghosts' labels");
@@ -225,7 +231,7 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   exchange_start = Clock::now();
   const std::vector<cl_int2> every = all_gather(world, mine);
   bytes_sent += mine.size() * sizeof(cl_int2) * (world.size() - 1);
-  require_merge_fits(world, runtime, g, false,
+  require_merge_fits(world, runtime, g,
                      ", linking " + std::to_string(every.size()) + " labels joined by all ranks",
                      every.size() * sizeof(cl_int2));
   const DeviceArray<cl_int2> pairs = upload_values(runtime, every, profile, "labels joined");
@@ -250,44 +256,59 @@ DistributedComponents merge(const World& world, Runtime& runtime, const LocalGra
   return result;
 }
 
-}  // namespace
+}  // namespace detail
 
-DistributedComponents distributed_components(const World& world, Runtime& runtime,
-                                             const LocalGraph& graph, Profile* profile) {
-  require_merge_fits(world, runtime, graph, true);
-  const DeviceArray<std::int64_t> row_offset =
-      DeviceArray<std::int64_t>::upload(runtime, graph.row_offset, profile, "row offsets");
-  const DeviceArray<vertex_t> column = upload_values(runtime, graph.column, profile, "columns");
-  return merge(world, runtime, graph, {row_offset.buffer(), column.buffer(), true}, profile);
+PartitionedComponents connected_components(const World& world, Runtime& runtime,
+                                           const PartitionedDeviceGraph& graph, Profile* profile) {
+  if (world.size() > 1) return detail::partitioned_components(world, runtime, graph, profile);
+  // One device: the single-device components, of the undirected graph (a directed graph's
+  // arcs join their ends as the partitioned kernels join them).
+  const Csr& rows = graph.host().rows;
+  const Clock::time_point start = Clock::now();
+  PartitionedComponents result;
+  if (rows.undirected) {
+    const Components cc = connected_components(runtime, graph.rows(), profile);
+    result.label = cc.label.download(runtime, profile);
+    result.count = cc.count;
+  } else {
+    const DeviceGraph symmetric(runtime, symmetrized(rows), profile);
+    const Components cc = connected_components(runtime, symmetric, profile);
+    result.label = cc.label.download(runtime, profile);
+    result.count = cc.count;
+  }
+  result.local_milliseconds = ms_since(start);
+  return result;
 }
 
-DistributedComponents distributed_components(const World& world, Runtime& runtime,
-                                             const DeviceLocalGraph& graph, Profile* profile) {
-  require_merge_fits(world, runtime, graph.host(), false);
-  return merge(world, runtime, graph.host(), graph.rows(), profile);
-}
-
-std::vector<vertex_t> distributed_bfs_forest(const World& world, Runtime& runtime,
-                                             const LocalGraph& g, vertex_t root, Profile* profile) {
-  // The rows go to the device once, for the components and the search.
-  DeviceLocalGraph device_graph(world, runtime, g, profile);
-  const DistributedComponents cc = distributed_components(world, runtime, device_graph, profile);
+std::vector<vertex_t> rooted_spanning_forest(const World& world, Runtime& runtime,
+                                             const PartitionedDeviceGraph& graph,
+                                             const RstOptions& options) {
+  const PartitionedGraph& g = graph.host();
+  if (world.size() == 1) return rooted_spanning_forest(runtime, g.rows, graph.rows(), options);
+  if (options.method != RstMethod::bfs && options.method != RstMethod::automatic)
+    throw InputError(
+        "a spanning forest over several ranks is made of BFS trees: give --method bfs");
+  if (options.chosen) *options.chosen = RstMethod::bfs;
+  const vertex_t root = options.root.value_or(-1);
+  if (options.root && (root < 0 || static_cast<std::size_t>(root) >= g.vertices))
+    throw InputError("root " + std::to_string(root) + " is not a vertex (there are " +
+                     std::to_string(g.vertices) + ")");
+  const PartitionedComponents cc = connected_components(world, runtime, graph, options.profile);
   const std::int64_t first = g.begin();
-  const bool has_root = root >= 0;
   const std::int64_t root_label =
-      world.min(has_root && root >= first && root < g.end() ? cc.label[root - first] : LLONG_MAX);
+      world.min(root >= first && root < g.end() ? cc.label[root - first] : LLONG_MAX);
   // The roots: every component's smallest vertex with arcs (isolated vertices stay roots without
   // a search), except in the root's component, where the root is.
   std::vector<vertex_t> local_roots;
   for (std::size_t v = 0; v < g.local_vertices(); ++v)
     if (cc.label[v] == first + static_cast<std::int64_t>(v) &&
-        g.row_offset[v + 1] > g.row_offset[v] && cc.label[v] != root_label)
+        g.rows.row_offset[v + 1] > g.rows.row_offset[v] && cc.label[v] != root_label)
       local_roots.push_back(cc.label[v]);
   std::vector<vertex_t> roots = all_gather(world, local_roots);
-  if (has_root) roots.push_back(root);
-  DistributedBfsOptions options;
-  options.profile = profile;
-  return distributed_bfs(world, runtime, device_graph, roots, options).parent;
+  if (options.root) roots.push_back(root);
+  BfsOptions search;
+  search.profile = options.profile;
+  return bfs(world, runtime, graph, roots, search).parent;
 }
 
 }  // namespace treefix

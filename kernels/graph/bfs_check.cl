@@ -1,15 +1,16 @@
-// bfs_check.cl: the arc checks of a BFS tree over a rank's rows of an undirected graph
-// (distributed_bfs_check.cpp), one work-item per vertex of the rank. Vertex v of the rank is
-// global id first + v; depth[] and parent[] are the rank's vertices' (parent: global id, -1 for
-// sources and unreached vertices); level[] is every vertex's depth of the whole graph in a byte,
-// 255 for unreached (the host uses it only when the deepest level is below 255).
+// bfs_check.cl: the arc checks of a BFS tree over a block of rows of an undirected graph
+// (lib/graph/bfs_check.cpp: the whole graph on one device, a rank's share of a partitioned one),
+// one work-item per vertex of the block. Vertex v of the block is global id first + v; depth[]
+// and parent[] are the block's vertices' (parent: global id, -1 for sources and unreached
+// vertices); level[] is every vertex's depth of the whole graph in a byte, 255 for unreached (the
+// host uses it only when the deepest level is below 255).
 //
 // A vertex is at fault when: its depth is 0 and it is not a source or has a parent; it is a source
 // at another depth; it is unreached with a parent; its parent is outside the graph, not one level
 // up, or not in its row (the reverse of the parent's arc: the graph is undirected); or an arc of
 // its row leads to a vertex unreached or more than one level deeper. The smallest such local
 // vertex is kept in first_bad (local_n when none): the host words the message.
-// Rows longer than heavy_row are left by dbfs_check to dbfs_check_heavy, a work-group per row
+// Rows longer than heavy_row are left by bfs_check_rows to bfs_check_heavy, a work-group per row
 // (appended to heavy[]): a hub's million arcs would keep one work-item busy long after the rest.
 // EDGE_T: the row offsets' type (long when wide).
 
@@ -19,7 +20,7 @@ inline bool is_source(int vertex, __global const int* sources, uint source_count
   return found;
 }
 
-__kernel void dbfs_check(__global const EDGE_T* row_offset, __global const int* column,
+__kernel void bfs_check_rows(__global const EDGE_T* row_offset, __global const int* column,
                          __global const uchar* level, __global const int* depth,
                          __global const int* parent, __global const int* sources,
                          uint source_count, uint local_n, int first, uint n, uint heavy_row,
@@ -53,7 +54,7 @@ __kernel void dbfs_check(__global const EDGE_T* row_offset, __global const int* 
 }
 
 // The heavy rows: each work-group takes rows of the list in turn, its work-items striding the row.
-__kernel void dbfs_check_heavy(__global const EDGE_T* row_offset, __global const int* column,
+__kernel void bfs_check_heavy(__global const EDGE_T* row_offset, __global const int* column,
                                __global const uchar* level, __global const int* depth,
                                __global const int* parent, __global const int* sources,
                                uint source_count, int first, __global const int* heavy,

@@ -1,32 +1,28 @@
-// The Graph500-style check of a distributed BFS (distributed_bfs.hpp), in a world of one: the host
-// check and the device check accept valid trees and reject wrong ones with the same message.
-#ifdef TREEFIX_HAVE_MPI
+// The one check of a BFS tree (Graph500's, treefix/graph/bfs.hpp's bfs_problem): the host check
+// and the device check (32- and 64-bit row offsets) accept valid trees and reject wrong ones with
+// the same message. A partitioned graph's ranks run the same check on their rows
+// (test_distributed.cpp, tests/cli/distributed.sh).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
 #include "fixture.hpp"
-#include "treefix/distributed/distributed_bfs.hpp"
+#include "treefix/graph/bfs.hpp"
 #include "treefix/graph/device_graph.hpp"
+#include "treefix/graph/generate.hpp"
 
 using namespace treefix;
 
 namespace {
 
-// The host check's answer; the device check (on the rank's rows, and on the whole graph's rows
-// with int offsets as a single device holds them) must give the same.
+// The host check's answer; the device check must give the same.
 std::string problem_of(const Csr& csr, const std::vector<vertex_t>& sources,
                        const std::vector<vertex_t>& depth, const std::vector<vertex_t>& parent) {
-  const World world;
-  const LocalGraph g = local_slice(world, csr);
-  const std::string host = distributed_bfs_problem(world, g, sources, depth, parent);
-  const DeviceLocalGraph rows(world, test::runtime(), g);
-  CHECK(distributed_bfs_problem(world, test::runtime(), g, rows.rows(), sources, depth, parent) ==
-        host);
-  const DeviceGraph whole(test::runtime(), csr);
-  CHECK_FALSE(whole.wide_offsets());
-  const DeviceRows narrow{whole.row_offset(), whole.column(), false};
-  CHECK(distributed_bfs_problem(world, test::runtime(), g, narrow, sources, depth, parent) == host);
+  const std::string host = bfs_problem(csr, sources, depth, parent);
+  for (OffsetWidth width : {OffsetWidth::fit, OffsetWidth::wide}) {
+    const DeviceGraph rows(test::runtime(), csr, nullptr, width);
+    CHECK(bfs_problem(test::runtime(), csr, rows, sources, depth, parent) == host);
+  }
   return host;
 }
 
@@ -37,7 +33,7 @@ const std::vector<vertex_t> kParent = {-1, 0, 0, 1, 3, -1, -1, 2};
 
 }  // namespace
 
-TEST_CASE("distributed BFS check: a valid tree passes") {
+TEST_CASE("bfs check: a valid tree passes") {
   CHECK(problem_of(small_graph(), {0}, kDepth, kParent) == "");
   std::vector<vertex_t> parent = kParent;
   parent[3] = 2;  // the other parent one level up
@@ -48,7 +44,7 @@ TEST_CASE("distributed BFS check: a valid tree passes") {
   CHECK(problem_of(csr_from_edges(1, {}, {}, true), {0}, {0}, {-1}) == "");
 }
 
-TEST_CASE("distributed BFS check: wrong trees are rejected") {
+TEST_CASE("bfs check: wrong trees are rejected") {
   const Csr g = small_graph();
   SUBCASE("a parent that is not a neighbour") {
     std::vector<vertex_t> parent = kParent;
@@ -107,7 +103,7 @@ TEST_CASE("distributed BFS check: wrong trees are rejected") {
   }
 }
 
-TEST_CASE("distributed BFS check: a hub's row (checked by a work-group on the device)") {
+TEST_CASE("bfs check: a hub's row (checked by a work-group on the device)") {
   // a star of 1000 leaves around 0, and a path 1000 - 1001 - 1002 from leaf 1000
   const std::size_t n = 1003;
   std::vector<vertex_t> source, target, depth(n, 2), parent(n, 0);
@@ -132,7 +128,7 @@ TEST_CASE("distributed BFS check: a hub's row (checked by a work-group on the de
         "vertex 0: parent 1002 is not a neighbour");
 }
 
-TEST_CASE("distributed BFS check: directed graphs (parent arcs looked up on the parent's rank)") {
+TEST_CASE("bfs check: directed graphs (parent arcs looked up in the parents' rows)") {
   // 0 -> 1 -> 2 -> 3 -> 0 and 0 -> 3
   const Csr g = csr_from_edges(4, {0, 1, 2, 3, 0}, {1, 2, 3, 0, 3}, false);
   CHECK(problem_of(g, {0}, {0, 1, 2, 1}, {-1, 0, 1, 0}) == "");
@@ -146,7 +142,7 @@ TEST_CASE("distributed BFS check: directed graphs (parent arcs looked up on the 
         "vertex 1: depth 1 but its neighbour 2 is unreached");
 }
 
-TEST_CASE("distributed BFS check: trees deeper than a byte's levels") {
+TEST_CASE("bfs check: trees deeper than a byte's levels") {
   // a path of 300 vertices: levels up to 299, checked on ints (the host check alone)
   const std::size_t n = 300;
   std::vector<vertex_t> source, target, depth(n), parent(n);
@@ -161,19 +157,16 @@ TEST_CASE("distributed BFS check: trees deeper than a byte's levels") {
   CHECK(problem_of(path, {0}, depth, parent) == "vertex 299: parent 296 is not a neighbour");
 }
 
-TEST_CASE("distributed BFS check: a Kronecker graph's BFS") {
-  const World world;
-  const LocalGraph g = kronecker_local_graph(world, 10);
-  const DeviceLocalGraph rows(world, test::runtime(), g);
+TEST_CASE("bfs check: a Kronecker graph's BFS") {
+  const Csr g = generate::kronecker(10, 16, 1);
+  const DeviceGraph rows(test::runtime(), g);
   vertex_t hub = 0;  // the source: the vertex of most arcs
-  for (std::size_t v = 0; v < g.local_vertices(); ++v)
-    if (g.row_offset[v + 1] - g.row_offset[v] > g.row_offset[hub + 1] - g.row_offset[hub])
-      hub = static_cast<vertex_t>(v);
-  const DistributedBfs r = distributed_bfs(world, test::runtime(), rows, {hub});
-  REQUIRE(r.levels.size() > 3);
-  CHECK(distributed_bfs_problem(world, g, {hub}, r.depth, r.parent) == "");
-  CHECK(distributed_bfs_problem(world, test::runtime(), g, rows.rows(), {hub}, r.depth, r.parent) ==
-        "");
+  for (vertex_t v = 0; v < static_cast<vertex_t>(g.vertices()); ++v)
+    if (g.degree(v) > g.degree(hub)) hub = v;
+  const BfsResult r = bfs(test::runtime(), g, hub);
+  REQUIRE(r.levels > 3);
+  CHECK(bfs_problem(g, {hub}, r.depth, r.parent) == "");
+  CHECK(bfs_problem(test::runtime(), g, rows, {hub}, r.depth, r.parent) == "");
   // one reached leaf's parent swapped for another vertex of its parent's level
   std::vector<vertex_t> parent = r.parent;
   for (std::size_t v = 0; v < parent.size(); ++v)
@@ -188,8 +181,6 @@ TEST_CASE("distributed BFS check: a Kronecker graph's BFS") {
       if (parent[v] != r.parent[v]) break;
     }
   REQUIRE(parent != r.parent);
-  const std::string problem =
-      distributed_bfs_problem(world, test::runtime(), g, rows.rows(), {hub}, r.depth, parent);
+  const std::string problem = bfs_problem(test::runtime(), g, rows, {hub}, r.depth, parent);
   CHECK(problem.find("is not a neighbour") != std::string::npos);
 }
-#endif
