@@ -40,7 +40,7 @@ from scipy.sparse import csgraph
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common  # noqa: E402
-from python_peers import commit_of_checkout, timed  # noqa: E402
+from python_peers import commit_of_checkout, rmat_arcs, timed  # noqa: E402
 
 # SciPy 1.11 took int64 index arrays in csgraph's traversals (gh-18716); before, its rows for
 # int64 matrices run on an int32 copy.
@@ -52,23 +52,6 @@ COLUMNS = ["device", "driver", "date", "commit", "scipy", "case", "n", "arcs", "
 
 
 # --- graphs --------------------------------------------------------------------------------------
-
-def rmat_arcs(scale, rng, edge_factor=16):
-    """Graph500's R-MAT arcs (ids permuted, self loops dropped)."""
-    n, m = 1 << scale, edge_factor << scale
-    src = np.zeros(m, np.int64)
-    dst = np.zeros(m, np.int64)
-    ab, c_norm, a_norm = 0.57 + 0.19, 0.19 / (1 - 0.76), 0.57 / 0.76
-    for bit in range(scale):
-        src_bit = rng.random(m) > ab
-        dst_bit = rng.random(m) > np.where(src_bit, c_norm, a_norm)
-        src |= src_bit.astype(np.int64) << bit
-        dst |= dst_bit.astype(np.int64) << bit
-    perm = rng.permutation(n)
-    src, dst = perm[src], perm[dst]
-    keep = src != dst
-    return n, src[keep], dst[keep]
-
 
 def as_csr(n, src, dst, data=None):
     """A canonical csr (sorted rows, repeats summed) of the arcs."""

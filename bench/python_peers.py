@@ -138,9 +138,8 @@ def bench_trees(treefix, rt, cp, args, add):
 
 # --- graphs --------------------------------------------------------------------------------------
 
-def kronecker(scale, rng, edge_factor=16):
-    """Graph500's generator: R-MAT (A, B, C = 0.57, 0.19, 0.19), ids permuted, undirected."""
-    import scipy.sparse as sp
+def rmat_arcs(scale, rng, edge_factor=16):
+    """Graph500's R-MAT arcs (A, B, C = 0.57, 0.19, 0.19), ids permuted, self loops dropped."""
     n, m = 1 << scale, edge_factor << scale
     src = np.zeros(m, np.int64)
     dst = np.zeros(m, np.int64)
@@ -153,7 +152,14 @@ def kronecker(scale, rng, edge_factor=16):
     perm = rng.permutation(n)
     src, dst = perm[src], perm[dst]
     keep = src != dst
-    graph = sp.coo_matrix((np.ones(keep.sum(), np.int8), (src[keep], dst[keep])), shape=(n, n))
+    return n, src[keep], dst[keep]
+
+
+def kronecker(scale, rng, edge_factor=16):
+    """Graph500's generator: the R-MAT arcs, undirected (a symmetric csr without repeats)."""
+    import scipy.sparse as sp
+    n, src, dst = rmat_arcs(scale, rng, edge_factor)
+    graph = sp.coo_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n))
     graph = (graph + graph.T).tocsr()
     graph.sum_duplicates()
     return graph

@@ -16,6 +16,7 @@
 #include "sparse_entries.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/detail/arc_hash.hpp"
 #include "treefix/graph/device_matrix.hpp"
 
 using namespace treefix;
@@ -161,6 +162,38 @@ TEST_CASE("symmetrisation on the device equals the host's, on every graph family
     Csr normal = graph;
     normalize_rows(normal);
     check_same_graph(download_graph(rt, whole), normal);
+  }
+}
+
+TEST_CASE("the device's keyed arc sums are the host's, bit for bit, at both offset widths") {
+  auto& rt = test::runtime();
+  const detail::ArcKey key = detail::ArcKey::fresh();
+  for (const auto& [name, graph] : test::graph_families()) {
+    CAPTURE(name);
+    // The graph, and its arcs u < v alone (not symmetric unless it has no arc).
+    std::vector<vertex_t> from, to;
+    for (std::size_t v = 0; v < graph.vertices(); ++v)
+      for (auto a = graph.row_offset[v]; a < graph.row_offset[v + 1]; ++a)
+        if (graph.column[a] > static_cast<vertex_t>(v)) {
+          from.push_back(static_cast<vertex_t>(v));
+          to.push_back(graph.column[a]);
+        }
+    const Csr half = csr_from_edges(graph.vertices(), from, to, false);
+    for (const Csr* g : {&graph, &half})
+      for (const OffsetWidth width : {OffsetWidth::fit, OffsetWidth::wide}) {
+        const DeviceGraph on_device(rt, *g, nullptr, width);
+        // first: the rows as a block of a larger graph, whose row v is vertex 1000 + v.
+        for (const std::int64_t first : {std::int64_t(0), std::int64_t(1000)}) {
+          const detail::ArcSums host = detail::arc_sums(*g, first, key, true);
+          const detail::ArcSums device = detail::arc_sums(rt, on_device, first, key);
+          for (int lane = 0; lane < 2; ++lane) {
+            CHECK(device.forward[lane] == host.forward[lane]);
+            CHECK(device.reverse[lane] == host.reverse[lane]);
+          }
+        }
+        CHECK(device_has_reverse_arcs(rt, on_device) == has_reverse_arcs(*g));
+      }
+    CHECK(device_has_reverse_arcs(rt, DeviceGraph(rt, half)) == (half.edges() == 0));
   }
 }
 

@@ -10,16 +10,18 @@
 //   mst_lightest  along every listed edge between two components, atomic_min of its rank at both
 //                 components; the edge goes on to the next list (edges inside a component are
 //                 dropped for good)
-//   mst_hook      every component root with a lightest edge is hooked under the component at the
-//                 edge's other end (parent[]), unless both chose the same edge and it is the
-//                 smaller; the hooked root records the edge's entry in the forest list
-//   mst_compress  comp[v] = the root of comp[v]'s hook chain (path halving on parent[])
-// No work-item waits for another. Traffic per round: the live edges once, with their ends'
-// components at random. Entries, ranks and vertices are int (the host refuses 2^31 entries).
-#include "primitives/workgroup_append.clh"
+//   mst_hook      every component root with a lightest edge is linked to the component at the
+//                 edge's other end (union-find, kernels/primitives/union_find.clh), unless both
+//                 chose the same edge and it is the smaller; the link records the edge's entry in
+//                 the forest list
+//   mst_compress  comp[v] = the root of v's set (union-find's flatten)
+// The choices of a round form a forest over the components (ranks are distinct, and a pair that
+// chose the same edge links once), so every link joins two sets. No work-item waits for another.
+// Traffic per round: the live edges once, with their ends' components at random. Entries, ranks
+// and vertices are int (the host refuses 2^31 entries).
+#include "primitives/append.clh"
+#include "primitives/union_find.clh"
 
-#define TILE_FIRST ((long)get_group_id(0) * WG_SIZE)
-#define TILE_STRIDE ((long)get_num_groups(0) * WG_SIZE)
 #define NO_EDGE INT_MAX
 
 // which: 0 the row is the larger end (0 or 1), 1 the larger end, 2 the smaller end.
@@ -38,13 +40,12 @@ kernel void mst_start(global int* comp, global int* parent, const int n) {
 
 // ranks[0 .. count) are the listed edges (first: every rank, 0 .. count - 1). counters[0]: the
 // next list's length.
-kernel void mst_lightest(global const int* ranks, const int every_rank, const int count,
+kernel void mst_lightest(global const int* ranks, const int every_rank, const uint count,
                          global const int* rank_src, global const int* rank_dst,
                          global const int* comp, global int* best, global int* next_ranks,
-                         volatile global int* counters) {
-  local int room[2];
-  for (long first = TILE_FIRST; first < count; first += TILE_STRIDE) {
-    const long i = first + get_local_id(0);
+                         volatile global uint* counters) {
+  local wg_append_tile tile;
+  WG_TILES(i, count) {
     int live = 0, r = 0;
     if (i < count) {
       r = every_rank ? (int)i : ranks[i];
@@ -55,46 +56,40 @@ kernel void mst_lightest(global const int* ranks, const int every_rank, const in
         live = 1;
       }
     }
-    const int at = wg_append(live, room, &counters[0]);
-    if (at >= 0) next_ranks[at] = r;
+    const uint slot = wg_append(live, &counters[0], &tile);
+    if (live) next_ranks[slot] = r;
   }
 }
 
-// counters[1]: hooks this round (the forest list's length grows by as many).
+// parent: the union-find forest of the components (roots are the comp[] ids of this round).
+// counters[1]: the forest list's length, grown by the round's links.
 kernel void mst_hook(global const int* best, global const int* rank_src, global const int* rank_dst,
                      global const int* rank_entry, global const int* comp, global int* parent,
-                     global int* forest, volatile global int* forest_length, const int n,
-                     volatile global int* counters) {
-  local int room[2];
-  for (long first = TILE_FIRST; first < n; first += TILE_STRIDE) {
-    const int c = (int)(first + get_local_id(0));
-    int hooked = 0, entry = 0;
-    if (c < n && comp[c] == c && best[c] != NO_EDGE) {
+                     global int* forest, const uint n, volatile global uint* counters) {
+  local wg_append_tile tile;
+  WG_TILES(i, n) {
+    const int c = (int)i;
+    int linked = 0, entry = 0;
+    if (i < n && comp[c] == c && best[c] != NO_EDGE) {
       const int r = best[c];
       const int cu = comp[rank_src[r]], cv = comp[rank_dst[r]];
       const int d = cu == c ? cv : cu;
-      if (best[d] != r || c > d) {
-        parent[c] = d;
-        hooked = 1;
+      int joined;
+      if ((best[d] != r || c > d) && uf_hook(parent, c, d, &joined) >= 0) {
+        linked = 1;
         entry = rank_entry[r];
       }
     }
-    const int at = wg_append(hooked, room, forest_length);
-    if (at >= 0) forest[at] = entry;
-    wg_count(hooked, room, &counters[1]);
+    const uint slot = wg_append(linked, &counters[1], &tile);
+    if (linked) forest[slot] = entry;
   }
 }
 
 kernel void mst_compress(global int* comp, global int* parent, const int n) {
   const int v = get_global_id(0);
   if (v >= n) return;
-  int x = comp[v];
-  while (parent[x] != x) {
-    const int up = parent[parent[x]];
-    parent[x] = up;  // path halving: up is an ancestor of x, whatever other items wrote
-    x = up;
-  }
-  comp[v] = x;
+  uf_flatten(parent, v);
+  comp[v] = parent[v];
 }
 
 kernel void identity_order(global int* order, const int count) {

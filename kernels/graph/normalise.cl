@@ -1,5 +1,5 @@
 // normalise.cl: a sparse matrix handed over as it lies in host memory (a SciPy matrix's arrays, a
-// file's CSR) brought to the library's CSR graphs on the device (lib/graph/device_normalise.cpp):
+// file's CSR) brought to the library's CSR graphs on the device (lib/graph/device_matrix.cpp):
 //
 //   offsets_from_int/long  row offsets in the graph's EDGE_T, checked: 0 first, the entry count
 //                          last, never decreasing, none outside 0..entries
@@ -14,8 +14,8 @@
 //   mark_kept              1 for every arc that is neither a self loop nor a repeat of the arc
 //                          before it (rows sorted), else 0
 //   compact_columns/offsets  the kept arcs moved together, through the exclusive scan of the marks
-//   symmetry_hash          per work-group, sum over its arcs of mix(arc ^ key) - mix(reverse ^ key)
-//                          for two keys: all zero when the arc set equals its reverse
+//   arc_sums               per work-group, keyed sums over its arcs and over their reverses
+//                          (graph/detail/arc_hash.hpp: the symmetry test, as on the host)
 //   both_directions        every arc and its reverse, as (row, column) pairs (symmetrisation)
 // Flags are ints set to 1 by plain stores (every writer stores the same value); the host finds
 // the first offending entry in its own copy for the message. Traffic: each kernel reads its arrays
@@ -65,33 +65,22 @@ kernel void check_ids(global const int* ids, const EDGE_T count, const int n, gl
 kernel void check_rows(global const EDGE_T* row_offset, global const int* column, const int n,
                        const EDGE_T arcs, global int* flags) {
   local int bounds[2];
-  for (long tile = ARC_TILE_FIRST; tile < arcs; tile += ARC_TILE_STRIDE) {
-    csr_tile_rows(row_offset, n, tile, arcs, bounds);
-    const long e = tile + get_local_id(0);
-    if (e < arcs) {
-      const int v = csr_arc_row(row_offset, bounds, e);
-      const int w = column[e];
-      if (w < 0 || w >= n) flags[0] = 1;
-      if (w == v) flags[3] = 1;
-      if (e > row_offset[v]) {
-        const int before = column[e - 1];
-        if (w < before) flags[1] = 1;
-        if (w == before) flags[2] = 1;
-      }
+  CSR_EACH_ARC(e, v, row_offset, n, arcs, bounds) {
+    const int w = column[e];
+    if (w < 0 || w >= n) flags[0] = 1;
+    if (w == v) flags[3] = 1;
+    if (e > row_offset[v]) {
+      const int before = column[e - 1];
+      if (w < before) flags[1] = 1;
+      if (w == before) flags[2] = 1;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
 kernel void arc_rows(global const EDGE_T* row_offset, const int n, const EDGE_T arcs,
                      global int* row) {
   local int bounds[2];
-  for (long tile = ARC_TILE_FIRST; tile < arcs; tile += ARC_TILE_STRIDE) {
-    csr_tile_rows(row_offset, n, tile, arcs, bounds);
-    const long e = tile + get_local_id(0);
-    if (e < arcs) row[e] = csr_arc_row(row_offset, bounds, e);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  CSR_EACH_ARC(e, v, row_offset, n, arcs, bounds) row[e] = v;
 }
 
 // row[i] = the row of entry entry[i] (a binary search over all rows).
@@ -133,15 +122,9 @@ kernel void offsets_from_rows(global const int* row, const int count, const int 
 kernel void mark_kept(global const EDGE_T* row_offset, global const int* column, const int n,
                       const EDGE_T arcs, global int* keep) {
   local int bounds[2];
-  for (long tile = ARC_TILE_FIRST; tile < arcs; tile += ARC_TILE_STRIDE) {
-    csr_tile_rows(row_offset, n, tile, arcs, bounds);
-    const long e = tile + get_local_id(0);
-    if (e < arcs) {
-      const int v = csr_arc_row(row_offset, bounds, e);
-      const int w = column[e];
-      keep[e] = w != v && (e == row_offset[v] || column[e - 1] != w);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+  CSR_EACH_ARC(e, v, row_offset, n, arcs, bounds) {
+    const int w = column[e];
+    keep[e] = w != v && (e == row_offset[v] || column[e - 1] != w);
   }
 }
 
@@ -158,39 +141,30 @@ kernel void compact_offsets(global const EDGE_T* row_offset, global const int* p
   if (v <= n) out[v] = position[row_offset[v]];
 }
 
-// splitmix64's finaliser: a bijection that scrambles bits.
-ulong mix64(ulong x) {
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ul;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebul;
-  return x ^ (x >> 31);
-}
-
+#include "primitives/mix.clh"
 #include "primitives/workgroup.clh"
 
-// partial[2 g + lane]: work-group g's sum, wrapping, of mix(arc ^ key_lane) - mix(reverse ^
-// key_lane) over the arcs it visited. Every group writes its two slots (zero when it had none).
-kernel void symmetry_hash(global const EDGE_T* row_offset, global const int* column, const int n,
-                          const EDGE_T arcs, const ulong key0, const ulong key1,
-                          global ulong* partial) {
+// sums[4 g .. 4 g + 3]: work-group g's sums, wrapping, over the arcs (v, w) it visited, of
+// mix64((v << 32 | w) ^ key_l) (lanes 0 and 1) and of the same for the reverse (w, v) (lanes 2
+// and 3): graph/detail/arc_hash.hpp's ArcSums, for a block of rows whose row v is vertex
+// first + v. Every group writes its four (zero when it had no arc).
+kernel void arc_sums(global const EDGE_T* row_offset, global const int* column, const int n,
+                     const EDGE_T arcs, const long first, const ulong key0, const ulong key1,
+                     global ulong* sums) {
   local int bounds[2];
   local ulong scratch[WG_SIZE];
-  ulong lane0 = 0, lane1 = 0;
-  for (long tile = ARC_TILE_FIRST; tile < arcs; tile += ARC_TILE_STRIDE) {
-    csr_tile_rows(row_offset, n, tile, arcs, bounds);
-    const long e = tile + get_local_id(0);
-    if (e < arcs) {
-      const ulong v = (uint)csr_arc_row(row_offset, bounds, e), w = (uint)column[e];
-      const ulong arc = (v << 32) | w, reverse = (w << 32) | v;
-      lane0 += mix64(arc ^ key0) - mix64(reverse ^ key0);
-      lane1 += mix64(arc ^ key1) - mix64(reverse ^ key1);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+  ulong lane[4] = {0, 0, 0, 0};
+  CSR_EACH_ARC(e, v, row_offset, n, arcs, bounds) {
+    const ulong u = (ulong)(first + v), w = (uint)column[e];
+    const ulong arc = (u << 32) | w, reverse = (w << 32) | u;
+    lane[0] += mix64(arc ^ key0);
+    lane[1] += mix64(arc ^ key1);
+    lane[2] += mix64(reverse ^ key0);
+    lane[3] += mix64(reverse ^ key1);
   }
-  lane0 = wg_sum_ulong_reduce(lane0, scratch);
-  lane1 = wg_sum_ulong_reduce(lane1, scratch);
-  if (get_local_id(0) == 0) {
-    partial[2 * get_group_id(0)] = lane0;
-    partial[2 * get_group_id(0) + 1] = lane1;
+  for (int l = 0; l < 4; ++l) {
+    const ulong total = wg_sum_ulong_reduce(lane[l], scratch);
+    if (get_local_id(0) == 0) sums[4 * get_group_id(0) + l] = total;
   }
 }
 
@@ -198,16 +172,11 @@ kernel void symmetry_hash(global const EDGE_T* row_offset, global const int* col
 kernel void both_directions(global const EDGE_T* row_offset, global const int* column,
                             const int n, const EDGE_T arcs, global int* row, global int* col) {
   local int bounds[2];
-  for (long tile = ARC_TILE_FIRST; tile < arcs; tile += ARC_TILE_STRIDE) {
-    csr_tile_rows(row_offset, n, tile, arcs, bounds);
-    const long e = tile + get_local_id(0);
-    if (e < arcs) {
-      const int v = csr_arc_row(row_offset, bounds, e), w = column[e];
-      row[e] = v;
-      col[e] = w;
-      row[arcs + e] = w;
-      col[arcs + e] = v;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+  CSR_EACH_ARC(e, v, row_offset, n, arcs, bounds) {
+    const int w = column[e];
+    row[e] = v;
+    col[e] = w;
+    row[arcs + e] = w;
+    col[arcs + e] = v;
   }
 }

@@ -14,17 +14,16 @@
 //   scc_propagate  one sweep: along every live arc u -> v, vin[v] = max(vin[v], vin[u]) and
 //                  vout[u] = max(vout[u], vout[v]); repeated until a sweep changes nothing
 //   scc_settle     vin[v] == vout[v]: v is assigned to that vertex's component; else its group
-//   scc_keep_live  the live arcs appended to the next list (one global atomic per work-group)
+//   scc_keep_live  the live arcs appended to the next list (one global atomic per work-group:
+//                  kernels/primitives/append.clh, which also sums the counters)
 // Each round assigns at least the component of every group's largest vertex (it reaches and is
 // reached by nothing larger there), so the rounds end; a component never spans two groups (its
 // vertices reach and are reached by the same vertices), so its vertices are assigned together.
 // No work-item waits for another: the sweeps' atomic_max only raise values toward the same limit.
 // Traffic per sweep: the live arcs once, their ends' signatures at random. Vertices and arc
 // counts are int (the host refuses 2^31 arcs or more).
-#include "primitives/workgroup_append.clh"
-
-#define TILE_FIRST ((long)get_group_id(0) * WG_SIZE)
-#define TILE_STRIDE ((long)get_num_groups(0) * WG_SIZE)
+#include "primitives/append.clh"
+#include "primitives/mix.clh"
 
 bool scc_live(global const int* group, int u, int v) {
   const int g = group[u];
@@ -33,11 +32,7 @@ bool scc_live(global const int* group, int u, int v) {
 
 // A vertex's group from its two signatures (never negative: -1 marks the assigned).
 int scc_group_of(int in, int out) {
-  uint h = (uint)in * 0x9e3779b1u ^ ((uint)out + 0x7f4a7c15u) * 0x85ebca77u;
-  h ^= h >> 15;
-  h *= 0x2c1b3c6du;
-  h ^= h >> 12;
-  return (int)(h & 0x7fffffffu);
+  return (int)(mix64(((ulong)(uint)in << 32) | (uint)out) >> 33);
 }
 
 kernel void scc_degrees(global const int* src, global const int* dst, const int arcs,
@@ -53,13 +48,13 @@ kernel void scc_degrees(global const int* src, global const int* dst, const int 
 
 // counters[2]: components found.
 kernel void scc_trim(global int* label, global int* group, global const char* has_in,
-                     global const char* has_out, global int* vin, global int* vout, const int n,
-                     volatile global int* counters) {
-  local int room[2];
-  for (long first = TILE_FIRST; first < n; first += TILE_STRIDE) {
-    const int v = (int)(first + get_local_id(0));
+                     global const char* has_out, global int* vin, global int* vout, const uint n,
+                     volatile global uint* counters) {
+  local wg_append_tile tile;
+  WG_TILES(i, n) {
+    const int v = (int)i;
     int trimmed = 0;
-    if (v < n && group[v] >= 0) {
+    if (i < n && group[v] >= 0) {
       if (!has_in[v] || !has_out[v]) {
         label[v] = v;
         group[v] = -1;
@@ -69,7 +64,7 @@ kernel void scc_trim(global int* label, global int* group, global const char* ha
         vout[v] = v;
       }
     }
-    wg_count(trimmed, room, &counters[2]);
+    wg_append(trimmed, &counters[2], &tile);  // a count: no list behind it
   }
 }
 
@@ -95,12 +90,12 @@ kernel void scc_propagate(global const int* src, global const int* dst, const in
 
 // counters[1]: vertices left unassigned; counters[2]: components found.
 kernel void scc_settle(global int* label, global int* group, global const int* vin,
-                       global const int* vout, const int n, volatile global int* counters) {
-  local int room[2];
-  for (long first = TILE_FIRST; first < n; first += TILE_STRIDE) {
-    const int v = (int)(first + get_local_id(0));
+                       global const int* vout, const uint n, volatile global uint* counters) {
+  local wg_append_tile tile;
+  WG_TILES(i, n) {
+    const int v = (int)i;
     int found = 0, left = 0;
-    if (v < n && group[v] >= 0) {
+    if (i < n && group[v] >= 0) {
       if (vin[v] == vout[v]) {
         label[v] = vin[v];
         group[v] = -1;
@@ -110,23 +105,22 @@ kernel void scc_settle(global int* label, global int* group, global const int* v
         left = 1;
       }
     }
-    wg_count(found, room, &counters[2]);
-    wg_count(left, room, &counters[1]);
+    wg_append(found, &counters[2], &tile);  // counts: no lists behind them
+    wg_append(left, &counters[1], &tile);
   }
 }
 
 // counters[0]: the next list's length.
-kernel void scc_keep_live(global const int* src, global const int* dst, const int arcs,
+kernel void scc_keep_live(global const int* src, global const int* dst, const uint arcs,
                           global const int* group, global int* next_src, global int* next_dst,
-                          volatile global int* counters) {
-  local int room[2];
-  for (long first = TILE_FIRST; first < arcs; first += TILE_STRIDE) {
-    const long i = first + get_local_id(0);
-    const int live = i < arcs && scc_live(group, src[i], dst[i]);
-    const int at = wg_append(live, room, &counters[0]);
-    if (at >= 0) {
-      next_src[at] = src[i];
-      next_dst[at] = dst[i];
+                          volatile global uint* counters) {
+  local wg_append_tile tile;
+  WG_TILES(i, arcs) {
+    const bool live = i < arcs && scc_live(group, src[i], dst[i]);
+    const uint slot = wg_append(live, &counters[0], &tile);
+    if (live) {
+      next_src[slot] = src[i];
+      next_dst[slot] = dst[i];
     }
   }
 }

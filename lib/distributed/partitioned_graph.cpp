@@ -208,7 +208,8 @@ bool has_reverse_arcs(const World& world, const PartitionedGraph& g) {
   std::vector<std::uint64_t> sums = {mine.forward[0], mine.forward[1], mine.reverse[0],
                                      mine.reverse[1]};
   world.sum_in_place(sums);
-  return sums[0] == sums[2] && sums[1] == sums[3];
+  const detail::ArcSums all{{sums[0], sums[1]}, {sums[2], sums[3]}};
+  return all.symmetric();
 }
 
 void require_kronecker_fits(const World& world, const Runtime* device, unsigned scale,

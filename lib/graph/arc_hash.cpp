@@ -1,11 +1,13 @@
-// Keyed sums over a graph's arcs (graph/detail/arc_hash.hpp): the symmetry test and the graph
-// hash of csr.hpp.
+// Keyed sums over a graph's arcs, on the host and on the device (graph/detail/arc_hash.hpp): the
+// symmetry test and the graph hash of csr.hpp, the device's symmetry test of device_matrix.hpp.
 #include "treefix/graph/detail/arc_hash.hpp"
 
 #include <algorithm>
 #include <random>
 
 #include "graph/graph_detail.hpp"
+#include "treefix/core/device_array.hpp"
+#include "treefix/core/error.hpp"
 #include "treefix/core/mix.hpp"
 #include "treefix/core/parallel.hpp"
 
@@ -50,6 +52,28 @@ ArcSums arc_sums(const Csr& rows, std::int64_t first, const ArcKey& key, bool re
   return total;
 }
 
+ArcSums arc_sums(Runtime& runtime, const DeviceGraph& rows, std::int64_t first, const ArcKey& key,
+                 Profile* profile) {
+  ArcSums total;
+  const std::size_t arcs = rows.arcs();
+  if (arcs == 0) return total;
+  return translate_device_errors("arc sums", [&] {
+    Kernels k(runtime, "graph/normalise.cl", rows.offset_option(), {profile, "normalise"});
+    const Grid grid = k.grid_stride(arcs);
+    DeviceArray<std::uint64_t> sums(runtime, 4 * (grid.global / grid.local), "arc sums");
+    k.run("arc_sums", grid, rows.row_offset(), rows.column(), static_cast<cl_int>(rows.vertices()),
+          rows.offset(arcs), static_cast<cl_long>(first), static_cast<cl_ulong>(key.lane[0]),
+          static_cast<cl_ulong>(key.lane[1]), sums);
+    const std::vector<std::uint64_t> group = sums.download(runtime, profile);
+    for (std::size_t g = 0; g < group.size(); g += 4)
+      for (int lane = 0; lane < 2; ++lane) {
+        total.forward[lane] += group[g + lane];
+        total.reverse[lane] += group[g + 2 + lane];
+      }
+    return total;
+  });
+}
+
 std::uint64_t arc_hash_sum(const Csr& rows, std::int64_t first) {
   return arc_sums(rows, first, ArcKey{}, false).forward[0];
 }
@@ -80,8 +104,7 @@ bool has_reverse_arcs(const Csr& g) {
         return false;
     }
   }
-  const detail::ArcSums sums = detail::arc_sums(g, 0, key, true);
-  return sums.forward[0] == sums.reverse[0] && sums.forward[1] == sums.reverse[1];
+  return detail::arc_sums(g, 0, key, true).symmetric();
 }
 
 std::uint64_t graph_hash(const Csr& graph) {

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "treefix/core/error.hpp"
 #include "treefix/graph/csr.hpp"
+#include "treefix/graph/detail/arc_hash.hpp"
 #include "treefix/primitives/radix_sort.hpp"
 #include "treefix/primitives/scan.hpp"
 
@@ -301,23 +301,9 @@ DeviceMatrix upload_matrix(Runtime& runtime, const HostMatrix& h, const MatrixUp
 }
 
 bool device_has_reverse_arcs(Runtime& runtime, const DeviceGraph& graph, Profile* profile) {
-  const std::size_t arcs = graph.arcs();
-  if (arcs == 0) return true;
-  return translate_device_errors("symmetry check", [&] {
-    Kernels k = normalise_kernels(runtime, graph.wide_offsets(), profile);
-    const Grid grid = k.grid_stride(arcs);
-    const std::size_t groups = grid.global / grid.local;
-    DeviceArray<std::uint64_t> partial(runtime, 2 * groups, "symmetry hash");
-    std::random_device entropy;  // a fresh key per call: no input can be made to collide
-    const cl_ulong key0 = (cl_ulong(entropy()) << 32) ^ entropy();
-    const cl_ulong key1 = (cl_ulong(entropy()) << 32) ^ entropy();
-    k.run("symmetry_hash", grid, graph.row_offset(), graph.column(),
-          static_cast<cl_int>(graph.vertices()), graph.offset(arcs), key0, key1, partial);
-    const std::vector<std::uint64_t> sums = partial.download(runtime, profile);
-    std::uint64_t lane[2] = {0, 0};
-    for (std::size_t i = 0; i < sums.size(); ++i) lane[i % 2] += sums[i];
-    return lane[0] == 0 && lane[1] == 0;
-  });
+  // The host's test (graph/detail/arc_hash.hpp), summed on the device: a fresh key per call, so
+  // that no input can be made to collide.
+  return detail::arc_sums(runtime, graph, 0, detail::ArcKey::fresh(), profile).symmetric();
 }
 
 DeviceGraph pattern_graph(Runtime& runtime, const DeviceMatrix& m, Profile* profile) {

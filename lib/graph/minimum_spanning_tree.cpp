@@ -124,31 +124,32 @@ SpanningForest minimum_spanning_forest(Runtime& runtime, const DeviceMatrix& m,
     if (n == 0) return out;
     Kernels mst(runtime, "graph/mst.cl", "", phase);
     const cl_int vertices = static_cast<cl_int>(n);
-    DeviceArray<vertex_t> comp(runtime, n, "mst components"), parent(runtime, n, "mst hooks"),
+    DeviceArray<vertex_t> comp(runtime, n, "mst components"), parent(runtime, n, "mst union-find"),
         best(runtime, n, "mst lightest edges"), forest(runtime, n, "mst forest");
     DeviceArray<vertex_t> listed(runtime, edges, "mst edge list"),
         next(runtime, edges, "mst edge list");
-    DeviceArray<cl_int> counters(runtime, 2, "mst counters"), forest_length(runtime, 1, "mst");
-    fill(runtime, forest_length.buffer(), cl_int(0), 1, phase);
+    // counters[0]: the next edge list's length; [1]: the forest's edges so far.
+    DeviceArray<cl_uint> counters(runtime, 2, "mst counters");
+    fill(runtime, counters.buffer(), cl_uint(0), 2, phase);
     mst.run("mst_start", mst.items(n), comp, parent, vertices);
     const Grid over_vertices = mst.grid_stride(n);
-    std::size_t live = edges;
+    std::size_t live = edges, trees = 0;
     for (bool every_rank = true; live > 0; every_rank = false) {
       ++out.rounds;
       fill(runtime, best.buffer(), cl_int(INT_MAX), n, phase);
-      fill(runtime, counters.buffer(), cl_int(0), 2, phase);
+      fill(runtime, counters.buffer(), cl_uint(0), 1, phase);
       mst.run("mst_lightest", mst.grid_stride(live), listed, cl_int(every_rank),
-              static_cast<cl_int>(live), ranks.src, ranks.dst, comp, best, next, counters);
+              static_cast<cl_uint>(live), ranks.src, ranks.dst, comp, best, next, counters);
       mst.run("mst_hook", over_vertices, best, ranks.src, ranks.dst, ranks.entry, comp, parent,
-              forest, forest_length, vertices, counters);
-      cl_int counter[2];
+              forest, static_cast<cl_uint>(n), counters);
+      cl_uint counter[2];
       counters.read_into(runtime, counter, 2);
-      if (counter[1] == 0) break;  // no component had an edge to another
+      if (counter[1] == trees) break;  // no component had an edge to another
+      trees = counter[1];
       mst.run("mst_compress", mst.items(n), comp, parent, vertices);
-      live = static_cast<std::size_t>(counter[0]);
+      live = counter[0];
       std::swap(listed, next);
     }
-    const auto trees = static_cast<std::size_t>(read_value<cl_int>(runtime, forest_length.buffer()));
     out.components = n - trees;
     // The forest's entries in CSR order, then their rows, columns and values.
     if (trees > 0) {

@@ -52,7 +52,6 @@ StrongComponents strong_components(Runtime& runtime, const DeviceGraph& graph, P
     out.label = DeviceArray<vertex_t>(runtime, n, "component labels");
     if (n == 0) return out;
     Kernels k(runtime, "graph/scc.cl", "", phase);
-    const cl_int count = static_cast<cl_int>(n);
     ArcList live = arc_list(runtime, graph, profile);
     ArcList next{DeviceArray<vertex_t>(runtime, graph.arcs(), "arc list"),
                  DeviceArray<vertex_t>(runtime, graph.arcs(), "arc list")};
@@ -60,10 +59,10 @@ StrongComponents strong_components(Runtime& runtime, const DeviceGraph& graph, P
     DeviceArray<vertex_t> group(runtime, n, "scc groups"), vin(runtime, n, "scc signatures"),
         vout(runtime, n, "scc signatures");
     DeviceArray<cl_char> has_in(runtime, n, "scc degrees"), has_out(runtime, n, "scc degrees");
-    DeviceArray<cl_int> counters(runtime, 3, "scc counters");
+    DeviceArray<cl_uint> counters(runtime, 3, "scc counters");
     DeviceArray<cl_int> changed(runtime, kMostSweepsPerBatch, "scc sweeps");
     fill(runtime, group.buffer(), cl_int(0), n, phase);
-    fill(runtime, counters.buffer(), cl_int(0), 3, phase);
+    fill(runtime, counters.buffer(), cl_uint(0), 3, phase);
     const Grid vertices = k.grid_stride(n);
     for (;;) {
       ++out.rounds;
@@ -73,7 +72,7 @@ StrongComponents strong_components(Runtime& runtime, const DeviceGraph& graph, P
       fill(runtime, has_out.buffer(), cl_char(0), n, phase);
       if (arcs > 0)
         k.run("scc_degrees", arc_grid, live.src, live.dst, live_arcs, group, has_in, has_out);
-      k.run("scc_trim", vertices, out.label, group, has_in, has_out, vin, vout, count, counters);
+      k.run("scc_trim", vertices, out.label, group, has_in, has_out, vin, vout, cl_uint(n), counters);
       // Sweeps in batches of 1, 2, 4, ... up to kMostSweepsPerBatch, each with its own flag:
       // the first sweep that changed nothing ends the propagation.
       for (std::size_t batch = 1; arcs > 0; batch = std::min(2 * batch, kMostSweepsPerBatch)) {
@@ -87,18 +86,18 @@ StrongComponents strong_components(Runtime& runtime, const DeviceGraph& graph, P
         out.sweeps += static_cast<std::size_t>(still - flag.begin()) + (still != flag.end());
         if (still != flag.end()) break;
       }
-      fill(runtime, counters.buffer(), cl_int(0), 2, phase);
-      k.run("scc_settle", vertices, out.label, group, vin, vout, count, counters);
-      std::vector<cl_int> counter(3);
-      counters.read_into(runtime, counter.data(), 3);
+      fill(runtime, counters.buffer(), cl_uint(0), 2, phase);
+      k.run("scc_settle", vertices, out.label, group, vin, vout, cl_uint(n), counters);
+      cl_uint counter[3];
+      counters.read_into(runtime, counter, 3);
       if (counter[1] == 0) {
         out.count = static_cast<std::size_t>(counter[2]);
         break;
       }
       if (arcs > 0) {
-        k.run("scc_keep_live", arc_grid, live.src, live.dst, live_arcs, group, next.src, next.dst,
-              counters);
-        arcs = static_cast<std::size_t>(read_value<cl_int>(runtime, counters.buffer()));
+        k.run("scc_keep_live", arc_grid, live.src, live.dst, cl_uint(arcs), group, next.src,
+              next.dst, counters);
+        arcs = read_value<cl_uint>(runtime, counters.buffer());
         std::swap(live, next);
       }
     }

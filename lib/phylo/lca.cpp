@@ -6,6 +6,8 @@
 #include <climits>
 #include <string>
 
+#include "narrow_tour.hpp"
+#include "pair_queries.hpp"
 #include "treefix/core/error.hpp"
 
 namespace treefix {
@@ -21,10 +23,7 @@ std::size_t table_rows(std::size_t blocks) {
 }  // namespace
 
 LcaIndex::LcaIndex(Runtime& runtime, DeviceTree& tree, Profile* profile) : n_(tree.size()) {
-  const DeviceEulerTour& tour = tree.euler_tour(profile);
-  if (tour.wide_positions())
-    throw CapacityError("the lca index of " + std::to_string(n_) +
-                        " vertices: 64-bit tour positions are not supported");
+  const DeviceEulerTour& tour = detail::narrow_tour(tree, "the lca index of", profile);
   blocks_ = (n_ + kBlock - 1) / kBlock;
   const std::size_t rows = table_rows(std::max<std::size_t>(blocks_, 1));
   runtime.require_fits("the lca index of " + std::to_string(n_) + " vertices",
@@ -59,42 +58,16 @@ void LcaIndex::throw_bad_pair(std::size_t pair, vertex_t u, vertex_t v) const {
 void LcaIndex::lca(Runtime& runtime, const cl::Buffer& u, const cl::Buffer& v, std::size_t count,
                    const cl::Buffer& out) const {
   if (count == 0) return;
-  if (count > UINT32_MAX) throw CapacityError("more than 2^32 lca pairs in one device call");
   Kernels kernels(runtime, "phylo/lca.cl", "", {nullptr, "lca"});
-  cl::Buffer& bad = runtime.scratch("lca.bad", sizeof(cl_uint));
-  fill(runtime, bad, cl_uint(UINT32_MAX), 1);
-  kernels.run_bound("lca_pairs", kernels.items(count), [&](KernelArgs& args) {
-    args(u, v, cl_uint(count), cl_int(n_));
-    bind(args);
-    args(out, bad);
-  });
-  const cl_uint first_bad = read_value<cl_uint>(runtime, bad);
-  if (first_bad != UINT32_MAX)
-    throw_bad_pair(first_bad, read_value<cl_int>(runtime, u, first_bad),
-                   read_value<cl_int>(runtime, v, first_bad));
+  detail::run_pair_kernel(runtime, *this, kernels, "lca_pairs", u, v, count, "lca pairs",
+                          [&](KernelArgs& args) { args(out); });
 }
 
 void LcaIndex::lca(Runtime& runtime, const vertex_t* u, const vertex_t* v, std::size_t count,
                    vertex_t* out, std::size_t chunk_pairs) const {
-  const std::size_t chunk = std::min(count, std::max<std::size_t>(chunk_pairs, 1));
-  auto du = DeviceArray<vertex_t>::workspace(runtime, "lca.u", chunk);
-  auto dv = DeviceArray<vertex_t>::workspace(runtime, "lca.v", chunk);
-  auto dout = DeviceArray<vertex_t>::workspace(runtime, "lca.out", chunk);
-  for (std::size_t begin = 0; begin < count; begin += chunk) {
-    const std::size_t size = std::min(chunk, count - begin);
-    du.write_from(runtime, u + begin, size);
-    dv.write_from(runtime, v + begin, size);
-    try {
-      lca(runtime, du.buffer(), dv.buffer(), size, dout.buffer());
-    } catch (const InputError&) {  // name the pair by its place in the whole array
-      for (std::size_t i = begin; i < begin + size; ++i)
-        if (u[i] < 0 || v[i] < 0 || static_cast<std::size_t>(u[i]) >= n_ ||
-            static_cast<std::size_t>(v[i]) >= n_)
-          throw_bad_pair(i, u[i], v[i]);
-      throw;
-    }
-    dout.read_into(runtime, out + begin, size);
-  }
+  detail::answer_in_chunks(runtime, *this, u, v, count, out, chunk_pairs, "lca.out",
+                           [&](const cl::Buffer& du, const cl::Buffer& dv, std::size_t size,
+                               const cl::Buffer& dout) { lca(runtime, du, dv, size, dout); });
 }
 
 vertex_t LcaIndex::mrca(Runtime& runtime, const std::vector<vertex_t>& vertices) const {

@@ -7,6 +7,8 @@
 #include <climits>
 #include <string>
 
+#include "narrow_tour.hpp"
+#include "pair_queries.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
 #include "treefix/treefix/detail/exact_format.hpp"
@@ -19,10 +21,7 @@ PathLengths::PathLengths(Runtime& runtime, DeviceTree& tree, const DeviceArray<d
   if (weights.size() != n_)
     throw InputError(std::to_string(weights.size()) + " branch lengths for a tree of " +
                      std::to_string(n_) + " vertices");
-  const DeviceEulerTour& tour = tree.euler_tour(profile);
-  if (tour.wide_positions())
-    throw CapacityError("path lengths of " + std::to_string(n_) +
-                        " vertices: 64-bit tour positions are not supported");
+  const DeviceEulerTour& tour = detail::narrow_tour(tree, "path lengths of", profile);
   const detail::ExactFormat format = detail::fitted_exact_format(runtime, weights, profile);
   const std::size_t events = 2 * n_;
   const detail::ScanPlan plan =
@@ -54,44 +53,23 @@ void PathLengths::root_distances(Runtime& runtime, const cl::Buffer& out) const 
 
 void PathLengths::distances(Runtime& runtime, const LcaIndex& index, const cl::Buffer& u,
                             const cl::Buffer& v, std::size_t count, const cl::Buffer& out) const {
+  if (index.size() != n_)
+    throw InputError("path lengths of " + std::to_string(n_) + " vertices with the lca index of " +
+                     std::to_string(index.size()));
   if (count == 0) return;
-  if (count > UINT32_MAX) throw CapacityError("more than 2^32 distances in one device call");
   Kernels k = kernels(runtime, "distances");
-  cl::Buffer& bad = runtime.scratch("lca.bad", sizeof(cl_uint));
-  fill(runtime, bad, cl_uint(UINT32_MAX), 1);
-  k.run_bound("path_distance_pairs", k.items(count), [&](KernelArgs& args) {
-    args(u, v, cl_uint(count), cl_int(n_));
-    index.bind(args);
-    args(prefix_, out, bad);
-  });
-  const cl_uint first_bad = read_value<cl_uint>(runtime, bad);
-  if (first_bad != UINT32_MAX)
-    index.throw_bad_pair(first_bad, read_value<cl_int>(runtime, u, first_bad),
-                         read_value<cl_int>(runtime, v, first_bad));
+  detail::run_pair_kernel(runtime, index, k, "path_distance_pairs", u, v, count, "distances",
+                          [&](KernelArgs& args) { args(prefix_, out); });
 }
 
 void PathLengths::distances(Runtime& runtime, const LcaIndex& index, const vertex_t* u,
                             const vertex_t* v, std::size_t count, double* out,
                             std::size_t chunk_pairs) const {
-  const std::size_t chunk = std::min(count, std::max<std::size_t>(chunk_pairs, 1));
-  auto du = DeviceArray<vertex_t>::workspace(runtime, "lca.u", chunk);
-  auto dv = DeviceArray<vertex_t>::workspace(runtime, "lca.v", chunk);
-  auto dout = DeviceArray<double>::workspace(runtime, "path.out", chunk);
-  for (std::size_t begin = 0; begin < count; begin += chunk) {
-    const std::size_t size = std::min(chunk, count - begin);
-    du.write_from(runtime, u + begin, size);
-    dv.write_from(runtime, v + begin, size);
-    try {
-      distances(runtime, index, du.buffer(), dv.buffer(), size, dout.buffer());
-    } catch (const InputError&) {  // name the pair by its place in the whole array
-      for (std::size_t i = begin; i < begin + size; ++i)
-        if (u[i] < 0 || v[i] < 0 || static_cast<std::size_t>(u[i]) >= n_ ||
-            static_cast<std::size_t>(v[i]) >= n_)
-          index.throw_bad_pair(i, u[i], v[i]);
-      throw;
-    }
-    dout.read_into(runtime, out + begin, size);
-  }
+  detail::answer_in_chunks(runtime, index, u, v, count, out, chunk_pairs, "path.out",
+                           [&](const cl::Buffer& du, const cl::Buffer& dv, std::size_t size,
+                               const cl::Buffer& dout) {
+                             distances(runtime, index, du, dv, size, dout);
+                           });
 }
 
 void PathLengths::cophenetic(Runtime& runtime, const LcaIndex& index,

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "compaction.hpp"
+#include "narrow_tour.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/host_memory.hpp"
 #include "treefix/primitives/radix_sort.hpp"
@@ -25,11 +26,7 @@ void check_vertex(const DeviceTree& tree, vertex_t v, const char* what) {
 }
 
 const DeviceEulerTour& narrow_tour(DeviceTree& tree, Profile* profile) {
-  const DeviceEulerTour& tour = tree.euler_tour(profile);
-  if (tour.wide_positions())
-    throw CapacityError("tree surgery on " + std::to_string(tree.size()) +
-                        " vertices: 64-bit tour positions are not supported");
-  return tour;
+  return detail::narrow_tour(tree, "tree surgery on", profile);
 }
 
 // The m vertices of an edited tree from device arrays (lengths as doubles).

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "compaction.hpp"
+#include "narrow_tour.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/radix_sort.hpp"
 
@@ -11,11 +12,7 @@ namespace treefix {
 
 namespace {
 const DeviceEulerTour& narrow_tour(DeviceTree& tree, Profile* profile) {
-  const DeviceEulerTour& tour = tree.euler_tour(profile);
-  if (tour.wide_positions())
-    throw CapacityError("traversal orders of " + std::to_string(tree.size()) +
-                        " vertices: 64-bit tour positions are not supported");
-  return tour;
+  return detail::narrow_tour(tree, "traversal orders of", profile);
 }
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compaction.hpp"
+#include "narrow_tour.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/radix_sort.hpp"
@@ -46,10 +47,7 @@ void unifrac(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& leng
   if (samples > UINT32_MAX / 2 || width > static_cast<std::size_t>(INT32_MAX) - 1)
     throw CapacityError("unifrac of " + std::to_string(samples) + " samples of " +
                         std::to_string(width) + " columns: too many");
-  const DeviceEulerTour& tour = tree.euler_tour(options.profile);
-  if (tour.wide_positions())
-    throw CapacityError("unifrac on " + std::to_string(n) +
-                        " vertices: 64-bit tour positions are not supported");
+  const DeviceEulerTour& tour = detail::narrow_tour(tree, "unifrac on", options.profile);
   Profile* profile = options.profile;
   Kernels kernels(runtime, "phylo/unifrac.cl", "", {profile, "unifrac"}, kTileSide * kTileSide);
   if (kernels.wg_size() != kTileSide * kTileSide)

@@ -200,12 +200,12 @@ void build_kd_tree(Runtime& runtime, const BasicDevicePoints<Real>& points,
                "build");
         }
         const cl::Buffer offsets = runtime.scratch("kd.offsets", (n - 1) * sizeof(cl_int));
-        const cl::Buffer shape = runtime.scratch("kd.shape", 2 * sizeof(cl_uint));
-        fill(runtime, shape, cl_uint(0), 2, {profile, "build"});
+        const auto shape = DeviceArray<cl_uint>::workspace(runtime, "kd.shape", 2);
+        fill(runtime, shape.buffer(), cl_uint(0), 2, {profile, "build"});
         build.run("kd_count", build.grid_stride(n - 1), cl_int(n), cl_int(leaf), cl_int(together),
                   radix.left, radix.right, radix.range_first, radix.range_last, run, offsets);
         scan(runtime, ValueType::int32, Op::sum, ScanKind::exclusive, offsets, offsets, n - 1,
-             profile, "build", &shape);
+             profile, "build", &shape.buffer());
         build.run("kd_write", build.grid_stride(n - 1), cl_int(n), cl_int(leaf), cl_int(together),
                   cl_uint(dim), cl_uint(bits), radix.left, radix.right, radix.parent, radix.prefix,
                   radix.range_first, radix.range_last, run, offsets, t.data, frame, t.child,

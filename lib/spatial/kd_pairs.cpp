@@ -49,16 +49,6 @@ DeviceArray<Real> thresholds(Runtime& runtime, const RadiusQuery& query, std::si
   return DeviceArray<Real>::upload(runtime, values, nullptr, "radii");
 }
 
-// Buffers a mode does not use: one value each.
-template <class Real>
-struct Unused {
-  DeviceArray<std::int64_t> longs;
-  DeviceArray<std::int32_t> ints;
-  DeviceArray<Real> reals;
-  explicit Unused(Runtime& runtime)
-      : longs(runtime, 1, "unused"), ints(runtime, 1, "unused"), reals(runtime, 1, "unused") {}
-};
-
 struct PairsArgs {
   int mode;
   const cl::Buffer* threshold;
@@ -71,6 +61,38 @@ struct PairsArgs {
   int weighted;
   const cl::Buffer* bins;
   std::size_t bin_stride;
+};
+
+// Buffers a mode does not use: one value each.
+template <class Real>
+struct Unused {
+  DeviceArray<std::int64_t> longs;
+  DeviceArray<std::int32_t> ints;
+  DeviceArray<Real> reals;
+  explicit Unused(Runtime& runtime)
+      : longs(runtime, 1, "unused"), ints(runtime, 1, "unused"), reals(runtime, 1, "unused") {}
+
+  // The arguments of a pass of `mode` with every buffer an unused one and every flag off: the
+  // caller sets what the mode reads and writes.
+  PairsArgs args(Mode mode) const {
+    PairsArgs a{};
+    a.mode = mode;
+    a.threshold = a.distance = a.weights = a.bins = &reals.buffer();
+    a.edges = 1;
+    a.counts = a.offsets = &longs.buffer();
+    a.index = &ints.buffer();
+    return a;
+  }
+  // The counting pass of a radius query: each query's points within its radius, into counts.
+  PairsArgs count_args(const DeviceArray<Real>& threshold, const RadiusQuery& query,
+                       const cl::Buffer& counts) const {
+    PairsArgs a = args(kCount);
+    a.threshold = &threshold.buffer();
+    a.per_query = query.radius.size() > 1;
+    a.greater_only = query.greater_only;
+    a.counts = &counts;
+    return a;
+  }
 };
 
 template <class Real>
@@ -143,20 +165,7 @@ void count_within(Runtime& runtime, const BasicDeviceKdTree<Real>& tree, QuerySo
     auto run = detail::search_run(runtime, tree, queries, options.sort, options.profile, what);
     auto metric = detail::metric_args<Real>(runtime, query.metric, tree.dim, what);
     Unused<Real> unused(runtime);
-    PairsArgs a{kCount,
-                &threshold.buffer(),
-                query.radius.size() > 1,
-                1,
-                query.greater_only,
-                &counts.buffer(),
-                &unused.longs.buffer(),
-                &unused.ints.buffer(),
-                &unused.reals.buffer(),
-                0,
-                &unused.reals.buffer(),
-                0,
-                &unused.reals.buffer(),
-                0};
+    const PairsArgs a = unused.count_args(threshold, query, counts.buffer());
     run_pairs(runtime, tree, pieces, run, metric, 0, m, a, options);
   });
 }
@@ -185,21 +194,7 @@ PairLists<Real> pairs_within(Runtime& runtime, const BasicDeviceKdTree<Real>& tr
     auto run = detail::search_run(runtime, tree, queries, options.sort, options.profile, what);
     auto metric = detail::metric_args<Real>(runtime, query.metric, tree.dim, what);
     Unused<Real> unused(runtime);
-    const int per_query = query.radius.size() > 1;
-    PairsArgs count{kCount,
-                    &threshold.buffer(),
-                    per_query,
-                    1,
-                    query.greater_only,
-                    &lists.offset.buffer(),
-                    &unused.longs.buffer(),
-                    &unused.ints.buffer(),
-                    &unused.reals.buffer(),
-                    0,
-                    &unused.reals.buffer(),
-                    0,
-                    &unused.reals.buffer(),
-                    0};
+    const PairsArgs count = unused.count_args(threshold, query, lists.offset.buffer());
     QueryOptions first = options;
     first.stats = nullptr;  // the statistics of the second pass (the same nodes)
     run_pairs(runtime, tree, pieces, run, metric, 0, m, count, first);
@@ -275,20 +270,13 @@ std::vector<double> pair_counts(Runtime& runtime, const BasicDeviceKdTree<Real>&
     for (std::size_t base = 0; base < m; base += chunk) {
       const std::size_t items = std::min(chunk, m - base);
       fill(runtime, bin_values.buffer(), Real(0), items * bins);
-      PairsArgs a{kBins,
-                  &edge_array.buffer(),
-                  0,
-                  bins,
-                  0,
-                  &unused.longs.buffer(),
-                  &unused.longs.buffer(),
-                  &unused.ints.buffer(),
-                  &unused.reals.buffer(),
-                  0,
-                  &point_weights.buffer(),
-                  !query.point_weights.empty(),
-                  &bin_values.buffer(),
-                  items};
+      PairsArgs a = unused.args(kBins);
+      a.threshold = &edge_array.buffer();
+      a.edges = bins;
+      a.weights = &point_weights.buffer();
+      a.weighted = !query.point_weights.empty();
+      a.bins = &bin_values.buffer();
+      a.bin_stride = items;
       run_pairs(runtime, tree, pieces, run, metric, base, items, a, options);
       summing.run("bin_sums", summing.groups(std::min<std::size_t>(bins, 1024)), cl_uint(items),
                   cl_uint(base), cl_uint(bins), bin_values, cl_int(!query.query_weights.empty()),

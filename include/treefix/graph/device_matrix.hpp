@@ -22,8 +22,8 @@
 // pattern_graph: the graph of the stored entries (an arc per entry, the diagonal dropped,
 // repeats merged: the library's CSR form); the matrix's own buffers when it has neither, else a
 // compacted copy. Its `undirected` flag comes from a device check of the arc set against its
-// reverse (keyed hash sums with a fresh random key per call; a non-symmetric graph passes with
-// probability about 2^-128).
+// reverse (the host's keyed arc sums, graph/detail/arc_hash.hpp, summed on the device with a fresh
+// random key per call; a non-symmetric graph passes with probability about 2^-128).
 // undirected_graph: the graph itself when it is undirected, else every arc and its reverse,
 // sorted and merged on the device.
 //
