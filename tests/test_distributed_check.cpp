@@ -1,10 +1,12 @@
-// The Graph500-style check of a distributed BFS (distributed_bfs.hpp), in a world of one: the host
-// check and the device check accept valid trees and reject wrong ones with the same message.
+// The Graph500-style check of a distributed BFS (distributed_bfs.hpp), on any number of ranks
+// (distributed_fixture.hpp): the host check and the device check accept valid trees and reject
+// wrong ones with the same message, the first problem by rank order on every rank.
 #ifdef TREEFIX_HAVE_MPI
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
+#include "distributed_fixture.hpp"
 #include "fixture.hpp"
 #include "treefix/distributed/distributed_bfs.hpp"
 #include "treefix/graph/device_graph.hpp"
@@ -13,20 +15,27 @@ using namespace treefix;
 
 namespace {
 
-// The host check's answer; the device check (on the rank's rows, and on the whole graph's rows
+// The host check's answer for the whole graph's depth and parent arrays (each rank checks its
+// share); the device check (on the rank's rows, and in a world of one on the whole graph's rows
 // with int offsets as a single device holds them) must give the same.
 std::string problem_of(const Csr& csr, const std::vector<vertex_t>& sources,
-                       const std::vector<vertex_t>& depth, const std::vector<vertex_t>& parent) {
-  const World world;
+                       const std::vector<vertex_t>& whole_depth,
+                       const std::vector<vertex_t>& whole_parent) {
+  const World& world = test::test_world();
   const LocalGraph g = local_slice(world, csr);
+  const std::vector<vertex_t> depth = test::share_of(whole_depth, csr.vertices());
+  const std::vector<vertex_t> parent = test::share_of(whole_parent, csr.vertices());
   const std::string host = distributed_bfs_problem(world, g, sources, depth, parent);
   const DeviceLocalGraph rows(world, test::runtime(), g);
   CHECK(distributed_bfs_problem(world, test::runtime(), g, rows.rows(), sources, depth, parent) ==
         host);
-  const DeviceGraph whole(test::runtime(), csr);
-  CHECK_FALSE(whole.wide_offsets());
-  const DeviceRows narrow{whole.row_offset(), whole.column(), false};
-  CHECK(distributed_bfs_problem(world, test::runtime(), g, narrow, sources, depth, parent) == host);
+  if (world.size() == 1) {
+    const DeviceGraph whole(test::runtime(), csr);
+    CHECK_FALSE(whole.wide_offsets());
+    const DeviceRows narrow{whole.row_offset(), whole.column(), false};
+    CHECK(distributed_bfs_problem(world, test::runtime(), g, narrow, sources, depth, parent) ==
+          host);
+  }
   return host;
 }
 
@@ -162,34 +171,43 @@ TEST_CASE("distributed BFS check: trees deeper than a byte's levels") {
 }
 
 TEST_CASE("distributed BFS check: a Kronecker graph's BFS") {
-  const World world;
+  const World& world = test::test_world();
   const LocalGraph g = kronecker_local_graph(world, 10);
   const DeviceLocalGraph rows(world, test::runtime(), g);
+  // The whole graph on every rank, for the choices below (the same on every rank).
+  std::vector<std::int64_t> degree = test::whole_of(std::vector<std::int64_t>(
+      g.row_offset.begin() + 1, g.row_offset.end()));
+  std::vector<std::int64_t> first = test::whole_of(std::vector<std::int64_t>(
+      g.row_offset.begin(), g.row_offset.end() - 1));
+  for (std::size_t v = 0; v < degree.size(); ++v) degree[v] -= first[v];
+  const std::vector<vertex_t> column = test::whole_of(g.column);
+  std::vector<std::int64_t> offset(g.vertices + 1, 0);
+  for (std::size_t v = 0; v < g.vertices; ++v) offset[v + 1] = offset[v] + degree[v];
+  REQUIRE(offset.back() == static_cast<std::int64_t>(column.size()));
   vertex_t hub = 0;  // the source: the vertex of most arcs
-  for (std::size_t v = 0; v < g.local_vertices(); ++v)
-    if (g.row_offset[v + 1] - g.row_offset[v] > g.row_offset[hub + 1] - g.row_offset[hub])
-      hub = static_cast<vertex_t>(v);
+  for (std::size_t v = 0; v < g.vertices; ++v)
+    if (degree[v] > degree[hub]) hub = static_cast<vertex_t>(v);
   const DistributedBfs r = distributed_bfs(world, test::runtime(), rows, {hub});
   REQUIRE(r.levels.size() > 3);
   CHECK(distributed_bfs_problem(world, g, {hub}, r.depth, r.parent) == "");
   CHECK(distributed_bfs_problem(world, test::runtime(), g, rows.rows(), {hub}, r.depth, r.parent) ==
         "");
   // one reached leaf's parent swapped for another vertex of its parent's level
-  std::vector<vertex_t> parent = r.parent;
+  const std::vector<vertex_t> depth = test::whole_of(r.depth), found = test::whole_of(r.parent);
+  std::vector<vertex_t> parent = found;
   for (std::size_t v = 0; v < parent.size(); ++v)
-    if (r.depth[v] == 2) {
+    if (depth[v] == 2) {
       for (std::size_t u = 0; u < parent.size(); ++u)
-        if (r.depth[u] == 1 &&
-            !std::binary_search(g.column.begin() + g.row_offset[v],
-                                g.column.begin() + g.row_offset[v + 1], vertex_t(u))) {
+        if (depth[u] == 1 && !std::binary_search(column.begin() + offset[v],
+                                                 column.begin() + offset[v + 1], vertex_t(u))) {
           parent[v] = static_cast<vertex_t>(u);
           break;
         }
-      if (parent[v] != r.parent[v]) break;
+      if (parent[v] != found[v]) break;
     }
-  REQUIRE(parent != r.parent);
-  const std::string problem =
-      distributed_bfs_problem(world, test::runtime(), g, rows.rows(), {hub}, r.depth, parent);
+  REQUIRE(parent != found);
+  const std::string problem = distributed_bfs_problem(
+      world, test::runtime(), g, rows.rows(), {hub}, r.depth, test::share_of(parent, g.vertices));
   CHECK(problem.find("is not a neighbour") != std::string::npos);
 }
 #endif
