@@ -100,6 +100,9 @@ TEST_CASE("distributed: the BFS kernels give the reference depths and valid pare
   for (const NamedGraph& family : graph_families()) {
     const Csr& g = family.graph;
     if (g.vertices() == 0) continue;
+    // On several ranks every level is a round of exchanges: the path's 100,003 levels are left to
+    // the world of one (the strip's 5,003 levels cross the rank boundaries the same way).
+    if (test_world().size() > 1 && family.name == "shuffled path with extras") continue;
     CAPTURE(family.name);
     const LocalGraph local = local_slice(test_world(), g);
     DeviceLocalGraph device_graph(test_world(), runtime(), local);
