@@ -2,10 +2,11 @@
 # The README's first command and its test command, from a fresh clone, timed, with the compile
 # time of every translation unit:
 #
-#   bench/build_times.sh OUTDIR [COMMIT]      (default HEAD; as root on Debian 12: runs apt-get)
+#   bench/build_times.sh OUTDIR [COMMIT] [first]   (default HEAD; as root on Debian 12: apt-get)
 #
 # Runs the first two ```sh blocks of the clone's README.md as they are written, one after the
-# other, with ccache off (CCACHE_DISABLE=1) and an empty kernel cache. Writes to OUTDIR:
+# other (with `first`, the first alone), with ccache off (CCACHE_DISABLE=1) and an empty kernel
+# cache. Writes to OUTDIR:
 #   times.txt        seconds of each command (apt-get, configure, build and what it runs), its exit
 #                    status, and the load average before and after (the machine may be shared:
 #                    read the times with it)
@@ -13,9 +14,11 @@
 #   units-first.tsv, units-test.tsv   wall s, CPU s (user + system), object: every compile
 #   slowest.txt      the ten slowest translation units of each command, by CPU seconds
 set -uo pipefail
-[[ $# -ge 1 ]] || { sed -n '2,14p' "$0"; exit 2; }
+[[ $# -ge 1 ]] || { sed -n '2,15p' "$0"; exit 2; }
 out=$(realpath -m "$1")
 commit=${2:-HEAD}
+commands=(first test)
+[[ ${3:-} == first ]] && commands=(first)
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 work=$(mktemp -d)
@@ -31,7 +34,7 @@ export CMAKE_CXX_COMPILER_LAUNCHER=$repo/bench/lib/time_compile.sh  # CMake read
   echo "commit $(git rev-parse --short HEAD), $(nproc) cores, $(date -u +%FT%TZ)"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/times.txt"
-for name in first test; do
+for name in "${commands[@]}"; do
   command=$(block "$([[ $name == first ]] && echo 1 || echo 2)")
   export TREEFIX_TU_LOG=$out/units-$name.tsv
   : > "$TREEFIX_TU_LOG"
@@ -51,12 +54,12 @@ end=$(date +%s.%N)
 awk -v s="$start" -v e="$end" 'BEGIN { printf "apt-get part of the first command, packages installed: %.0f s\n", e - s }' \
   >> "$out/times.txt"
 # CMake's own probes (try_compile: cmTC_*) are not units of the project.
-for name in first test; do
+for name in "${commands[@]}"; do
   grep -v '/cmTC_' "$out/units-$name.tsv" > "$out/units.tmp"
   mv "$out/units.tmp" "$out/units-$name.tsv"
 done
 {
-  for name in first test; do
+  for name in "${commands[@]}"; do
     echo "== $name command: $(wc -l < "$out/units-$name.tsv") translation units, $(awk -F'\t' \
       '{ c += $2 } END { printf "%.0f", c }' "$out/units-$name.tsv") CPU seconds; the ten slowest:"
     sort -t$'\t' -k2,2 -rn "$out/units-$name.tsv" | head -10 |
