@@ -32,7 +32,7 @@ budget=${SEEDS_BUDGET_S:-540}
 bench=./build-gpu/apps/treefix-bench
 if [[ ! -x $bench ]]; then
   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_TESTS=OFF > "$out/build.log" 2>&1 &&
-    cmake --build build-gpu -j"$(nproc)" >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+    cmake --build build-gpu -j"$(nproc)" --target treefix treefix-bench >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 fi
 if [[ -z ${SEEDS_QUICK:-} ]]; then
   export TREEFIX_DEVICE=${TREEFIX_DEVICE:-nvidia}

@@ -15,7 +15,7 @@ if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacke
 fi
 clinfo -l 2>&1 | tee "$out/clinfo.txt"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee -a "$out/clinfo.txt"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release > "$out/build.log" 2>&1 &&
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_TESTS=ON > "$out/build.log" 2>&1 &&
   cmake --build build-gpu -j16 >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 export TREEFIX_DEVICE=${TREEFIX_DEVICE:-nvidia}
 export TREEFIX_CACHE_DIR=$PWD/build-gpu/kernel-cache

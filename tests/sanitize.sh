@@ -60,7 +60,7 @@ build_all() {
   # (CMake takes CMAKE_CXX_COMPILER_LAUNCHER=ccache from the environment, when set.)
   mkdir -p "$build"
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="${CXX:-clang++-14}" \
-    -DTREEFIX_FUZZ=ON > "$build/configure.log" || { cat "$build/configure.log"; return 1; }
+    -DTREEFIX_FUZZ=ON -DTREEFIX_BUILD_TESTS=ON > "$build/configure.log" || { cat "$build/configure.log"; return 1; }
   cmake --build "$build" -j"$jobs"
 }
 

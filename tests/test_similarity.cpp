@@ -98,7 +98,7 @@ std::vector<double> check_all_agree(const SemanticTree& reference,
 
 }  // namespace
 
-TEST_CASE("weighted similarity of the hand-worked examples (docs/forest.md)") {
+TEST_CASE("weighted similarity of the hand-worked examples (docs/forests.md)") {
   auto car_a = file("car_a.xml");
   // Make and Year match (weights 0.3, 0.5), Model leaves differ: 0.3 + 0.5 = 0.8 (car_b lists
   // its arcs in another order: pairing is by label).
@@ -119,7 +119,7 @@ TEST_CASE("weighted similarity of the hand-worked examples (docs/forest.md)") {
   CHECK(tree_similarity_reference(file("car_engine.xml"), car_a) == doctest::Approx(0.5625));
 }
 
-TEST_CASE("thesis similarity of the hand-worked examples (docs/forest.md)") {
+TEST_CASE("thesis similarity of the hand-worked examples (docs/forests.md)") {
   auto car_a = file("car_a.xml");
   // Children by position: car_b lists Year, Model, Make; no position has equal leaves: 0.
   CHECK(tree_similarity_reference(car_a, file("car_b.xml"), thesis) == 0.0);

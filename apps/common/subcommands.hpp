@@ -36,7 +36,8 @@ int run_subcommands(const std::string& description, const char* program,
 
 #define TREEFIX_SUBCOMMAND_CONCAT2(a, b) a##b
 #define TREEFIX_SUBCOMMAND_CONCAT(a, b) TREEFIX_SUBCOMMAND_CONCAT2(a, b)
-// Registers `setup` for subcommand `name` of the program whose tag is `Tag`.
+// Registers `setup` for subcommand `name` of the program whose tag is `Tag` (a name unique in
+// the translation unit, which may hold several files: the unity build, CMakeLists.txt).
 #define TREEFIX_REGISTER_SUBCOMMAND(Tag, name, setup)                                    \
   static const ::treefix::cli::Subcommands<Tag>::Registration TREEFIX_SUBCOMMAND_CONCAT( \
-      treefix_subcommand_registration_, __LINE__)(name, setup)
+      treefix_subcommand_registration_, __COUNTER__)(name, setup)

@@ -122,7 +122,7 @@ void setup_similarity(CLI::App& app) {
       ->transform(integer_in(1));
   add_enum_option(command, "--definition", options->parameters.definition,
                   "weighted (Bhavsar, Boley and Yang: arcs paired by label) or thesis (Lu 2014, "
-                  "Figs. 2.7/2.8: children paired by position); docs/forest.md");
+                  "Figs. 2.7/2.8: children paired by position); docs/forests.md");
   command->add_flag("--cpu", options->cpu, "Compute on the CPU instead of an OpenCL device");
   command
       ->add_option("--parse", options->parse,

@@ -7,7 +7,7 @@
 // forgotten while the handler runs is not freed either: forget() clears its slot first and then
 // reads `handling`, the handler sets `handling` first and then reads the slots, so (sequentially
 // consistent atomics) the handler never reads a path that forget() has freed.
-#include "core/pending_files.hpp"
+#include "treefix/core/detail/pending_files.hpp"
 
 #include <pthread.h>
 #include <unistd.h>

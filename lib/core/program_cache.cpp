@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "core/device_select.hpp"
-#include "core/pending_files.hpp"
+#include "treefix/core/detail/pending_files.hpp"
 
 namespace treefix {
 namespace detail {
@@ -138,7 +138,7 @@ void ProgramCache::store_binary(const cl::Program& program, const std::string& p
     auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
     if (binaries.empty() || binaries[0].empty()) return;
     std::string tmp = path + ".tmp." + std::to_string(::getpid());
-    struct Pending {  // removed by SIGINT/SIGTERM while it is written (core/pending_files.hpp)
+    struct Pending {  // removed by SIGINT/SIGTERM while it is written (treefix/core/detail/pending_files.hpp)
       std::size_t handle;
       ~Pending() { detail::forget_pending_file(handle); }
     } pending{detail::remember_pending_file(tmp)};

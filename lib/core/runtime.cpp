@@ -7,7 +7,7 @@
 
 #include "core/device_select.hpp"
 #include "core/program_cache.hpp"
-#include "core/runtime_tuning.hpp"
+#include "treefix/core/detail/runtime_tuning.hpp"
 #include "treefix/core/environment.hpp"
 #include "treefix/core/host_memory.hpp"
 

@@ -1,6 +1,6 @@
 // The runtime's tuning rows: the work-group size of sized kernels and how many groups a
 // grid-stride launch takes (Runtime::sized_program, Runtime::saturating_groups).
-#include "core/runtime_tuning.hpp"
+#include "treefix/core/detail/runtime_tuning.hpp"
 
 #include <algorithm>
 

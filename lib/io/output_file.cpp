@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "core/pending_files.hpp"
+#include "treefix/core/detail/pending_files.hpp"
 #include "io/fd_stream.hpp"
 #include "treefix/core/error.hpp"
 

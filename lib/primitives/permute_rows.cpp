@@ -1,5 +1,5 @@
-// Moving rows or columns of values into and out of an order (primitives/permute_rows.hpp).
-#include "primitives/permute_rows.hpp"
+// Moving rows or columns of values into and out of an order (treefix/primitives/detail/permute_rows.hpp).
+#include "treefix/primitives/detail/permute_rows.hpp"
 
 namespace treefix::detail {
 

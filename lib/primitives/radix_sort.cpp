@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "core/runtime_tuning.hpp"
+#include "treefix/core/detail/runtime_tuning.hpp"
 #include "primitives/primitives_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"

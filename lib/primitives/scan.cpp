@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "core/runtime_tuning.hpp"
+#include "treefix/core/detail/runtime_tuning.hpp"
 #include "primitives/scan_tuning.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"
 

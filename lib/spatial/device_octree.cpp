@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "primitives/permute_rows.hpp"
+#include "treefix/primitives/detail/permute_rows.hpp"
 #include "spatial/morton.hpp"
 #include "spatial/radix_tree.hpp"
 #include "treefix/core/error.hpp"

@@ -2,7 +2,7 @@
 // (treefix/spatial/neighbours.hpp): kernels/spatial/ropes_knn.clh, ropes_correlation.clh.
 #include <string>
 
-#include "primitives/permute_rows.hpp"
+#include "treefix/primitives/detail/permute_rows.hpp"
 #include "spatial/device_trees.hpp"
 #include "spatial/morton.hpp"
 #include "treefix/core/error.hpp"

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "primitives/permute_rows.hpp"
 #include "spatial/real_type.hpp"
+#include "treefix/primitives/detail/permute_rows.hpp"
 #include "spatial/spatial_tuning.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/radix_sort.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "primitives/permute_rows.hpp"
+#include "treefix/primitives/detail/permute_rows.hpp"
 #include "spatial/nbody_detail.hpp"
 #include "treefix/core/error.hpp"
 

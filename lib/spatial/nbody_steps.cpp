@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "primitives/permute_rows.hpp"
+#include "treefix/primitives/detail/permute_rows.hpp"
 #include "spatial/nbody_detail.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"

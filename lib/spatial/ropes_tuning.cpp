@@ -23,7 +23,7 @@ const Knob<std::size_t> lockstep_width = declare<std::size_t>(
 // Lockstep pays through coalesced loads on SIMT hardware when the group's items need nearly the
 // same nodes (coherent, sorted, unguided); elsewhere the nodes it carries items through cost
 // more than coalescing saves, and on a CPU device its barriers cost and there is nothing to
-// coalesce (docs/ropes.md, the table of `treefix-bench spatial`).
+// coalesce (docs/design/spatial.md, the table of `treefix-bench spatial`).
 const Knob<bool> lockstep_when_coherent = declare<bool>(
     TuningRow("spatial", "lockstep_when_coherent",
               "the automatic rope traversal goes lockstep on sorted, coherent, unguided queries")

@@ -8,7 +8,7 @@
 #include <climits>
 #include <utility>
 
-#include "core/runtime_tuning.hpp"
+#include "treefix/core/detail/runtime_tuning.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
 #include "treefix/primitives/detail/scan_plan.hpp"

@@ -1,5 +1,5 @@
 // Forests: treefix.similarity, the tree similarity of RuleML trees to a reference tree
-// (treefix/forest/similarity.hpp, the definitions docs/forest.md states).
+// (treefix/forest/similarity.hpp, the definitions docs/forests.md states).
 #include <pybind11/stl.h>
 
 #include <filesystem>
@@ -82,7 +82,7 @@ The similarity in [0, 1] of every tree of `trees` to `reference` (float64, one p
 reference: a RuleML file's path, or RuleML text (starting with '<'). trees: a directory (its *.xml
 files, in name order) or a list of paths (in the given order). definition: "weighted" (Bhavsar,
 Boley and Yang: arcs paired by label) or "thesis" (Lu 2014: children paired by position);
-docs/forest.md gives both. degradation: D; sqrt_adjustment: A(s) = sqrt(s). cpu=True computes on
+docs/forests.md gives both. degradation: D; sqrt_adjustment: A(s) = sqrt(s). cpu=True computes on
 all host cores in double precision instead of on the device (float). return_names=True returns
 (names, similarities), names as listed. Malformed files raise ValueError naming the file, line
 and element.)doc");

@@ -9,7 +9,7 @@
 
 namespace py = pybind11;
 
-PYBIND11_MODULE(treefix, m) {
+PYBIND11_MODULE(_treefix, m) {  // treefix._treefix, re-exported by python/treefix/__init__.py
   m.doc() = R"doc(
 libtreefix-cl on NumPy and SciPy arrays: treefix sums (rootfix, leaffix) on trees, BFS,
 connected components and rooted spanning trees on graphs (scipy.sparse.csgraph conventions),

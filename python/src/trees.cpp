@@ -228,7 +228,7 @@ dtype. op: "sum", "xor" (integers), "min" or "max". exclusive: leave the vertex'
 (the identity of op where nothing is left). algorithm: "auto", "euler" (sum and xor), "levels",
 "bfs" (the seed paper's per-call breadth-first search), "sequential" (the CPU reference). out: an array of the result's shape and dtype to write into
 (no allocation). Integer sums wrap around; floating-point sums are within the bound the library
-states (docs/study.md).)doc";
+states (docs/reference/accuracy.md).)doc";
 
 std::string fix_doc(const char* name, const char* what) {
   std::string doc = kFixDoc;

@@ -8,14 +8,18 @@ import pytest
 import treefix
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-# The real data sets live beside the clone (../shared/data from the repository root).
-DATA = REPO.parent / "shared" / "data"
+# The real data sets: the folder $TREEFIX_DATA names (docs/reference/data.md), if any.
+DATA = pathlib.Path(os.environ["TREEFIX_DATA"]) if os.environ.get("TREEFIX_DATA") else None
 
 
 def data_file(name):
+    """The real data set `name`; the test is skipped, saying why, when it is not there."""
+    if DATA is None:
+        pytest.skip("%s: set TREEFIX_DATA to the folder of the real data sets "
+                    "(docs/reference/data.md)" % name)
     path = DATA / name
     if not path.exists():
-        pytest.skip("real data not present: %s" % path)
+        pytest.skip("%s: not in TREEFIX_DATA=%s (docs/reference/data.md)" % (name, DATA))
     return path
 
 

@@ -1,4 +1,4 @@
-"""similarity on the Car trees, whose values docs/forest.md works out by hand."""
+"""similarity on the Car trees, whose values docs/forests.md works out by hand."""
 import numpy as np
 import pytest
 
@@ -6,7 +6,7 @@ import treefix
 from conftest import REPO
 
 CARS = REPO / "tests" / "data" / "ruleml"
-# Per file in name order: (weighted, thesis), from docs/forest.md.
+# Per file in name order: (weighted, thesis), from docs/forests.md.
 EXPECTED = {
     "car_a.xml": (1.0, 1.0),
     "car_b.xml": (0.8, 0.0),

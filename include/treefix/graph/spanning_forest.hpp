@@ -41,7 +41,7 @@ struct RstOptions {
 
 // The BFS levels that cost about what connectivity + Euler costs on a graph of n vertices, on this
 // device (its kind and whether BFS runs its medium levels behind a grid-wide barrier): the
-// budget of RstMethod::automatic. The calibration and its measurements are in docs/rooting.md.
+// budget of RstMethod::automatic. The calibration and its measurements are in docs/design/rooting.md.
 std::size_t rst_bfs_level_budget(const Runtime& runtime, std::size_t n);
 
 // A rooted spanning forest of a graph (CSR, both directions stored; self loops and repeated arcs

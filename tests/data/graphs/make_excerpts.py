@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cut the test excerpts of the real graphs in ../shared/data (see SOURCE.md here).
+"""Cut the test excerpts of the real graphs in $TREEFIX_DATA (see SOURCE.md here).
 
     python3 make_excerpts.py DATA_DIR OUT_DIR
 

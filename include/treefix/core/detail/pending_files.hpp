@@ -1,9 +1,10 @@
 #pragma once
-// Temporary output files that are not yet renamed into place, and the signal handler that removes
-// them when SIGINT, SIGTERM, SIGHUP or SIGPIPE ends the process (output_file.cpp stages every
-// output file this way). The handler only unlinks, then hands the signal on to the action that
-// was there before it: in the end the default action ends the process with the conventional
-// status (128 + the signal's number in a shell).
+// Internal to the library (core's program cache, io's output files): temporary output files
+// that are not yet renamed into place, and the signal handler that removes them when SIGINT,
+// SIGTERM, SIGHUP or SIGPIPE ends the process (lib/io/output_file.cpp stages every output file
+// this way). The handler only unlinks, then hands the signal on to the action that was there
+// before it: in the end the default action ends the process with the conventional status (128 +
+// the signal's number in a shell).
 #include <cstddef>
 #include <string>
 

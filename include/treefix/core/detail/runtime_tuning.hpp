@@ -1,5 +1,7 @@
 #pragma once
-// Internal: the runtime's tuning knobs (rows in runtime_tuning.cpp), read by the launch sizing.
+// Internal to the library: the runtime's tuning knobs (rows in lib/core/runtime_tuning.cpp), read
+// by the launch sizing of core and of the modules that size their own launches (primitives,
+// treefix).
 #include "treefix/core/tuning.hpp"
 
 namespace treefix::knobs {
