@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/process_fork.hpp"
 #include "treefix/core/host_memory.hpp"
 
 namespace treefix {
@@ -66,6 +67,8 @@ bool matches(const DeviceDescription& d, const std::string& word) {
 }  // namespace
 
 std::vector<DeviceCandidate> enumerate_devices() {
+  refuse_after_fork("listing OpenCL devices");
+  note_device_setup();
   std::vector<DeviceCandidate> all;
   std::vector<cl::Platform> platforms;
   try {

@@ -6,8 +6,23 @@
 
 #include "runtime.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/interrupt.hpp"
 
 namespace py = pybind11;
+
+namespace {
+// The thread Python's signal handlers run on: only there does PyErr_CheckSignals act.
+unsigned long main_thread = 0;
+
+// The library's interruption points (treefix/core/interrupt.hpp), every 20 ms of a long call:
+// on the main thread, the GIL is taken for a moment and Python's pending signals are handled;
+// a handler that raised (Ctrl-C: KeyboardInterrupt) stops the call with its exception.
+void check_python_signals() {
+  if (PyThread_get_thread_ident() != main_thread) return;
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+}  // namespace
 
 PYBIND11_MODULE(treefix, m) {
   m.doc() = R"doc(
@@ -17,7 +32,9 @@ kd-tree queries and Barnes-Hut gravity on points (scipy.spatial.cKDTree conventi
 similarity on RuleML forests, on an OpenCL device (GPU or CPU).
 
 Errors: bad input raises ValueError (the message says what and where), a request beyond the
-device's memory MemoryError (with the numbers), a missing or failing device RuntimeError.)doc";
+device's or the host's memory MemoryError (with the numbers, before anything is allocated), a
+missing or failing device RuntimeError. Ctrl-C stops a long call within a fraction of a second
+(KeyboardInterrupt); the runtime stays usable.)doc";
 
   // The library's three kinds of failure, as Python users expect them.
   py::register_exception_translator([](std::exception_ptr failure) {
@@ -35,6 +52,9 @@ device's memory MemoryError (with the numbers), a missing or failing device Runt
                                               .c_str());
     }
   });
+
+  main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  treefix::set_interrupt_check(&check_python_signals);
 
   treefix::python::bind_runtime(m);
   treefix::python::bind_trees(m);

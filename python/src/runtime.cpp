@@ -6,6 +6,7 @@
 
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/core/result_memory.hpp"
 
 namespace treefix::python {
 
@@ -19,6 +20,15 @@ RuntimeHandle runtime_or_default(const std::optional<RuntimeHandle>& runtime) {
   std::lock_guard<std::mutex> lock(making);
   if (!made) made = new RuntimeHandle(std::make_shared<RuntimeBox>(""));
   return *made;
+}
+
+RuntimeHandle default_runtime_if_any() {
+  try {
+    return runtime_or_default(std::nullopt);
+  } catch (const DeviceError& e) {
+    if (e.code() == -1001) return nullptr;  // CL_PLATFORM_NOT_FOUND_KHR: no OpenCL at all
+    throw;
+  }
 }
 
 namespace {
@@ -106,12 +116,13 @@ The number of host threads the library's host loops use (reading and converting 
 algorithms, KDTree builds): the same as the command line's --threads; 0 goes back to the default,
 TREEFIX_THREADS, else OMP_NUM_THREADS, else every core.)doc");
   m.def("host_threads", &host_threads, "The number of host threads the host loops use.");
-  m.def("cached_result_bytes", &cached_result_bytes, R"doc(
+  m.def("cached_result_bytes", &treefix::cached_result_bytes, R"doc(
 Bytes of host memory kept from freed large results (4 MiB or more) for the next result of the
 same size: a loop that replaces its result array reuses mapped pages instead of new ones, which
 the operating system would zero first. At most 1 GiB is kept.)doc");
-  m.def("release_cached_results", &release_cached_results,
-        "Frees the host memory cached_result_bytes() counts.");
+  m.def("release_cached_results", &treefix::release_cached_results,
+        "Returns the host memory cached_result_bytes() counts to the operating system (resident "
+        "memory drops by as much).");
 }
 
 }  // namespace treefix::python

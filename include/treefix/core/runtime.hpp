@@ -118,6 +118,14 @@ class Runtime {
 // One Runtime per process for callers that do not manage their own (the CLI, the tests).
 Runtime& shared_runtime();
 
+// Processes: an OpenCL driver does not survive fork() (its threads stay in the parent; a child's
+// first device call would wait for ever). In a child forked after this process first touched
+// OpenCL (listing devices or making a Runtime), making a Runtime, listing devices or using a
+// Runtime throws Error at once, and a Runtime destroyed there leaks its device objects rather
+// than wait on the driver; host-only work goes on. A process started afresh (Python's 'spawn' and
+// 'forkserver' start methods), or forked before the first device call, uses the device as usual.
+bool forked_after_device_setup();
+
 // Rounds n up to a multiple of m (m > 0).
 constexpr std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
