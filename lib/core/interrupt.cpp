@@ -44,9 +44,7 @@ void interruption_point() {
   check();
 }
 
-namespace detail {
-
-void wait_for_queue(Runtime& runtime) {
+void wait_interruptibly(Runtime& runtime) {
   if (installed.load(std::memory_order_acquire) == nullptr) return;
   cl::Event marker;
   translate_device_errors("waiting for the device", [&] {
@@ -69,5 +67,4 @@ void wait_for_queue(Runtime& runtime) {
   }
 }
 
-}  // namespace detail
 }  // namespace treefix

@@ -104,15 +104,23 @@ std::size_t cached_result_bytes() { return cache().cached(); }
 
 void release_cached_results() { cache().release(); }
 
-std::future<void> map_in_background(void* data, std::size_t bytes) {
+BackgroundMapping::BackgroundMapping(void* data, std::size_t bytes)
+    : stop_(std::make_shared<std::atomic<bool>>(false)) {
   char* const start = static_cast<char*>(data);
-  return std::async(std::launch::async, [=] {
+  done_ = std::async(std::launch::async, [start, bytes, stop = stop_] {
     const std::size_t pieces = (bytes + kMapPieceBytes - 1) / kMapPieceBytes;
     parallel_for(pieces, [=](std::size_t piece) {
+      if (stop->load(std::memory_order_relaxed)) return;
       const std::size_t begin = piece * kMapPieceBytes;
       prefault_for_writing(start + begin, std::min(kMapPieceBytes, bytes - begin));
     });
   });
+}
+
+BackgroundMapping::~BackgroundMapping() {
+  if (!done_.valid()) return;
+  stop_->store(true);
+  done_.wait();
 }
 
 }  // namespace treefix

@@ -122,6 +122,11 @@ void Runtime::require_fits(const std::string& what, std::uint64_t total_bytes,
                         "), but " + d.device_name + " has " + mib_text(d.global_mem_bytes) +
                         " of global memory and allows buffers of at most " +
                         mib_text(d.max_alloc_bytes));
+  // A CPU device's memory is the host's: what this process may still take bounds it too (asked
+  // for large requests only: the answer reads a few /proc and cgroup files).
+  constexpr std::uint64_t kAskHostFrom = std::uint64_t{64} << 20;
+  if (d.is_cpu && total_bytes >= kAskHostFrom)
+    require_host_memory(total_bytes, what + " (device memory on the host)");
 }
 
 cl::Buffer Runtime::allocate(std::size_t bytes, const std::string& what) {

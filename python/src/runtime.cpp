@@ -17,12 +17,15 @@ RuntimeHandle runtime_or_default(const std::optional<RuntimeHandle>& runtime) {
   static RuntimeHandle* made = nullptr;
   static std::mutex making;
   py::gil_scoped_release release;  // the device setup takes a while; other threads run meanwhile
+  // In a forked child the parent's default is unusable: a new one says why (core's refusal).
+  if (forked_after_device_setup()) return std::make_shared<RuntimeBox>("");
   std::lock_guard<std::mutex> lock(making);
   if (!made) made = new RuntimeHandle(std::make_shared<RuntimeBox>(""));
   return *made;
 }
 
 RuntimeHandle default_runtime_if_any() {
+  if (forked_after_device_setup()) return nullptr;  // the driver stayed in the parent
   try {
     return runtime_or_default(std::nullopt);
   } catch (const DeviceError& e) {

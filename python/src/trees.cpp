@@ -92,14 +92,8 @@ class Tree {
     const auto compute = [&](Runtime* runtime) {
       visit_value_type(type, [&](auto zero) {
         using T = decltype(zero);
-        std::future<void> mapped;
-        if (map_ahead) mapped = map_in_background(target, bytes);
-        struct Mapped {  // waited for on every way out: the task writes into `target`
-          std::future<void>& future;
-          ~Mapped() {
-            if (future.valid()) future.wait();
-          }
-        } wait_mapped{mapped};
+        std::optional<BackgroundMapping> mapping;  // waited for on every way out
+        if (map_ahead) mapping.emplace(target, bytes);
         const T* w = static_cast<const T*>(source);
         T* r = static_cast<T*>(target);
         if (runtime)
@@ -140,17 +134,20 @@ class Tree {
     return py::array_t<std::int32_t>(static_cast<py::ssize_t>(parent.size()), parent.data());
   }
 
-  // A new list each time: the caller may change it; the tree keeps its own names.
+  // A tuple, made once: it cannot be changed, so every read may share it (a list handed out
+  // would let the caller change the tree's names).
   py::object names() {
     if (!newick_) return py::none();
-    py::list list;
+    if (names_tuple_) return names_tuple_;
+    py::tuple names(names_.size());
     for (std::size_t v = 0; v < names_.size(); ++v) {
       const std::string_view name = names_[v];
       // Names are bytes of the file; anything that is not UTF-8 survives as surrogate escapes.
-      list.append(py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
-          name.data(), static_cast<Py_ssize_t>(name.size()), "surrogateescape")));
+      names[v] = py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
+          name.data(), static_cast<Py_ssize_t>(name.size()), "surrogateescape"));
     }
-    return std::move(list);
+    names_tuple_ = std::move(names);
+    return names_tuple_;
   }
 
   py::object lengths() const {
@@ -233,6 +230,7 @@ class Tree {
   bool newick_ = false;
   std::vector<double> lengths_;
   NodeNames names_;
+  py::object names_tuple_;
 };
 
 Tree make_tree(py::handle parents, const std::optional<RuntimeHandle>& runtime) {
@@ -305,7 +303,7 @@ pre-order as the nodes appear in the text (the root is 0); names and lengths com
       .def_property_readonly("parents", &Tree::parents,
                              "A copy of the parent array (int32, -1 at roots).")
       .def_property_readonly("names", &Tree::names,
-                             "A new list of the node names of a Newick tree ('' where unnamed), "
+                             "The node names of a Newick tree, as a tuple ('' where unnamed), "
                              "else None.")
       .def_property_readonly("lengths", &Tree::lengths,
                              "A copy of the branch lengths of a Newick tree (float64, 0 where "

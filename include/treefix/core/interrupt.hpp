@@ -29,12 +29,11 @@ constexpr std::chrono::milliseconds kInterruptCheckInterval{20};
 // Calls the installed check when kInterruptCheckInterval has passed since this thread last did.
 void interruption_point();
 
-namespace detail {
 // Waits until the runtime's queue has done everything enqueued so far, passing interruption
-// points while it waits. Without an installed check it returns at once (the blocking call that
-// follows waits as before). Called before every download: a download into host memory is never
-// left in flight by an interruption.
-void wait_for_queue(Runtime& runtime);
-}  // namespace detail
+// points while it waits; without an installed check it returns at once. Called before every
+// download (a download into host memory is never left in flight by an interruption), and once a
+// step by loops whose steps queue without reading anything back (n-body steps), so that an
+// interruption leaves at most one step queued behind it.
+void wait_interruptibly(Runtime& runtime);
 
 }  // namespace treefix

@@ -12,8 +12,10 @@
 // Policy: blocks are kept for reuse up to kResultCacheLimitBytes, handed out only for the same
 // size, the oldest size dropped first; release_cached_results() unmaps every kept block. Results
 // smaller than kResultReuseFromBytes are not worth it (the C heap reuses small memory already).
+#include <atomic>
 #include <cstddef>
 #include <future>
+#include <memory>
 
 namespace treefix {
 
@@ -37,8 +39,20 @@ std::size_t cached_result_bytes();
 void release_cached_results();
 
 // Maps the pages of [data, data + bytes) for writing (prefault_for_writing) on the host pool, in
-// the background: the future ends when they are mapped. For a fresh block, while the device
-// computes what will be written there.
-std::future<void> map_in_background(void* data, std::size_t bytes);
+// the background, while the device computes what will be written there. Its destructor waits
+// for the mapping, after asking the pieces not yet begun to stay undone (an interrupted call
+// leaves at once).
+class BackgroundMapping {
+ public:
+  BackgroundMapping() = default;
+  BackgroundMapping(void* data, std::size_t bytes);
+  BackgroundMapping(const BackgroundMapping&) = delete;
+  BackgroundMapping& operator=(const BackgroundMapping&) = delete;
+  ~BackgroundMapping();
+
+ private:
+  std::shared_ptr<std::atomic<bool>> stop_;
+  std::future<void> done_;
+};
 
 }  // namespace treefix

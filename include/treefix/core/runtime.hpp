@@ -98,7 +98,8 @@ class Runtime {
 
   // --- memory ----------------------------------------------------------------------------------
   // Throws CapacityError naming `what` and the numbers when total_bytes exceed the device's global
-  // memory or largest_buffer_bytes its largest allocation.
+  // memory or largest_buffer_bytes its largest allocation; on a CPU device, whose memory is the
+  // host's, also when total_bytes exceed what the process can take now (require_host_memory).
   void require_fits(const std::string& what, std::uint64_t total_bytes,
                     std::uint64_t largest_buffer_bytes) const;
   // A read-write buffer of at least `bytes` (never zero-sized), after require_fits.
