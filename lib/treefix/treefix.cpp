@@ -400,6 +400,33 @@ void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
   });
 }
 
+std::vector<WarmUpTask> treefix_warm_up_tasks() {
+  std::vector<WarmUpTask> tasks;
+  tasks.push_back({"the device tree (Euler tour, levels)", [](Runtime& runtime) {
+                     DeviceTree tree(runtime, ParentArray{-1, 0, 0, 1, 1, 2, -1});
+                     tree.euler_tour();
+                     tree.levels();
+                   }});
+  for (ValueType type : {ValueType::int32, ValueType::int64, ValueType::float32,
+                         ValueType::float64})
+    for (Algorithm algorithm : {Algorithm::euler, Algorithm::levels}) {
+      const std::string name =
+          std::string("rootfix and leaffix, ") + to_string(type) + ", " + to_string(algorithm);
+      tasks.push_back({name, [type, algorithm](Runtime& runtime) {
+                         std::vector<Op> ops = {Op::sum};
+                         if (is_integer(type)) ops.push_back(Op::bit_xor);
+                         if (algorithm == Algorithm::levels) ops.insert(ops.end(), {Op::min, Op::max});
+                         for (Op op : ops) {
+                           TreefixOptions options;
+                           options.op = op;
+                           options.algorithm = algorithm;
+                           warm_up(runtime, type, options);
+                         }
+                       }});
+    }
+  return tasks;
+}
+
 #define TREEFIX_INSTANTIATE(T)                                                            \
   template void treefix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
                            Fix, const TreefixOptions&);                                   \

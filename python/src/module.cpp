@@ -22,6 +22,14 @@ void check_python_signals() {
   py::gil_scoped_acquire gil;
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
 }
+// The library's one line when kernels are first compiled (treefix/core/runtime.hpp), as a
+// treefix.CompileWarning: shown once by Python's default filter, silenced by
+// warnings.simplefilter("ignore", treefix.CompileWarning).
+PyObject* compile_warning = nullptr;
+void warn_compiling(const std::string& line) {
+  py::gil_scoped_acquire gil;
+  if (PyErr_WarnEx(compile_warning, line.c_str(), 1) != 0) PyErr_Clear();  // "error": not ours
+}
 }  // namespace
 
 PYBIND11_MODULE(treefix, m) {
@@ -55,6 +63,13 @@ missing or failing device RuntimeError. Ctrl-C stops a long call within a fracti
 
   main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   treefix::set_interrupt_check(&check_python_signals);
+  compile_warning = PyErr_NewExceptionWithDoc(
+      "treefix.CompileWarning",
+      "Said once, when this process first compiles kernel programs (seconds on a CPU device); "
+      "treefix.warmup() compiles them all ahead.",
+      PyExc_UserWarning, nullptr);
+  m.add_object("CompileWarning", py::handle(compile_warning));
+  treefix::set_compile_notice(&warn_compiling);
 
   treefix::python::bind_runtime(m);
   treefix::python::bind_trees(m);

@@ -27,6 +27,7 @@
 #include "treefix/core/phase_times.hpp"
 #include "treefix/core/runtime.hpp"
 #include "treefix/core/types.hpp"
+#include "treefix/core/warm_up.hpp"
 #include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/levels.hpp"
@@ -166,6 +167,10 @@ std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<
 // takes (euler for sum/xor, levels for min/max); an automatic layout warms the pre-order
 // layout's programs, which cover the vertex-ids layout's too.
 void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options);
+
+// The tasks of `treefix warmup` for this module (treefix/core/warm_up.hpp): the device tree's
+// preparation, then the Euler tour and the level sweeps of every value type and operator.
+std::vector<WarmUpTask> treefix_warm_up_tasks();
 
 // Whether `automatic` takes the host's sequential pass on this Runtime's device whatever the
 // tree: tuning row automatic_on_host, on for CPU devices (an OpenCL CPU device shares the host's
