@@ -22,10 +22,8 @@ namespace {
 thread_local OutputFiles* innermost = nullptr;
 std::atomic<unsigned> temp_counter{0};  // temporary names unique within the process
 
-// The system refused a destination (a missing folder, no permission, a read-only file system):
-// a failed write, not bad input (the command line's status 1).
 [[noreturn]] void cannot_write(const std::string& path, int err) {
-  throw Error(path + ": cannot write: " + std::strerror(err));
+  throw InputError(path + ": cannot write: " + std::strerror(err));
 }
 
 [[noreturn]] void write_failed(const std::string& what, int err) {

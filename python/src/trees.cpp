@@ -262,7 +262,10 @@ std::string fix_doc(const char* name, const char* what) {
 void bind_trees(py::module_& m) {
   py::class_<Tree> tree_class(m, "Tree", R"doc(
 A rooted forest on the device: validated once (ValueError naming the vertex for a parent out of
-range or a cycle), with its Euler tour kept for every later call.
+range or a cycle), with its Euler tour kept for every later call (on a CPU device, made when a call
+first needs it). Without any OpenCL device (or in a process forked after the device was used) a
+Tree still parses, validates, lists its preorder() and runs the sequential pass; device calls
+raise RuntimeError. Trees pickle (re-validated, on the default runtime, when loaded).
 
 Tree(parents, *, runtime=None): parents is a 1-D int32 or int64 array, -1 for a root (several
 roots make a forest). Tree.from_newick(path) reads a Newick file: vertices are numbered in

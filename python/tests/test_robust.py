@@ -244,3 +244,12 @@ def test_host_only_work_needs_no_device(tmp_path):
     assert child.stdout.splitlines() == [
         "[0, 1, 2, 3, 4] [0.0, 3.0, 4.0, 5.0, 4.0] [10.0, 6.0, 1.0, 2.0, 4.0]",
         "ValueError True", "RuntimeError True"]
+
+
+def test_device_words_are_the_command_lines(rt):
+    pocl = [d for d in treefix.devices() if "pocl" in (d["version"] + d["platform"]).lower()
+            or "portable computing language" in d["platform"].lower()]
+    if pocl:
+        assert treefix.Runtime("pocl").device["platform"] == pocl[0]["platform"]
+    with pytest.raises(RuntimeError, match="no OpenCL device matches"):
+        treefix.Runtime("no-such-device-word")

@@ -2,7 +2,7 @@
 # What a first user meets around the results: a first rootfix on a CPU device compiles nothing;
 # `treefix warmup` fills the cache so that a device rootfix compiles nothing more; the device
 # words (`pocl` on PoCL); an unknown subcommand with its closest names; exit statuses as
-# documented (2 bad input, 1 a failed write); text-only outputs refuse other formats. (The
+# documented (2 bad input, 1 a write that fails); text-only outputs refuse other formats. (The
 # notice of a first compilation: tests/test_runtime_robust.cpp.)
 set -euo pipefail
 source "$(dirname "$0")/lib/acceptance.sh"
@@ -46,13 +46,14 @@ expect_error_text "unknown subcommand 'rootfx' (did you mean rootfix?)" \
 expect_error_text "the subcommands are:" "$treefix" zzzzzzzz
 "$treefix" --threads 2 rootfix --tree "$data/sample.tree" -o out.txt  # a value is not a name
 
-# exit statuses: bad input 2, a failed write 1
+# exit statuses as documented: bad input 2 (an output that cannot be created is one), a write
+# that fails under way 1
 status() { "$@" > /dev/null 2>&1 && echo 0 || echo $?; }
 [ "$(status "$treefix" rootfix --tree missing.tree)" = 2 ] || fail "missing input: not 2"
+[ "$(status "$treefix" rootfix --tree "$data/sample.tree" -o no-such-dir/out.txt)" = 2 ] ||
+  fail "an output in a missing folder: not 2"
 [ "$(status "$treefix" rootfix --tree "$data/sample.tree" -o /dev/full)" = 1 ] ||
   fail "a failed write: not 1"
-[ "$(status "$treefix" rootfix --tree "$data/sample.tree" -o no-such-dir/out.txt)" = 1 ] ||
-  fail "an output in a missing folder: not 1"
 
 # outputs that are text only refuse the names of other formats before any work
 expect_error_text "is written as text" \
