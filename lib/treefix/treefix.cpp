@@ -64,7 +64,6 @@ void DeviceTree::prepare(const DeviceTreeOptions& options) {
 void DeviceTree::prepare_on_device(const DeviceTreeOptions& options) {
   Runtime& runtime = *runtime_;
   const std::size_t n = parent_->size();
-  on_device_ = true;
   if (DeviceEulerTour::needs_wide_positions(n)) {
     // 2n positions beyond int32: validated and toured on the host (n > 2^30).
     timed(runtime, options.phases, "validate", [&] { validate_parent_array(*parent_); });
@@ -74,6 +73,7 @@ void DeviceTree::prepare_on_device(const DeviceTreeOptions& options) {
     euler_ = timed(runtime, options.phases, "prepare", [&] {
       return DeviceEulerTour(runtime, build_euler_tour(*parent_), options.profile, options.layout);
     });
+    on_device_ = true;
     return;
   }
   device_parent_ = timed(runtime, options.phases, "upload", [&] {
@@ -90,13 +90,10 @@ void DeviceTree::prepare_on_device(const DeviceTreeOptions& options) {
   try {
     euler_ = device_euler_tour(runtime, device_parent_.buffer(), n, tour);
   } catch (const InputError&) {
-    on_device_ = false;
     validate_parent_array(*parent_);  // the host's message names the same vertex
     throw;
-  } catch (...) {
-    on_device_ = false;  // an interrupted preparation is made again by the next call
-    throw;
   }
+  on_device_ = true;  // not before: an interrupted preparation is made again by the next call
 }
 
 const DeviceArray<vertex_t>& DeviceTree::device_parent() {
@@ -400,6 +397,26 @@ void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
   });
 }
 
+namespace {
+// The accurate Euler tour's program depends on the weights' fixed-point format (exact_format.hpp):
+// warm_up's weights of 1 fit the narrowest. Positive reals of a few decades with full mantissas
+// (branch lengths, probabilities, measurements from 1e-3 to 1e2) fit one more, which this builds.
+void warm_typical_exact_format(Runtime& runtime, ValueType type) {
+  if (type == ValueType::float64 && !runtime.description().fp64) return;
+  const ParentArray parent = {-1, 0, 0, 1, 1, 2, -1};
+  const double typical[] = {0.0123, 1.0 / 3.0, 2.5, 97.1, 0.001, 14.2, 0.75};
+  visit_value_type(type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point_v<T>) {
+      std::vector<T> weights(std::begin(typical), std::end(typical));
+      TreefixOptions options;
+      options.algorithm = Algorithm::euler;
+      rootfix(runtime, parent, weights, options);
+    }
+  });
+}
+}  // namespace
+
 std::vector<WarmUpTask> treefix_warm_up_tasks() {
   std::vector<WarmUpTask> tasks;
   tasks.push_back({"the device tree (Euler tour, levels)", [](Runtime& runtime) {
@@ -422,6 +439,8 @@ std::vector<WarmUpTask> treefix_warm_up_tasks() {
                            options.algorithm = algorithm;
                            warm_up(runtime, type, options);
                          }
+                         if (algorithm == Algorithm::euler && !is_integer(type))
+                           warm_typical_exact_format(runtime, type);
                        }});
     }
   return tasks;
