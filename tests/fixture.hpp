@@ -9,7 +9,17 @@
 
 namespace treefix::test {
 
-inline Runtime& runtime() { return shared_runtime(); }
+// The process's shared Runtime, with `automatic` on the device's algorithms on every device
+// (tuning row automatic_on_host), so that the tests calling it exercise them on PoCL too; the
+// tests of the host choice set the row themselves.
+inline Runtime& runtime() {
+  static Runtime& made = []() -> Runtime& {
+    Runtime& shared = shared_runtime();
+    shared.tuning().set("automatic_on_host", 0);
+    return shared;
+  }();
+  return made;
+}
 
 // Changes the test runtime's Tuning for a scope, then restores it (tests exercise every
 // strategy on every device).

@@ -1,6 +1,6 @@
 // The accurate precision (the default for floating-point sums): every algorithm's result within
 // 8·u·S of the exact sum, the Euler tour's correctly rounded, the same bits on every run and
-// layout, -0 sums, and the weights an exact format must refuse. The exact sums of the oracle are
+// layout, and -0 sums. The exact sums of the oracle are
 // computed here in a wide fixed-point integer, independently of the library.
 #include <doctest/doctest.h>
 
@@ -333,17 +333,4 @@ TEST_CASE("accurate treefix: sums of -0 are -0, sums of nothing +0") {
   TreefixOptions euler;
   euler.algorithm = Algorithm::euler;
   CHECK(std::signbit(rootfix(rt, ParentArray{-1, 0}, f, euler)[1]));
-}
-
-TEST_CASE("accurate Euler-tour treefix refuses non-finite weights, naming the vertex") {
-  auto& rt = test::runtime();
-  const ParentArray parent = generate::path(100);
-  std::vector<float> w(parent.size(), 1.0f);
-  w[37] = std::numeric_limits<float>::infinity();
-  TreefixOptions options;
-  options.algorithm = Algorithm::euler;
-  CHECK_THROWS_WITH_AS(rootfix(rt, parent, w, options),
-                       doctest::Contains("the weight of vertex 37 is not finite"), InputError);
-  w[37] = std::numeric_limits<float>::quiet_NaN();
-  CHECK_THROWS_AS(leaffix(rt, parent, w, options), InputError);
 }

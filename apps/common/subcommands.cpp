@@ -7,6 +7,7 @@
 #include <new>
 #include <stdexcept>
 #include <system_error>
+#include <vector>
 
 #include "progress.hpp"
 #include "treefix/core/environment.hpp"
@@ -40,6 +41,57 @@ int checked_exit(const char* program, int code) {
   return code;
 }
 
+// Edit distance (insertions, deletions, substitutions, swaps of neighbours) between two words.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// The first word of the command line that is not an option (or --threads' value): where the
+// subcommand's name belongs. "" when there is none.
+std::string first_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--threads") {
+      ++i;
+      continue;
+    }
+    if (arg.empty() || arg[0] != '-') return arg;
+  }
+  return {};
+}
+
+// "unknown subcommand 'rootfx' (did you mean rootfix?)": the closest names within two edits, or
+// the list of all.
+std::string unknown_subcommand(const std::string& word, const std::vector<std::string>& names) {
+  std::size_t best = 3;
+  std::vector<std::string> closest;
+  for (const std::string& name : names) {
+    const std::size_t distance = edit_distance(word, name);
+    if (distance < best) closest.clear(), best = distance;
+    if (distance == best) closest.push_back(name);
+  }
+  std::string message = "unknown subcommand '" + word + "'";
+  if (!closest.empty()) {
+    message += " (did you mean ";
+    for (std::size_t i = 0; i < closest.size(); ++i)
+      message += (i == 0 ? "" : i + 1 == closest.size() ? " or " : ", ") + closest[i];
+    return message + "?)";
+  }
+  message += "; the subcommands are:";
+  for (const std::string& name : names) message += " " + name;
+  return message;
+}
+
 }  // namespace
 
 int run_subcommands(const std::string& description, const char* program,
@@ -68,6 +120,12 @@ int run_subcommands(const std::string& description, const char* program,
   const bool help = std::any_of(argv + 1, argv + argc, [](const char* arg) {
     return std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0;
   });
+  if (const std::string word = first_word(argc, argv); !word.empty()) {
+    std::vector<std::string> names;
+    for (const auto& [name, setup] : setups) names.push_back(name);
+    if (std::find(names.begin(), names.end(), word) == names.end())
+      return report(program, unknown_subcommand(word, names), 2);
+  }
   try {
     if (!help) Environment::read();  // a malformed TREEFIX_* variable stops us before any work
     const ReadProgress progress;     // large inputs being read, on a terminal

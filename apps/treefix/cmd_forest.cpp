@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "output_format.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/forest/forest.hpp"
 #include "treefix/forest/forest_io.hpp"
@@ -65,7 +66,8 @@ void setup_forest_order(CLI::App& app) {
   add_enum_option(command, "--order", o->order, "visit order (in: binary forests only)");
   command->add_flag("--binary", o->binary, "The file holds binary trees (left/right links)");
   command->add_flag("--cpu", o->cpu, "Compute on the CPU (the reference)");
-  add_output_option(command, o->output, "output file");
+  add_output_option(command, o->output, "output file")
+      ->check(written_as({}));  // text only: .npy, .json ... refused at once
   add_device_option(command, o->device);
 }
 

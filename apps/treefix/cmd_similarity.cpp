@@ -9,6 +9,7 @@
 #include <random>
 
 #include "command.hpp"
+#include "output_format.hpp"
 #include "progress.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
@@ -117,7 +118,8 @@ void setup_similarity(CLI::App& app) {
   command
       ->add_option("--trees", options->trees, "Directory of *.xml RuleML files, or one RuleML file")
       ->required();
-  add_output_option(command, options->output, "output file");
+  add_output_option(command, options->output, "output file")
+      ->check(written_as({}));  // text only: .npy, .json ... refused at once
   command->add_option("--top", options->top, "Print only the K most similar trees (K >= 1)")
       ->transform(integer_in(1));
   add_enum_option(command, "--definition", options->parameters.definition,

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/process_fork.hpp"
 #include "treefix/core/host_memory.hpp"
 
 namespace treefix {
@@ -59,13 +60,18 @@ bool matches(const DeviceDescription& d, const std::string& word) {
         return std::isdigit((unsigned char)c) || c == ':';
       }))
     return word == std::to_string(d.platform_index) + ":" + std::to_string(d.device_index);
-  std::string hay = lower(d.platform_name + " / " + d.device_name + " / " + d.vendor);
+  // The names a user has seen for the device: `treefix devices`, clinfo, the driver's own name
+  // ("pocl" is in PoCL's device version, not in its platform name "Portable Computing Language").
+  std::string hay = lower(d.platform_name + " / " + d.device_name + " / " + d.vendor + " / " +
+                          d.device_version + " / " + d.driver_version);
   return hay.find(word) != std::string::npos;
 }
 
 }  // namespace
 
 std::vector<DeviceCandidate> enumerate_devices() {
+  refuse_after_fork("listing OpenCL devices");
+  note_device_setup();
   std::vector<DeviceCandidate> all;
   std::vector<cl::Platform> platforms;
   try {

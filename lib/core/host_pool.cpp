@@ -8,6 +8,8 @@
 // and none can deadlock another.
 #include "core/host_pool.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -70,7 +72,19 @@ class HostPool {
   // Never destroyed: a loop may run while static objects are torn down at exit, and the threads
   // only sleep.
   static HostPool& instance() {
-    static HostPool* pool = new HostPool;
+    static std::once_flag registered;
+    std::call_once(registered, [] {
+      // A forked child has none of the pool's threads (and maybe a lock one of them held): it
+      // starts a pool of its own, the parent's is left.
+      ::pthread_atfork(nullptr, nullptr, [] { current = nullptr; });
+    });
+    HostPool* pool = current.load(std::memory_order_acquire);
+    if (pool == nullptr) {
+      static std::mutex making;
+      std::lock_guard<std::mutex> lock(making);
+      pool = current.load();
+      if (pool == nullptr) current.store(pool = new HostPool);
+    }
     return *pool;
   }
 
@@ -139,7 +153,10 @@ class HostPool {
   std::deque<Job*> open_;  // jobs that more helpers may join
   std::atomic<std::size_t> open_count_{0};
   std::vector<std::thread> workers_;
+  static std::atomic<HostPool*> current;
 };
+
+std::atomic<HostPool*> HostPool::current{nullptr};
 
 }  // namespace
 

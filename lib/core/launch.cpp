@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "treefix/core/interrupt.hpp"
+
 namespace treefix {
 
 Kernels::Kernels(Runtime& runtime, const std::string& file, const std::string& options, Phase phase,
@@ -54,6 +56,7 @@ cl::Event Kernels::run_bound(const char* kernel_name, const Grid& grid, const Bi
 cl::Event Kernels::enqueue(const cl::Kernel& kernel, const char* name, const Grid& grid) {
   cl::Event event;
   if (grid.global == 0) return event;
+  interruption_point();  // between device steps: nothing of this launch has started
   translate_device_errors(name, [&] {
     runtime_->queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(grid.global),
                                            grid.local ? cl::NDRange(grid.local) : cl::NullRange,

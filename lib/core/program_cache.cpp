@@ -160,6 +160,21 @@ void ProgramCache::store_binary(const cl::Program& program, const std::string& p
   }
 }
 
+namespace {
+std::atomic<CompileNotice> notice_sink{nullptr};
+
+// The first compilation from source says what is happening and where it goes (a first run on a
+// CPU device spends seconds here, and would otherwise seem to hang).
+void announce_compiling(const DeviceDescription& device, const std::string& cache_dir) {
+  const std::string line =
+      "treefix: compiling kernels for " + device.device_name +
+      (cache_dir.empty() ? std::string(" (the disk cache is off: every run compiles them)")
+                         : " into " + cache_dir + " (once; later runs load them)");
+  if (const CompileNotice sink = notice_sink.load()) return sink(line);
+  if (::isatty(STDERR_FILENO)) std::fprintf(stderr, "%s\n", line.c_str());
+}
+}  // namespace
+
 cl::Program ProgramCache::build(const std::string& label, const std::string& source,
                                 const std::string& options_in) {
   std::string options = options_in;
@@ -170,6 +185,8 @@ cl::Program ProgramCache::build(const std::string& label, const std::string& sou
   std::string path = cache_dir_.empty() ? std::string() : disk_path(source, options);
   if (!path.empty()) program = load_binary(path, options);
   if (!program()) {
+    if (!announced_) announce_compiling(description_, cache_dir_);
+    announced_ = true;
     program = cl::Program(context_, source);
     try {
       program.build({device_}, options.c_str());
@@ -210,4 +227,7 @@ SizedProgram ProgramCache::build_sized(const std::string& label, const std::stri
 }
 
 }  // namespace detail
+
+void set_compile_notice(CompileNotice sink) { detail::notice_sink.store(sink); }
+
 }  // namespace treefix

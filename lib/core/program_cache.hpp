@@ -36,6 +36,7 @@ class ProgramCache {
   cl::Device device_;
   std::string cache_dir_, extra_options_;
   bool cache_ready_ = false;                     // cache_dir_ exists (created when first written)
+  bool announced_ = false;                       // the first compilation was said (set_compile_notice)
   std::map<std::string, cl::Program> programs_;  // key: options, source hash, label
   std::map<std::string, SizedProgram> sized_;    // key: label, options, wish
   std::size_t built_ = 0;

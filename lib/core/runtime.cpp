@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/device_select.hpp"
+#include "core/process_fork.hpp"
 #include "core/program_cache.hpp"
 #include "treefix/core/detail/runtime_tuning.hpp"
 #include "treefix/core/environment.hpp"
@@ -55,12 +56,18 @@ Runtime::Runtime(const std::string& device_spec) : impl_(std::make_unique<Impl>(
                                              environment.cache_dir, environment.build_options);
 }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+  // In a forked child the driver would never answer: the device objects are left, not released.
+  if (forked_after_device_setup()) static_cast<void>(impl_.release());
+}
 
 const DeviceDescription& Runtime::description() const { return impl_->description; }
 const cl::Context& Runtime::context() const { return impl_->context; }
 const cl::Device& Runtime::device() const { return impl_->device; }
-cl::CommandQueue& Runtime::queue() { return impl_->queue; }
+cl::CommandQueue& Runtime::queue() {
+  detail::refuse_after_fork("using the OpenCL device");
+  return impl_->queue;
+}
 const Tuning& Runtime::tuning() const { return impl_->tuning; }
 Tuning& Runtime::tuning() { return impl_->tuning; }
 
@@ -69,11 +76,13 @@ std::string Runtime::expanded_source(const std::string& name) {
 }
 
 cl::Program Runtime::program(const std::string& name, const std::string& options) {
+  detail::refuse_after_fork("building a kernel program");
   return impl_->programs->build(name, expanded_source(name), options);
 }
 
 cl::Program Runtime::program_from_source(const std::string& label, const std::string& source,
                                          const std::string& options) {
+  detail::refuse_after_fork("building a kernel program");
   return impl_->programs->build(label, source, options);
 }
 
@@ -84,6 +93,7 @@ SizedProgram Runtime::sized_program(const std::string& name, const std::string& 
 
 SizedProgram Runtime::sized_program_from_source(const std::string& label, const std::string& source,
                                                 const std::string& options, std::size_t wish) {
+  detail::refuse_after_fork("building a kernel program");
   return translate_device_errors("sizing a program", [&] {
     return impl_->programs->build_sized(label, source, options,
                                         wish ? wish : impl_->tuning[knobs::work_group_size]);
@@ -112,9 +122,15 @@ void Runtime::require_fits(const std::string& what, std::uint64_t total_bytes,
                         "), but " + d.device_name + " has " + mib_text(d.global_mem_bytes) +
                         " of global memory and allows buffers of at most " +
                         mib_text(d.max_alloc_bytes));
+  // A CPU device's memory is the host's: what this process may still take bounds it too (asked
+  // for large requests only: the answer reads a few /proc and cgroup files).
+  constexpr std::uint64_t kAskHostFrom = std::uint64_t{64} << 20;
+  if (d.is_cpu && total_bytes >= kAskHostFrom)
+    require_host_memory(total_bytes, what + " (device memory on the host)");
 }
 
 cl::Buffer Runtime::allocate(std::size_t bytes, const std::string& what) {
+  detail::refuse_after_fork(what.c_str());
   require_fits(what, bytes, bytes);
   return translate_device_errors(what.c_str(), [&] {
     return cl::Buffer(impl_->context, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 16));

@@ -5,6 +5,7 @@
 
 #include "core/transfer_tuning.hpp"
 #include "treefix/core/device_array.hpp"
+#include "treefix/core/interrupt.hpp"
 #include "treefix/core/parallel.hpp"
 
 namespace treefix::detail {
@@ -104,6 +105,7 @@ void write_buffer(Runtime& runtime, const cl::Buffer& buffer, const void* host, 
 
 void read_buffer(Runtime& runtime, const cl::Buffer& buffer, void* host, std::size_t bytes,
                  Profile* profile, std::size_t offset, Staging staging) {
+  if (bytes > 0) wait_interruptibly(runtime);  // interruptible: the copy below then waits little
   const Transfer download{runtime, buffer, offset, profile, false};
   download.run(host, bytes, staging, [&] {
     // The DMA of chunk k + 1 runs while chunk k is copied out of its staging slot.

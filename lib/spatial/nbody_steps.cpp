@@ -9,6 +9,7 @@
 #include "spatial/nbody_detail.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/launch.hpp"
+#include "treefix/core/interrupt.hpp"
 #include "treefix/spatial/nbody.hpp"
 
 namespace treefix {
@@ -170,6 +171,7 @@ void leapfrog(Runtime& runtime, DeviceBodies& bodies, const StepOptions& steps,
       stepper.kick_drift(steps.dt, step);
       stepper.force();
       stepper.kick(steps.dt, step);
+      wait_interruptibly(runtime);  // a step at a time when the caller may interrupt
       if (steps.stepped) steps.stepped(step);
       if (steps.snapshot_every > 0 && step % steps.snapshot_every == 0 && steps.snapshot &&
           step != steps.steps) {

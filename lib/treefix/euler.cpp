@@ -49,15 +49,31 @@ void euler_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& wei
                    DeviceArray<T>& result, const TreefixOptions& options, Fix fix) {
   if (tree.size() == 0) return;
   const ValueType type = value_type_of<T>();
-  if (!exact_sum(type, options)) {
+  if constexpr (!std::is_floating_point_v<T>) {
     euler_pass(runtime, tree, weights, result, options, fix, nullptr);
-    return;
-  }
-  // Exact: a format fitted to the weights' range (one pass over them and a four-word read), then
-  // the same passes over the fixed-point values.
-  if constexpr (std::is_floating_point_v<T>) {
+  } else {
+    // The weights' range (one pass over them and a four-word read): the exact sums' fixed-point
+    // format, and whether some weight is not finite. Both precisions need the second: a tour's
+    // sums subtract (inf - inf would be NaN where IEEE's sum is inf).
+    const bool exact = exact_sum(type, options);
     const ExactFormat format = fitted_exact_format(runtime, weights, options.profile);
-    euler_pass(runtime, tree, weights, result, options, fix, &format);
+    const ExactFormat* value_format = exact ? &format : nullptr;
+    if (!format.nonfinite) {
+      euler_pass(runtime, tree, weights, result, options, fix, value_format);
+      return;
+    }
+    // Infinities or NaNs: the finite terms summed as usual, the non-finite ones counted by class
+    // in a 64-bit sum over the same tour, and IEEE's value put where a class count is not zero.
+    const std::size_t n = tree.size();
+    auto finite = DeviceArray<T>::workspace(runtime, "treefix.finite_weights", n);
+    auto term_class = DeviceArray<std::int64_t>::workspace(runtime, "treefix.term_class", n);
+    auto class_sum = DeviceArray<std::int64_t>::workspace(runtime, "treefix.class_sum", n);
+    split_nonfinite(runtime, weights, finite, term_class, options.profile);
+    euler_pass(runtime, tree, finite, result, options, fix, value_format);
+    TreefixOptions counting = options;
+    counting.op = Op::sum;
+    euler_pass(runtime, tree, term_class, class_sum, counting, fix, nullptr);
+    apply_nonfinite(runtime, result, class_sum, options.profile);
   }
 }
 

@@ -52,10 +52,8 @@ ExactFormat fitted_exact_format(Runtime& runtime, const DeviceArray<T>& weights,
   kernels.run("exact_range", kernels.grid_stride(n), weights, Index{n, wide}, range);
   cl_int found[4];
   read_buffer(runtime, range, found, sizeof found, profile);
-  if (static_cast<cl_uint>(found[3]) != UINT_MAX)
-    throw InputError("the weight of vertex " + std::to_string(static_cast<cl_uint>(found[3])) +
-                     " is not finite: accurate sums need finite weights");
   ExactFormat format;
+  format.nonfinite = static_cast<cl_uint>(found[3]) != UINT_MAX;
   format.zero_sign = found[2] != 0;
   if (found[0] == INT_MAX) {  // every weight is zero
     format.count = 1;
@@ -73,7 +71,38 @@ ExactFormat fitted_exact_format(Runtime& runtime, const DeviceArray<T>& weights,
   return format;
 }
 
+template <class T>
+void split_nonfinite(Runtime& runtime, const DeviceArray<T>& weights, DeviceArray<T>& finite,
+                     DeviceArray<std::int64_t>& term_class, Profile* profile) {
+  Kernels kernels(runtime, "treefix/exact_range.cl", value_op_options(value_type_of<T>(), Op::sum),
+                  {profile, "non-finite"});
+  const std::size_t n = weights.size();
+  kernels.run("split_nonfinite", kernels.grid_stride(n), weights, Index{n, n > 0xFFFFFFFFull},
+              finite, term_class);
+}
+
+template <class T>
+void apply_nonfinite(Runtime& runtime, DeviceArray<T>& result,
+                     const DeviceArray<std::int64_t>& class_sum, Profile* profile) {
+  Kernels kernels(runtime, "treefix/exact_range.cl", value_op_options(value_type_of<T>(), Op::sum),
+                  {profile, "non-finite"});
+  const std::size_t n = result.size();
+  kernels.run("apply_nonfinite", kernels.grid_stride(n), result, class_sum,
+              Index{n, n > 0xFFFFFFFFull});
+}
+
 template ExactFormat fitted_exact_format<float>(Runtime&, const DeviceArray<float>&, Profile*);
 template ExactFormat fitted_exact_format<double>(Runtime&, const DeviceArray<double>&, Profile*);
 
+}  // namespace treefix::detail
+
+namespace treefix::detail {
+#define TREEFIX_NONFINITE_INSTANTIATE(T)                                                       \
+  template void split_nonfinite<T>(Runtime&, const DeviceArray<T>&, DeviceArray<T>&,           \
+                                   DeviceArray<std::int64_t>&, Profile*);                      \
+  template void apply_nonfinite<T>(Runtime&, DeviceArray<T>&, const DeviceArray<std::int64_t>&, \
+                                   Profile*);
+TREEFIX_NONFINITE_INSTANTIATE(float)
+TREEFIX_NONFINITE_INSTANTIATE(double)
+#undef TREEFIX_NONFINITE_INSTANTIATE
 }  // namespace treefix::detail

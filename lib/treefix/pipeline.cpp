@@ -19,17 +19,9 @@ std::vector<T> compute_files(const FileTreefix& request, const ParentArray& pare
                              std::vector<T>& weights, const TreefixOptions& options,
                              const std::function<Runtime&()>& device, PhaseTimes& phases) {
   std::vector<T> result;
-  // On a CPU device `auto` takes the host's sequential pass: with no uploads and no device tree to
-  // build, it is 2-6x faster end to end on PoCL for 2^20-vertex trees, deep or bushy (README,
-  // "auto on CPU devices"). The device is set up anyway, beside the reading, to learn its type.
-  Runtime* runtime = nullptr;
-  bool host = options.algorithm == Algorithm::sequential;
-  if (!host) {
-    runtime = &phases.measure("device setup", [&]() -> Runtime& { return device(); });
-    host = options.algorithm == Algorithm::automatic && runtime->description().is_cpu;
-  }
-  if (host) {
-    // The orders of the reference's own calls (reference.cpp): the same results, the cheapest.
+  if (options.algorithm == Algorithm::sequential) {
+    // Asked for by name: no device at all. The orders of the reference's own calls
+    // (reference.cpp): the same results, the cheapest.
     const auto order = phases.measure("validate", [&] {
       return request.leaffix ? level_order(parent) : parent_first_order(parent);
     });
@@ -39,11 +31,14 @@ std::vector<T> compute_files(const FileTreefix& request, const ParentArray& pare
                              : reference::rootfix(parent, order, weights, options.op,
                                                   options.exclusive, options.precision);
     });
-  } else {
-    // The weights are read for this call alone: their memory takes the result.
-    result = request.leaffix ? leaffix(*runtime, parent, std::move(weights), options)
-                             : rootfix(*runtime, parent, std::move(weights), options);
+    return result;
   }
+  // `automatic` is the library's to resolve (choose_algorithm): on a CPU device it runs the same
+  // host pass, touching nothing on the device. The weights are read for this call alone: their
+  // memory takes the result.
+  Runtime& runtime = phases.measure("device setup", [&]() -> Runtime& { return device(); });
+  result = request.leaffix ? leaffix(runtime, parent, std::move(weights), options)
+                           : rootfix(runtime, parent, std::move(weights), options);
   return result;
 }
 

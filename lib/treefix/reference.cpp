@@ -2,6 +2,7 @@
 #include "treefix/treefix/reference.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -44,9 +45,14 @@ T apply(Op op, T a, T b) {
       else
         throw InputError("xor needs an integer type");
     case Op::min:
-      return std::min(a, b);
     case Op::max:
-      return std::max(a, b);
+      // NaN propagates, as numpy.minimum and numpy.maximum do (precision.hpp's non-finite rule);
+      // std::min alone would keep or drop a NaN by its place in the order.
+      if constexpr (std::is_floating_point_v<T>) {
+        if (a != a) return a;
+        if (b != b) return b;
+      }
+      return op == Op::min ? std::min(a, b) : std::max(a, b);
   }
   return a;
 }
@@ -90,6 +96,9 @@ DoubleWord fast_two_sum(double a, double b) {  // |a| >= |b|
 }
 DoubleWord operator+(DoubleWord a, DoubleWord b) {
   if (a.hi == 0 && b.hi == 0) return {a.hi + b.hi, 0.0};  // zeros: IEEE's sign
+  // An infinite or NaN sum is IEEE's (inf + 1 = inf, inf - inf = NaN): the error terms of
+  // TwoSum would turn it into NaN.
+  if (const double sum = a.hi + b.hi; !std::isfinite(sum)) return {sum, 0.0};
   const DoubleWord s = two_sum(a.hi, b.hi), t = two_sum(a.lo, b.lo);
   const DoubleWord v = fast_two_sum(s.hi, s.lo + t.hi);
   return fast_two_sum(v.hi, t.lo + v.lo);

@@ -147,6 +147,23 @@ std::vector<vertex_t> level_order(const ParentArray& parent) {
   return order;
 }
 
+std::vector<vertex_t> preorder(const ParentArray& parent) {
+  const ChildLists lists = child_lists(parent);
+  bfs_order(parent, lists);  // validates: every vertex reachable from a root
+  std::vector<vertex_t> order;
+  order.reserve(parent.size());
+  // An explicit stack of the children still to visit, last child pushed first.
+  std::vector<vertex_t> pending(lists.roots.rbegin(), lists.roots.rend());
+  while (!pending.empty()) {
+    const vertex_t v = pending.back();
+    pending.pop_back();
+    order.push_back(v);
+    for (auto i = lists.child_offset[v + 1]; i-- > lists.child_offset[v];)
+      pending.push_back(lists.child[i]);
+  }
+  return order;
+}
+
 std::vector<vertex_t> depths(const ParentArray& parent) {
   std::vector<vertex_t> depth(parent.size(), 0);
   walk_top_down(parent, [&](vertex_t v) {

@@ -4,12 +4,15 @@
 #include "treefix/euler.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <future>
 #include <memory>
 #include <string>
 #include <type_traits>
 
+#include "treefix/core/interrupt.hpp"
 #include "treefix/treefix/reference.hpp"
+#include "treefix/treefix_tuning.hpp"
 
 namespace treefix {
 
@@ -42,7 +45,23 @@ DeviceTree::DeviceTree(Runtime& runtime, std::shared_ptr<const ParentArray> pare
   prepare(options);
 }
 
+bool automatic_on_host(const Runtime& runtime) {
+  return runtime.tuning()[knobs::automatic_on_host];
+}
+
 void DeviceTree::prepare(const DeviceTreeOptions& options) {
+  if (!automatic_on_host(*runtime_)) return prepare_on_device(options);
+  // The sequential pass's own order is the validation (tree.hpp), kept for the first rootfix;
+  // the device form waits for a call that asks for a device algorithm.
+  prepare_later_ = options;
+  prepare_later_.profile = nullptr;
+  prepare_later_.phases = nullptr;
+  root_order_ = options.phases ? options.phases->measure(
+                                     "validate", [&] { return parent_first_order(*parent_); })
+                               : parent_first_order(*parent_);
+}
+
+void DeviceTree::prepare_on_device(const DeviceTreeOptions& options) {
   Runtime& runtime = *runtime_;
   const std::size_t n = parent_->size();
   if (DeviceEulerTour::needs_wide_positions(n)) {
@@ -54,6 +73,7 @@ void DeviceTree::prepare(const DeviceTreeOptions& options) {
     euler_ = timed(runtime, options.phases, "prepare", [&] {
       return DeviceEulerTour(runtime, build_euler_tour(*parent_), options.profile, options.layout);
     });
+    on_device_ = true;
     return;
   }
   device_parent_ = timed(runtime, options.phases, "upload", [&] {
@@ -73,12 +93,38 @@ void DeviceTree::prepare(const DeviceTreeOptions& options) {
     validate_parent_array(*parent_);  // the host's message names the same vertex
     throw;
   }
+  on_device_ = true;  // not before: an interrupted preparation is made again by the next call
 }
 
-const DeviceEulerTour& DeviceTree::euler_tour(Profile*) { return euler_; }
+const DeviceArray<vertex_t>& DeviceTree::device_parent() {
+  if (!on_device_) prepare_on_device(prepare_later_);
+  return device_parent_;
+}
+
+const DeviceChildLists& DeviceTree::children() {
+  if (!on_device_) prepare_on_device(prepare_later_);
+  return children_;
+}
+
+const std::vector<vertex_t>& DeviceTree::host_order(Fix fix) {
+  std::vector<vertex_t>& order = fix == Fix::root ? root_order_ : leaf_order_;
+  if (order.empty() && !parent_->empty())
+    order = fix == Fix::root ? parent_first_order(*parent_) : level_order(*parent_);
+  return order;
+}
+
+const DeviceEulerTour& DeviceTree::euler_tour(Profile* profile) {
+  if (!on_device_) {
+    DeviceTreeOptions options = prepare_later_;
+    options.profile = profile;
+    prepare_on_device(options);
+  }
+  return euler_;
+}
 
 const LevelStructure& DeviceTree::levels(Profile* profile) {
   if (!levels_) {
+    euler_tour(profile);  // the device form the structure is built from
     if (euler_.wide_positions())
       levels_ = std::make_unique<LevelStructure>(*runtime_, *parent_, profile,
                                                  LevelStructure::Build::host);
@@ -91,11 +137,13 @@ const LevelStructure& DeviceTree::levels(Profile* profile) {
 
 std::size_t DeviceTree::max_depth(Profile* profile) {
   if (levels_) return levels_->levels() ? levels_->levels() - 1 : 0;
+  euler_tour(profile);
   if (euler_.wide_positions()) return levels(profile).levels() - 1;
   return euler_.max_depth(*runtime_, profile);
 }
 
 Algorithm choose_algorithm(DeviceTree& tree, Op op, ValueType /*type*/) {
+  if (automatic_on_host(tree.runtime())) return Algorithm::sequential;
   const std::size_t n = tree.size();
   // A first or second call with an inverse takes the tour, whatever the depth: no need to know it.
   if (has_inverse(op) && !tree.has_levels() && tree.calls() < 2) return Algorithm::euler;
@@ -108,18 +156,8 @@ Algorithm choose_algorithm(DeviceTree& tree, Op op, ValueType /*type*/) {
   return Algorithm::euler;
 }
 
-// --- the Euler-tour method -----------------------------------------------------------------------
+// --- dispatch ------------------------------------------------------------------------------------
 namespace {
-
-template <class T>
-void check_arrays(DeviceTree& tree, const DeviceArray<T>& weights, const DeviceArray<T>& result) {
-  if (weights.size() != tree.size())
-    throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
-                     std::to_string(tree.size()) + " vertices");
-  if (result.size() != tree.size())
-    throw InputError("result array of " + std::to_string(result.size()) + " values for a tree of " +
-                     std::to_string(tree.size()) + " vertices");
-}
 
 void check_operator(Op op, ValueType type, Algorithm algorithm) {
   if (op == Op::bit_xor && !is_integer(type))
@@ -130,15 +168,15 @@ void check_operator(Op op, ValueType type, Algorithm algorithm) {
                      to_string(op) + " has none: use --algorithm levels or sequential");
 }
 
+// The host's pass over one row, in the tree's kept order.
 template <class T>
-void sequential_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-                        DeviceArray<T>& result, const TreefixOptions& options, detail::Fix fix) {
-  std::vector<T> w = weights.download(runtime, options.profile);
-  std::vector<T> r =
-      fix == detail::Fix::root
-          ? reference::rootfix(tree.parent(), w, options.op, options.exclusive, options.precision)
-          : reference::leaffix(tree.parent(), w, options.op, options.exclusive, options.precision);
-  result.write(runtime, r, options.profile);
+std::vector<T> host_pass(DeviceTree& tree, const std::vector<T>& weights,
+                         const TreefixOptions& options, Fix fix) {
+  const std::vector<vertex_t>& order = tree.host_order(fix);
+  return fix == Fix::root ? reference::rootfix(tree.parent(), order, weights, options.op,
+                                               options.exclusive, options.precision)
+                          : reference::leaffix(tree.parent(), order, weights, options.op,
+                                               options.exclusive, options.precision);
 }
 
 // The seed's parallel method on the tree's child lists (built with its tour; a forest toured on
@@ -160,33 +198,47 @@ void bfs_treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weigh
                 nullptr, options.precision);
 }
 
-template <class T>
-void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-             DeviceArray<T>& result, const TreefixOptions& options, detail::Fix fix) {
-  check_arrays(tree, weights, result);
-  const ValueType type = value_type_of<T>();
+void check_value_type(Runtime& runtime, ValueType type) {
   if (type == ValueType::float64 && !runtime.description().fp64)
     throw InputError("the device " + runtime.description().device_name +
                      " has no double precision (cl_khr_fp64)");
-  Algorithm algorithm = options.algorithm == Algorithm::automatic
-                            ? timed(runtime, options.phases, "prepare",
-                                    [&] { return choose_algorithm(tree, options.op, type); })
-                            : options.algorithm;
+}
+
+// The algorithm of a call: `automatic` resolved (choose_algorithm, the one place), checked
+// against the operator; the call counted.
+Algorithm resolved_algorithm(Runtime& runtime, DeviceTree& tree, const TreefixOptions& options,
+                             ValueType type) {
+  const Algorithm algorithm =
+      options.algorithm == Algorithm::automatic
+          ? timed(runtime, options.phases, "prepare",
+                  [&] { return choose_algorithm(tree, options.op, type); })
+          : options.algorithm;
   check_operator(options.op, type, algorithm);
+  if (algorithm != Algorithm::sequential) check_value_type(runtime, type);
   tree.count_call();
+  return algorithm;
+}
+
+// One row on the device: weights and result of tree.size() values.
+template <class T>
+void device_row(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+                DeviceArray<T>& result, const TreefixOptions& options, Fix fix,
+                Algorithm algorithm) {
   if (algorithm == Algorithm::levels && !tree.has_levels())
     timed(runtime, options.phases, "prepare", [&] { tree.levels(options.profile); });
   timed(runtime, options.phases, "compute", [&] {
-    translate_device_errors(fix == detail::Fix::root ? "rootfix" : "leaffix", [&] {
+    translate_device_errors(to_string(fix), [&] {
       switch (algorithm) {
         case Algorithm::euler:
           detail::euler_treefix(runtime, tree, weights, result, options, fix);
           break;
-        case Algorithm::sequential:
-          sequential_treefix(runtime, tree, weights, result, options, fix);
+        case Algorithm::sequential: {
+          const std::vector<T> w = weights.download(runtime, options.profile);
+          result.write(runtime, host_pass(tree, w, options, fix), options.profile);
           break;
+        }
         case Algorithm::levels:
-          if (fix == detail::Fix::root)
+          if (fix == Fix::root)
             levels_rootfix(runtime, tree.levels(options.profile), weights, result, options.op,
                            options.exclusive, options.profile, nullptr, options.precision);
           else
@@ -203,37 +255,85 @@ void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
   });
 }
 
+// Rows of a batch, counted: `values` of k·n for a tree of n (k >= 1; n = 0 takes any count).
+std::size_t batch_rows(std::size_t values, std::size_t n, const char* what) {
+  if (n == 0) return values == 0 ? 1 : 0;
+  if (values == 0 || values % n != 0)
+    throw InputError(std::to_string(values) + " " + what + " for a tree of " + std::to_string(n) +
+                     " vertices (expected n, or k rows of n)");
+  return values / n;
+}
+
 }  // namespace
 
 template <class T>
-void rootfix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-             DeviceArray<T>& result, const TreefixOptions& options) {
-  treefix(runtime, tree, weights, result, options, detail::Fix::root);
+void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+             DeviceArray<T>& result, Fix fix, const TreefixOptions& options) {
+  const std::size_t n = tree.size();
+  const std::size_t rows = batch_rows(weights.size(), n, "weights");
+  if (result.size() != weights.size())
+    throw InputError("result array of " + std::to_string(result.size()) + " values for " +
+                     std::to_string(weights.size()) + " weights");
+  const Algorithm algorithm = resolved_algorithm(runtime, tree, options, value_type_of<T>());
+  if (rows == 1) return device_row(runtime, tree, weights, result, options, fix, algorithm);
+  // A batch: each row through two workspaces (the algorithms take whole arrays).
+  auto w = DeviceArray<T>::workspace(runtime, "treefix.batch_weights", n);
+  auto r = DeviceArray<T>::workspace(runtime, "treefix.batch_result", n);
+  const std::size_t row_bytes = n * sizeof(T);
+  for (std::size_t row = 0; row < rows; ++row) {
+    interruption_point();
+    translate_device_errors("copying a batch row", [&] {
+      runtime.queue().enqueueCopyBuffer(weights.buffer(), w.buffer(), row * row_bytes, 0,
+                                        row_bytes);
+    });
+    device_row(runtime, tree, w, r, options, fix, algorithm);
+    translate_device_errors("copying a batch row", [&] {
+      runtime.queue().enqueueCopyBuffer(r.buffer(), result.buffer(), 0, row * row_bytes,
+                                        row_bytes);
+    });
+  }
 }
 
 template <class T>
-void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-             DeviceArray<T>& result, const TreefixOptions& options) {
-  treefix(runtime, tree, weights, result, options, detail::Fix::leaf);
+void treefix(Runtime& runtime, DeviceTree& tree, const T* weights, T* result, std::size_t rows,
+             Fix fix, const TreefixOptions& options) {
+  const std::size_t n = tree.size();
+  if (n == 0 || rows == 0) return;
+  const Algorithm algorithm = resolved_algorithm(runtime, tree, options, value_type_of<T>());
+  if (algorithm == Algorithm::sequential) {
+    std::vector<T> w(n);
+    for (std::size_t row = 0; row < rows; ++row) {
+      interruption_point();
+      std::memcpy(w.data(), weights + row * n, n * sizeof(T));
+      const std::vector<T> r = timed(runtime, options.phases, "compute",
+                                     [&] { return host_pass(tree, w, options, fix); });
+      std::memcpy(result + row * n, r.data(), n * sizeof(T));
+    }
+    return;
+  }
+  // Kept by the Runtime between calls: a repeated call allocates nothing on the device.
+  auto w = DeviceArray<T>::workspace(runtime, "treefix.host_weights", n);
+  auto r = DeviceArray<T>::workspace(runtime, "treefix.host_result", n);
+  for (std::size_t row = 0; row < rows; ++row) {
+    interruption_point();
+    w.write_from(runtime, weights + row * n, n);
+    device_row(runtime, tree, w, r, options, fix, algorithm);
+    r.read_into(runtime, result + row * n, n);
+  }
 }
 
 namespace {
-// Host convenience: upload, validate and prepare, compute on the device, download. `storage`:
-// the weights' own vector, moved in by the caller, which receives the result once they are up.
+// Host convenience: validate and prepare (a DeviceTree), upload, compute on the device,
+// download; or, where the call runs on the host, the sequential pass alone. `storage`: the
+// weights' own vector, moved in by the caller, which receives the result once they are up.
 template <class T>
 std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
                             const std::vector<T>& weights, std::vector<T>* storage,
-                            const TreefixOptions& options, detail::Fix fix) {
+                            const TreefixOptions& options, Fix fix) {
   if (weights.size() != parent.size())
     throw InputError(std::to_string(weights.size()) + " weights for a tree of " +
                      std::to_string(parent.size()) + " vertices");
-  // Without storage, the result's host memory is mapped and zeroed (std::vector) by another
-  // thread while this one waits on the device: 15-50 ms of page faults at 2^24 that would
-  // otherwise follow the download.
   const std::size_t n = parent.size();
-  std::future<std::vector<T>> out;
-  if (!storage && n >= (std::size_t(1) << 20))
-    out = std::async(std::launch::async, [n] { return prefaulted_vector<T>(n); });
   DeviceTreeOptions prepare;
   prepare.layout = options.layout;
   prepare.profile = options.profile;
@@ -241,11 +341,24 @@ std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
   // The caller's array, not a copy: the tree lives only in this call.
   DeviceTree tree(runtime, std::shared_ptr<const ParentArray>(std::shared_ptr<void>(), &parent),
                   prepare);
+  if (!tree.on_device() && (options.algorithm == Algorithm::automatic ||
+                            options.algorithm == Algorithm::sequential)) {
+    const Algorithm algorithm = resolved_algorithm(runtime, tree, options, value_type_of<T>());
+    if (algorithm == Algorithm::sequential)
+      return timed(runtime, options.phases, "compute",
+                   [&] { return host_pass(tree, weights, options, fix); });
+  }
+  // Without storage, the result's host memory is mapped and zeroed (std::vector) by another
+  // thread while this one waits on the device: 15-50 ms of page faults at 2^24 that would
+  // otherwise follow the download.
+  std::future<std::vector<T>> out;
+  if (!storage && n >= (std::size_t(1) << 20))
+    out = std::async(std::launch::async, [n] { return prefaulted_vector<T>(n); });
   auto w = timed(runtime, options.phases, "upload", [&] {
     return DeviceArray<T>::upload(runtime, weights, options.profile, "weights");
   });
   DeviceArray<T> r(runtime, parent.size(), "treefix result");
-  treefix(runtime, tree, w, r, options, fix);
+  treefix(runtime, tree, w, r, fix, options);
   return timed(runtime, options.phases, "download", [&] {
     if (storage) {  // the weights are on the device: their memory takes the result
       r.read_into(runtime, storage->data(), n, 0, options.profile);
@@ -262,31 +375,32 @@ std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
 template <class T>
 std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, nullptr, options, detail::Fix::root);
+  return host_treefix<T>(runtime, parent, weights, nullptr, options, Fix::root);
 }
 
 template <class T>
 std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
                        const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, &weights, options, detail::Fix::root);
+  return host_treefix<T>(runtime, parent, weights, &weights, options, Fix::root);
 }
 
 template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
                        const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, nullptr, options, detail::Fix::leaf);
+  return host_treefix<T>(runtime, parent, weights, nullptr, options, Fix::leaf);
 }
 
 template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
                        const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, &weights, options, detail::Fix::leaf);
+  return host_treefix<T>(runtime, parent, weights, &weights, options, Fix::leaf);
 }
 
 void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
   TreefixOptions tiny = options;
   tiny.profile = nullptr;
   tiny.phases = nullptr;
+  if (tiny.algorithm == Algorithm::automatic && automatic_on_host(runtime)) return;
   if (tiny.algorithm == Algorithm::automatic)
     tiny.algorithm = has_inverse(tiny.op) ? Algorithm::euler : Algorithm::levels;
   if (tiny.algorithm == Algorithm::sequential) return;
@@ -305,10 +419,59 @@ void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
   });
 }
 
+namespace {
+// The accurate Euler tour's program depends on the weights' fixed-point format (exact_format.hpp):
+// warm_up's weights of 1 fit the narrowest. Positive reals of a few decades with full mantissas
+// (branch lengths, probabilities, measurements from 1e-3 to 1e2) fit one more, which this builds.
+void warm_typical_exact_format(Runtime& runtime, ValueType type) {
+  if (type == ValueType::float64 && !runtime.description().fp64) return;
+  const ParentArray parent = {-1, 0, 0, 1, 1, 2, -1};
+  const double typical[] = {0.0123, 1.0 / 3.0, 2.5, 97.1, 0.001, 14.2, 0.75};
+  visit_value_type(type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_floating_point_v<T>) {
+      std::vector<T> weights(std::begin(typical), std::end(typical));
+      TreefixOptions options;
+      options.algorithm = Algorithm::euler;
+      rootfix(runtime, parent, weights, options);
+    }
+  });
+}
+}  // namespace
+
+std::vector<WarmUpTask> treefix_warm_up_tasks() {
+  std::vector<WarmUpTask> tasks;
+  tasks.push_back({"the device tree (Euler tour, levels)", [](Runtime& runtime) {
+                     DeviceTree tree(runtime, ParentArray{-1, 0, 0, 1, 1, 2, -1});
+                     tree.euler_tour();
+                     tree.levels();
+                   }});
+  for (ValueType type : {ValueType::int32, ValueType::int64, ValueType::float32,
+                         ValueType::float64})
+    for (Algorithm algorithm : {Algorithm::euler, Algorithm::levels}) {
+      const std::string name =
+          std::string("rootfix and leaffix, ") + to_string(type) + ", " + to_string(algorithm);
+      tasks.push_back({name, [type, algorithm](Runtime& runtime) {
+                         std::vector<Op> ops = {Op::sum};
+                         if (is_integer(type)) ops.push_back(Op::bit_xor);
+                         if (algorithm == Algorithm::levels) ops.insert(ops.end(), {Op::min, Op::max});
+                         for (Op op : ops) {
+                           TreefixOptions options;
+                           options.op = op;
+                           options.algorithm = algorithm;
+                           warm_up(runtime, type, options);
+                         }
+                         if (algorithm == Algorithm::euler && !is_integer(type))
+                           warm_typical_exact_format(runtime, type);
+                       }});
+    }
+  return tasks;
+}
+
 #define TREEFIX_INSTANTIATE(T)                                                            \
-  template void rootfix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
-                           const TreefixOptions&);                                        \
-  template void leaffix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
+  template void treefix<T>(Runtime&, DeviceTree&, const DeviceArray<T>&, DeviceArray<T>&, \
+                           Fix, const TreefixOptions&);                                   \
+  template void treefix<T>(Runtime&, DeviceTree&, const T*, T*, std::size_t, Fix,         \
                            const TreefixOptions&);                                        \
   template std::vector<T> rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
                                      const TreefixOptions&);                              \

@@ -67,6 +67,14 @@ std::vector<std::int32_t> int32_vector(py::handle obj, const std::string& what) 
     parallel_memcpy(values.data(), data, n * sizeof(std::int32_t));
     return values;
   }
+  if (kind == 'u' && array.dtype().itemsize() == 8) {  // uint64 above 2^63 would wrap in int64
+    auto in = contiguous_as<std::uint64_t>(array);
+    const std::uint64_t* data = in.data();
+    for (std::size_t i = 0; i < n; ++i)
+      if (data[i] > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+        throw InputError(what + ": element " + std::to_string(i) + " (" +
+                         std::to_string(data[i]) + ") is outside the 32-bit vertex ids");
+  }
   auto in = contiguous_as<std::int64_t>(array);  // every other integer kind converts exactly
   const std::int64_t* data = in.data();
   std::atomic<std::size_t> first_bad{n};

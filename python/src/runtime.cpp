@@ -4,8 +4,11 @@
 
 #include <pybind11/stl.h>
 
+#include "treefix/core/environment.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/core/result_memory.hpp"
+#include "treefix/warm_up.hpp"
 
 namespace treefix::python {
 
@@ -16,9 +19,21 @@ RuntimeHandle runtime_or_default(const std::optional<RuntimeHandle>& runtime) {
   static RuntimeHandle* made = nullptr;
   static std::mutex making;
   py::gil_scoped_release release;  // the device setup takes a while; other threads run meanwhile
+  // In a forked child the parent's default is unusable: a new one says why (core's refusal).
+  if (forked_after_device_setup()) return std::make_shared<RuntimeBox>("");
   std::lock_guard<std::mutex> lock(making);
   if (!made) made = new RuntimeHandle(std::make_shared<RuntimeBox>(""));
   return *made;
+}
+
+RuntimeHandle default_runtime_if_any() {
+  if (forked_after_device_setup()) return nullptr;  // the driver stayed in the parent
+  try {
+    return runtime_or_default(std::nullopt);
+  } catch (const DeviceError& e) {
+    if (e.code() == -1001) return nullptr;  // CL_PLATFORM_NOT_FOUND_KHR: no OpenCL at all
+    throw;
+  }
 }
 
 namespace {
@@ -106,12 +121,29 @@ The number of host threads the library's host loops use (reading and converting 
 algorithms, KDTree builds): the same as the command line's --threads; 0 goes back to the default,
 TREEFIX_THREADS, else OMP_NUM_THREADS, else every core.)doc");
   m.def("host_threads", &host_threads, "The number of host threads the host loops use.");
-  m.def("cached_result_bytes", &cached_result_bytes, R"doc(
+  m.def(
+      "warmup",
+      [](const std::optional<std::string>& device, unsigned threads) {
+        if (Environment::read().cache_dir.empty())
+          throw InputError("warmup: the disk cache is off (TREEFIX_CACHE=off): nothing would be "
+                           "kept");
+        const auto tasks = library_warm_up_tasks();
+        py::gil_scoped_release release;
+        const WarmUpSummary summary = warm_up_in_parallel(device.value_or(""), tasks, threads);
+        return std::make_pair(summary.programs, summary.seconds);
+      },
+      py::arg("device") = py::none(), py::arg("threads") = 0, R"doc(
+Compiles every kernel program the library's paths take into the disk cache (TREEFIX_CACHE_DIR,
+else ~/.cache/treefix), `threads` at a time (0: the host threads), so that no later call, in this
+process or another, waits for a compiler: the same as `treefix warmup`. Returns (programs,
+seconds). device: as Runtime(device). Ctrl-C stops it.)doc");
+  m.def("cached_result_bytes", &treefix::cached_result_bytes, R"doc(
 Bytes of host memory kept from freed large results (4 MiB or more) for the next result of the
 same size: a loop that replaces its result array reuses mapped pages instead of new ones, which
 the operating system would zero first. At most 1 GiB is kept.)doc");
-  m.def("release_cached_results", &release_cached_results,
-        "Frees the host memory cached_result_bytes() counts.");
+  m.def("release_cached_results", &treefix::release_cached_results,
+        "Returns the host memory cached_result_bytes() counts to the operating system (resident "
+        "memory drops by as much).");
 }
 
 }  // namespace treefix::python

@@ -27,8 +27,17 @@ struct RuntimeBox {
 };
 using RuntimeHandle = std::shared_ptr<RuntimeBox>;
 
-// The runtime a call asked for, or the default one (made on first use, kept for the process).
+// The runtime a call asked for, or the default one (made on first use, kept for the process);
+// RuntimeError when there is none (no OpenCL device, or a forked child).
 RuntimeHandle runtime_or_default(const std::optional<RuntimeHandle>& runtime);
+// The default runtime, or null when this process can have none: no OpenCL device at all, or a
+// child forked after its parent set up the device (host-only work goes on there: parsing,
+// validation, the sequential pass).
+RuntimeHandle default_runtime_if_any();
+// The runtime a call asked for, else default_runtime_if_any().
+inline RuntimeHandle runtime_or_any(const std::optional<RuntimeHandle>& runtime) {
+  return runtime && *runtime ? *runtime : default_runtime_if_any();
+}
 
 // Runs f(runtime) without the GIL and under the runtime's lock. f must not touch Python objects.
 template <class F>

@@ -15,6 +15,8 @@
 #include "tree_view.hpp"
 #include "treefix/core/host_memory.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/core/result_memory.hpp"
+#include "treefix/treefix/reference.hpp"
 #include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/newick.hpp"
 #include "treefix/treefix/treefix.hpp"
@@ -29,30 +31,29 @@ py::array_t<T> ones(std::size_t n) {
   return values;
 }
 
-// Transfers of at least this many bytes map the result's pages while the device computes (a
-// fresh 64 MiB array costs 16,384 page faults on its first write, and the kernel's zeroing of the
-// pages, ~6 ms on one core, is the larger part): one background task spreads pieces of
-// kPrefaultPieceBytes over the host pool.
-constexpr std::size_t kPrefaultBytes = std::size_t{1} << 20;
-constexpr std::size_t kPrefaultPieceBytes = std::size_t{8} << 20;  // whole 2 MiB large pages
-
-// Maps [data, data + bytes) for writing on the host pool; the future ends when it is mapped.
-std::future<void> prefault_concurrently(char* data, std::size_t bytes) {
-  return std::async(std::launch::async, [=] {
-    const std::size_t pieces = (bytes + kPrefaultPieceBytes - 1) / kPrefaultPieceBytes;
-    parallel_for(pieces, [=](std::size_t piece) {
-      const std::size_t begin = piece * kPrefaultPieceBytes;
-      prefault_for_writing(data + begin, std::min(kPrefaultPieceBytes, bytes - begin));
-    });
-  });
-}
+// Results of at least this many bytes have their pages mapped while the computation runs (a
+// fresh 64 MiB array costs 16,384 page faults on its first write).
+constexpr std::size_t kMapAheadBytes = std::size_t{1} << 20;
 
 class Tree {
  public:
-  Tree(RuntimeHandle box, ParentArray parent) : box_(std::move(box)) {
-    on_device(*box_, [&](Runtime& runtime) {
-      tree_ = std::make_unique<DeviceTree>(runtime, std::move(parent));
-    });
+  // Validated once: on the device, or on the host where the device's form can wait (a CPU device:
+  // DeviceTree) or there is no device at all (box null), where only host work is possible.
+  Tree(RuntimeHandle box, ParentArray parent)
+      : box_(std::move(box)), parent_(std::make_shared<const ParentArray>(std::move(parent))) {
+    if (box_) {
+      on_device(*box_, [&](Runtime& runtime) {
+        tree_ = std::make_unique<DeviceTree>(runtime, parent_);
+      });
+    } else {
+      py::gil_scoped_release release;
+      validate_parent_array(*parent_);
+    }
+  }
+  Tree(Tree&&) = default;
+  ~Tree() {
+    // A forked child cannot release device memory (the driver stayed in the parent): left.
+    if (tree_ && forked_after_device_setup()) static_cast<void>(tree_.release());
   }
 
   static Tree from_newick(NewickTree&& newick, RuntimeHandle box) {
@@ -64,8 +65,9 @@ class Tree {
     return tree;
   }
 
-  std::size_t n() const { return tree_->size(); }
-  const RuntimeHandle& runtime() const { return box_; }
+  std::size_t n() const { return parent_->size(); }
+  // The runtime, or RuntimeError saying why there is none (no OpenCL device).
+  RuntimeHandle runtime() const { return box_ ? box_ : runtime_or_default(std::nullopt); }
 
   // --- what the phylogenetic methods see (tree_view.hpp, phylo.cpp) ---
   void set_labels(std::optional<std::vector<double>> lengths, std::optional<NodeNames> names) {
@@ -103,67 +105,69 @@ class Tree {
     const std::size_t rows = in.ndim() == 2 ? static_cast<std::size_t>(in.shape(0)) : 1;
     const ResultArray made = output_like(in, out);
     py::array result = made.array;
-    const char* source = static_cast<const char*>(in.data());
-    char* target = static_cast<char*>(result.mutable_data());
-    const bool fresh = made.fresh_pages;
-    on_device(*box_, [&](Runtime& runtime) {
+    const void* source = in.data();
+    void* target = result.mutable_data();
+    const std::size_t bytes = static_cast<std::size_t>(result.nbytes());
+    const bool map_ahead = made.fresh_pages && bytes >= kMapAheadBytes;
+    const auto compute = [&](Runtime* runtime) {
       visit_value_type(type, [&](auto zero) {
         using T = decltype(zero);
-        const std::size_t n = this->n(), row_bytes = n * sizeof(T);
-        std::future<void> mapped;
-        if (fresh && rows * row_bytes >= kPrefaultBytes)
-          mapped = prefault_concurrently(target, rows * row_bytes);
-        const auto wait_mapped = [&] {
-          if (mapped.valid()) mapped.get();
-        };
-        // Kept by the Runtime between calls: a repeated call allocates nothing on the device.
-        auto w = DeviceArray<T>::workspace(runtime, "python.treefix.weights", n);
-        auto r = DeviceArray<T>::workspace(runtime, "python.treefix.result", n);
-        for (std::size_t row = 0; row < rows; ++row) {
-          if (n == 0) break;
-          w.write_from(runtime, reinterpret_cast<const T*>(source + row * row_bytes), n);
-          if (fix == Fix::root)
-            rootfix(runtime, *tree_, w, r, options);
-          else
-            leaffix(runtime, *tree_, w, r, options);
-          wait_mapped();
-          r.read_into(runtime, reinterpret_cast<T*>(target + row * row_bytes), n);
-        }
-        wait_mapped();
+        std::optional<BackgroundMapping> mapping;  // waited for on every way out
+        if (map_ahead) mapping.emplace(target, bytes);
+        const T* w = static_cast<const T*>(source);
+        T* r = static_cast<T*>(target);
+        if (runtime)
+          treefix::treefix(*runtime, *tree_, w, r, rows, fix, options);
+        else
+          host_fix(w, r, rows, fix, options);
       });
-    });
+    };
+    if (box_)
+      on_device(*box_, [&](Runtime& runtime) { compute(&runtime); });
+    else
+      with_host(options, [&] { compute(nullptr); });
     return result;
   }
 
   py::array preorder() {
     py::array_t<std::int32_t> order(static_cast<py::ssize_t>(n()));
     std::int32_t* target = order.mutable_data();
-    on_device(*box_, [&](Runtime& runtime) {
-      if (n() == 0) return;
-      detail::read_buffer(runtime, tree_->euler_tour().pre_order(), target,
-                          n() * sizeof(std::int32_t), nullptr);
-    });
+    const auto on_host = [&] {
+      const std::vector<vertex_t> found = treefix::preorder(*parent_);
+      std::copy(found.begin(), found.end(), target);
+    };
+    if (box_ && tree_->on_device())
+      on_device(*box_, [&](Runtime& runtime) {
+        if (n() == 0) return;
+        detail::read_buffer(runtime, tree_->euler_tour().pre_order(), target,
+                            n() * sizeof(std::int32_t), nullptr);
+      });
+    else {
+      py::gil_scoped_release release;
+      on_host();
+    }
     return std::move(order);
   }
 
   py::array parents() const {
-    const ParentArray& parent = tree_->parent();
+    const ParentArray& parent = *parent_;
     return py::array_t<std::int32_t>(static_cast<py::ssize_t>(parent.size()), parent.data());
   }
 
-  // Made once (a list of strings, shared by every read of the property).
+  // A tuple, made once: it cannot be changed, so every read may share it (a list handed out
+  // would let the caller change the tree's names).
   py::object names() {
     if (!newick_ || !has_names_) return py::none();
-    if (names_list_) return names_list_;
-    py::list list;
+    if (names_tuple_) return names_tuple_;
+    py::tuple names(names_.size());
     for (std::size_t v = 0; v < names_.size(); ++v) {
       const std::string_view name = names_[v];
       // Names are bytes of the file; anything that is not UTF-8 survives as surrogate escapes.
-      list.append(py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
-          name.data(), static_cast<Py_ssize_t>(name.size()), "surrogateescape")));
+      names[v] = py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(
+          name.data(), static_cast<Py_ssize_t>(name.size()), "surrogateescape"));
     }
-    names_list_ = std::move(list);
-    return names_list_;
+    names_tuple_ = std::move(names);
+    return names_tuple_;
   }
 
   py::object lengths() const {
@@ -171,7 +175,60 @@ class Tree {
     return py::array_t<double>(static_cast<py::ssize_t>(lengths_.size()), lengths_.data());
   }
 
+  // Pickling: the host form (parents, and a Newick tree's names and lengths); a loaded tree is
+  // validated and put on the default runtime afresh.
+  py::tuple state() {
+    return py::make_tuple(parents(), names(), lengths());
+  }
+  static Tree from_state(const py::tuple& state) {
+    if (state.size() != 3) throw InputError("a pickled treefix.Tree holds 3 items");
+    Tree tree(default_runtime_if_any(), int32_vector(state[0], "parents"));
+    if (!state[1].is_none()) {
+      for (py::handle name : state[1]) {
+        const std::string bytes =
+            py::reinterpret_borrow<py::str>(name).attr("encode")("utf-8", "surrogateescape")
+                .cast<std::string>();
+        tree.names_.add();
+        tree.names_.append(tree.names_.size() - 1, bytes);
+      }
+      tree.has_names_ = tree.newick_ = true;
+    }
+    if (!state[2].is_none()) {
+      tree.lengths_ = contiguous_as<double>(state[2]).cast<std::vector<double>>();
+      tree.has_lengths_ = tree.newick_ = true;
+    }
+    return tree;
+  }
+
  private:
+  // No device: the sequential pass, asked for by name or by `auto`; anything else says why no
+  // device is there.
+  template <class F>
+  void with_host(const TreefixOptions& options, F&& run) {
+    if (options.algorithm != Algorithm::sequential && options.algorithm != Algorithm::automatic)
+      runtime_or_default(std::nullopt);  // throws the reason
+    py::gil_scoped_release release;
+    run();
+  }
+  template <class T>
+  void host_fix(const T* weights, T* result, std::size_t rows, Fix fix,
+                const TreefixOptions& options) {
+    const ParentArray& parent = *parent_;
+    const std::vector<vertex_t> order =
+        fix == Fix::root ? parent_first_order(parent) : level_order(parent);
+    std::vector<T> w(n());
+    for (std::size_t row = 0; row < rows; ++row) {
+      std::copy(weights + row * n(), weights + (row + 1) * n(), w.begin());
+      const std::vector<T> r =
+          fix == Fix::root
+              ? reference::rootfix(parent, order, w, options.op, options.exclusive,
+                                   options.precision)
+              : reference::leaffix(parent, order, w, options.op, options.exclusive,
+                                   options.precision);
+      std::copy(r.begin(), r.end(), result + row * n());
+    }
+  }
+
   // A new array of in's shape and dtype (every element is written by the call), or `out` when it
   // is one the results can go into.
   static ResultArray output_like(const py::array& in, const py::object& out) {
@@ -190,19 +247,20 @@ class Tree {
     return {target, false};
   }
 
-  RuntimeHandle box_;
-  std::unique_ptr<DeviceTree> tree_;
+  RuntimeHandle box_;  // null: no OpenCL device (host work only)
+  std::shared_ptr<const ParentArray> parent_;
+  std::unique_ptr<DeviceTree> tree_;  // null without a device
   bool newick_ = false;
   std::vector<double> lengths_;
   NodeNames names_;
-  py::object names_list_;
+  py::object names_tuple_;
   bool has_lengths_ = false, has_names_ = false;  // which labels a tree from parents was given
   std::shared_ptr<PhyloCache> phylo_;
 };
 
 Tree make_tree(py::handle parents, const std::optional<RuntimeHandle>& runtime) {
   ParentArray parent = int32_vector(parents, "parents");
-  return Tree(runtime_or_default(runtime), std::move(parent));
+  return Tree(runtime_or_any(runtime), std::move(parent));
 }
 
 Tree make_labelled_tree(py::handle parents, py::handle lengths, py::handle names,
@@ -252,7 +310,10 @@ py::object make_tree_object(RuntimeHandle runtime, ParentArray parent,
 void bind_trees(py::module_& m) {
   py::class_<Tree> tree_class(m, "Tree", R"doc(
 A rooted forest on the device: validated once (ValueError naming the vertex for a parent out of
-range or a cycle), with its Euler tour kept for every later call.
+range or a cycle), with its Euler tour kept for every later call (on a CPU device, made when a call
+first needs it). Without any OpenCL device (or in a process forked after the device was used) a
+Tree still parses, validates, lists its preorder() and runs the sequential pass; device calls
+raise RuntimeError. Trees pickle (re-validated, on the default runtime, when loaded).
 
 Tree(parents, *, lengths=None, names=None, runtime=None): parents is a 1-D int32 or int64 array,
 -1 for a root (several roots make a forest); lengths, n branch lengths (vertex v's branch to its
@@ -271,7 +332,7 @@ appear in the text (the root is 0); names and lengths come with it.)doc");
               py::gil_scoped_release release;
               newick = read_newick(path, true);
             }
-            return Tree::from_newick(std::move(newick), runtime_or_default(runtime));
+            return Tree::from_newick(std::move(newick), runtime_or_any(runtime));
           },
           py::arg("path"), py::kw_only(), runtime_arg(),
           "A tree from a Newick file (several ';'-ended trees make a forest). Malformed text "
@@ -284,18 +345,24 @@ appear in the text (the root is 0); names and lengths come with it.)doc");
               py::gil_scoped_release release;
               newick = parse_newick(text, "newick text", true);
             }
-            return Tree::from_newick(std::move(newick), runtime_or_default(runtime));
+            return Tree::from_newick(std::move(newick), runtime_or_any(runtime));
           },
           py::arg("text"), py::kw_only(), runtime_arg(), "A tree from Newick text.")
       .def_property_readonly("n", &Tree::n, "Number of vertices.")
       .def("__len__", &Tree::n)
-      .def_property_readonly("runtime", &Tree::runtime, "The Runtime the tree lives on.")
-      .def_property_readonly("parents", &Tree::parents, "The parent array (int32, -1 at roots).")
+      .def(py::pickle([](Tree& tree) { return tree.state(); },
+                      [](const py::tuple& state) { return Tree::from_state(state); }))
+      .def_property_readonly("runtime", &Tree::runtime,
+                             "The Runtime the tree lives on (RuntimeError when there is no "
+                             "OpenCL device).")
+      .def_property_readonly("parents", &Tree::parents,
+                             "A copy of the parent array (int32, -1 at roots).")
       .def_property_readonly("names", &Tree::names,
-                             "Node names of a Newick tree ('' where unnamed), else None.")
-      .def_property_readonly(
-          "lengths", &Tree::lengths,
-          "Branch lengths of a Newick tree (float64, 0 where none is written), else None.")
+                             "The node names of a Newick tree, as a tuple ('' where unnamed), "
+                             "else None.")
+      .def_property_readonly("lengths", &Tree::lengths,
+                             "A copy of the branch lengths of a Newick tree (float64, 0 where "
+                             "none is written), else None.")
       .def(
           "depths",
           [](Tree& tree) {

@@ -281,7 +281,7 @@ def test_newick_names_and_lengths(rt, tmp_path):
     path = tmp_path / "t.nwk"
     path.write_text("((A:1,B:2)C:0.5,'D d':3)root;\n")
     tree = treefix.Tree.from_newick(path, runtime=rt)  # any os.PathLike
-    assert tree.names == ["root", "C", "A", "B", "D d"]
+    assert tree.names == ("root", "C", "A", "B", "D d")
     np.testing.assert_array_equal(tree.lengths, [0, 0.5, 1, 2, 3])
     np.testing.assert_array_equal(tree.rootfix(tree.lengths), [0, 0.5, 1.5, 2.5, 3])
     np.testing.assert_array_equal(tree.subtree_sizes(), [5, 3, 1, 1, 1])

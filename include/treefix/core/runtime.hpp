@@ -3,18 +3,21 @@
 // profiling queue, cache of built programs, launch sizing and memory limits. Every algorithm of
 // the library takes a Runtime& (as Boost.Compute algorithms take a command_queue).
 //
-// Choosing a device without recompiling:
-//   Runtime rt;                  // $TREEFIX_DEVICE if set, else the first GPU, else any device
-//   Runtime rt("cpu");           // spec: "gpu" | "cpu" | "accelerator" | "P:D" (platform and
-//   device Runtime rt("nvidia");        //   index, as `treefix devices` prints) | words matched,
-//   case- Runtime rt("pocl,avx512");   //   insensitively, against "platform / device" (all must
-//   match)
+// Choosing a device without recompiling (the same words as the command line's --device):
+//   Runtime rt;                 $TREEFIX_DEVICE if set, else the first GPU, else any device
+//   Runtime rt("cpu");          "gpu" | "cpu" | "accelerator"
+//   Runtime rt("0:1");          platform and device index, as `treefix devices` prints them
+//   Runtime rt("pocl,avx512");  words matched, case-insensitively, against the platform, device
+//                               and vendor names and the device and driver versions (all must
+//                               match: "nvidia", "pocl", "h100")
 //
 // Kernels are the .cl/.clh files of kernels/, embedded in the library at build time and named by
 // their path below kernels/ ("graph/bfs.cl"). A kernel file may `#include "core/common.clh"`;
-// includes are resolved from the embedded table. A program is built
-// once per (source, options) for the Runtime's device; with $TREEFIX_CACHE_DIR set, built binaries
-// are also kept on disk, keyed by platform, device, driver, source and options.
+// includes are resolved from the embedded table. A program is built once per (source, options)
+// for the Runtime's device, and its binary kept in a disk cache (TREEFIX_CACHE_DIR, else
+// ~/.cache/treefix; TREEFIX_CACHE=off turns it off), keyed by platform, device, driver, source and
+// options, so that later processes load it. A Runtime's first compilation says so in one line
+// (set_compile_notice); treefix/core/warm_up.hpp builds the whole cache ahead.
 //
 // What the library chooses per device (work-group size, scan strategy, ...) is a Tuning: one value
 // per row the modules declare, resolved when the Runtime is made (treefix/core/tuning.hpp);
@@ -98,7 +101,8 @@ class Runtime {
 
   // --- memory ----------------------------------------------------------------------------------
   // Throws CapacityError naming `what` and the numbers when total_bytes exceed the device's global
-  // memory or largest_buffer_bytes its largest allocation.
+  // memory or largest_buffer_bytes its largest allocation; on a CPU device, whose memory is the
+  // host's, also when total_bytes exceed what the process can take now (require_host_memory).
   void require_fits(const std::string& what, std::uint64_t total_bytes,
                     std::uint64_t largest_buffer_bytes) const;
   // A read-write buffer of at least `bytes` (never zero-sized), after require_fits.
@@ -117,6 +121,22 @@ class Runtime {
 
 // One Runtime per process for callers that do not manage their own (the CLI, the tests).
 Runtime& shared_runtime();
+
+// The one line said when a Runtime first compiles a kernel program from source (not when it
+// loads one from the disk cache): "treefix: compiling kernels for DEVICE into CACHE (once; later
+// runs load them)". By default it goes to standard error when that is a terminal; a program that
+// says such things its own way installs a sink (the Python module: a warning). nullptr: the
+// default.
+using CompileNotice = void (*)(const std::string& line);
+void set_compile_notice(CompileNotice sink);
+
+// Processes: an OpenCL driver does not survive fork() (its threads stay in the parent; a child's
+// first device call would wait for ever). In a child forked after this process first touched
+// OpenCL (listing devices or making a Runtime), making a Runtime, listing devices or using a
+// Runtime throws Error at once, and a Runtime destroyed there leaks its device objects rather
+// than wait on the driver; host-only work goes on. A process started afresh (Python's 'spawn' and
+// 'forkserver' start methods), or forked before the first device call, uses the device as usual.
+bool forked_after_device_setup();
 
 // Rounds n up to a multiple of m (m > 0).
 constexpr std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }

@@ -51,6 +51,10 @@ std::vector<vertex_t> parent_first_order(const ParentArray& parent);
 // either. Validates.
 std::vector<vertex_t> level_order(const ParentArray& parent);
 
+// Vertices in depth-first pre-order: trees in increasing root id, children in increasing id
+// (the device tour's pre_order, euler_tour.hpp). Validates.
+std::vector<vertex_t> preorder(const ParentArray& parent);
+
 // Depth of each vertex (roots 0). Validates.
 std::vector<vertex_t> depths(const ParentArray& parent);
 

@@ -14,7 +14,8 @@
 //              search over the child lists on every call, one launch per level, nothing kept;
 //              every operator; the same results as levels. `automatic` never picks it.
 //   sequential the CPU reference (treefix/reference.hpp), run on the host.
-//   automatic  picks per call (see choose_algorithm).
+//   automatic  picks per call, in one place (choose_algorithm): the host's sequential pass on a CPU
+//              device, else by the tree's shape.
 //
 // Typical use, data kept on the device across calls:
 //   treefix::Runtime rt;
@@ -31,6 +32,7 @@
 #include "treefix/core/runtime.hpp"
 #include "treefix/core/types.hpp"
 #include "treefix/treefix/bfs_treefix.hpp"
+#include "treefix/core/warm_up.hpp"
 #include "treefix/treefix/euler_tour.hpp"
 #include "treefix/treefix/fix.hpp"
 #include "treefix/treefix/levels.hpp"
@@ -71,11 +73,13 @@ struct DeviceTreeOptions {
   ListRankOptions list_rank = {};
 };
 
-// A forest prepared on the device for repeated treefix calls. The constructor uploads the parent
-// array and validates it on the device, once: a range check, then the Euler tour, whose
-// construction detects cycles (euler_tour.hpp); InputError with validate_parent_array's message
-// on a bad forest. The tour (with the child lists it is built from) is kept for `euler`; the
-// level structure for `levels` is built from it on first use.
+// A forest prepared for repeated treefix calls. The constructor validates the parent array once:
+// on the device (uploaded, a range check, then the Euler tour, whose construction detects cycles:
+// euler_tour.hpp), or on the host where `automatic` runs there (automatic_on_host: a CPU device),
+// which leaves the device form to the first call that needs it. InputError with
+// validate_parent_array's message on a bad forest either way. The tour (with the child lists it
+// is built from) is kept for `euler`; the level structure for `levels` is built from it on first
+// use; the host orders of the sequential pass on theirs.
 class DeviceTree {
  public:
   DeviceTree(Runtime& runtime, ParentArray parent, const DeviceTreeOptions& options = {});
@@ -84,11 +88,18 @@ class DeviceTree {
   DeviceTree(Runtime& runtime, std::shared_ptr<const ParentArray> parent,
              const DeviceTreeOptions& options = {});
   std::size_t size() const { return parent_->size(); }
+  Runtime& runtime() const { return *runtime_; }
   const ParentArray& parent() const { return *parent_; }
-  const DeviceArray<vertex_t>& device_parent() const { return device_parent_; }
-  const DeviceChildLists& children() const { return children_; }
-  const DeviceEulerTour& euler_tour(Profile* profile = nullptr);  // built by the constructor
-  const LevelStructure& levels(Profile* profile = nullptr);       // built on first call
+  // Whether the device form (parent array, child lists, tour) exists yet.
+  bool on_device() const { return on_device_; }
+  // The device form, made on first use when the constructor validated on the host.
+  const DeviceArray<vertex_t>& device_parent();
+  const DeviceChildLists& children();
+  const DeviceEulerTour& euler_tour(Profile* profile = nullptr);
+  const LevelStructure& levels(Profile* profile = nullptr);  // built on first call
+  // The sequential pass's order (treefix/reference.hpp): parent_first_order for rootfix,
+  // level_order for leaffix; made on first call and kept.
+  const std::vector<vertex_t>& host_order(Fix fix);
   bool has_levels() const { return levels_ != nullptr; }
   // Depth of the deepest vertex (computed on the device on first call).
   std::size_t max_depth(Profile* profile = nullptr);
@@ -96,10 +107,15 @@ class DeviceTree {
   std::size_t calls() const { return calls_; }
   void count_call() { ++calls_; }
 
+
  private:
   void prepare(const DeviceTreeOptions& options);
+  void prepare_on_device(const DeviceTreeOptions& options);
   Runtime* runtime_;
   std::shared_ptr<const ParentArray> parent_;
+  DeviceTreeOptions prepare_later_;  // the layout and list ranking of a deferred device form
+  bool on_device_ = false;
+  std::vector<vertex_t> root_order_, leaf_order_;
   DeviceArray<vertex_t> device_parent_;
   DeviceChildLists children_;
   DeviceEulerTour euler_;
@@ -107,14 +123,31 @@ class DeviceTree {
   std::size_t calls_ = 0;
 };
 
-// Device-resident treefix: weights and result are device arrays of tree.size() values. For
-// algorithm `sequential` the data is copied to the host and back.
+// Device-resident treefix: weights and result are device arrays of tree.size() values, or a
+// batch of k rows of tree.size() values each (k·n, row after row: each row is one set of
+// weights, computed in turn). For algorithm `sequential` the data is copied to the host and back.
+template <class T>
+void treefix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
+             DeviceArray<T>& result, Fix fix, const TreefixOptions& options = {});
 template <class T>
 void rootfix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-             DeviceArray<T>& result, const TreefixOptions& options = {});
+             DeviceArray<T>& result, const TreefixOptions& options = {}) {
+  treefix(runtime, tree, weights, result, Fix::root, options);
+}
 template <class T>
 void leaffix(Runtime& runtime, DeviceTree& tree, const DeviceArray<T>& weights,
-             DeviceArray<T>& result, const TreefixOptions& options = {});
+             DeviceArray<T>& result, const TreefixOptions& options = {}) {
+  treefix(runtime, tree, weights, result, Fix::leaf, options);
+}
+
+// Host memory in, host memory out: `rows` rows of tree.size() weights at `weights` (row after
+// row), their results written at `result` (which may be `weights`). A call that runs on the host
+// (sequential, or automatic on a CPU device) touches no device; otherwise each row goes up
+// through a workspace the Runtime keeps, so a repeated call allocates nothing on the device.
+// Between rows it passes an interruption point (treefix/core/interrupt.hpp).
+template <class T>
+void treefix(Runtime& runtime, DeviceTree& tree, const T* weights, T* result, std::size_t rows,
+             Fix fix, const TreefixOptions& options = {});
 
 // Host convenience: upload, validate and prepare (a DeviceTree), compute, download.
 template <class T>
@@ -140,8 +173,20 @@ std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<
 // layout's programs, which cover the vertex-ids layout's too.
 void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options);
 
-// The algorithm `automatic` resolves to for this tree, operator and value type, from what the
-// device computes cheaply (the maximum depth; the level widths once the level structure exists):
+// The tasks of `treefix warmup` for this module (treefix/core/warm_up.hpp): the device tree's
+// preparation, then the Euler tour and the level sweeps of every value type and operator.
+std::vector<WarmUpTask> treefix_warm_up_tasks();
+
+// Whether `automatic` takes the host's sequential pass on this Runtime's device whatever the
+// tree: tuning row automatic_on_host, on for CPU devices (an OpenCL CPU device shares the host's
+// cores, and the sequential pass needs no uploads, no device tree and no kernels to compile: 5-10x
+// faster than the tour on PoCL for small trees, 2-6x end to end for 2^20 vertices), off for GPUs.
+bool automatic_on_host(const Runtime& runtime);
+
+// The algorithm `automatic` resolves to for this tree, operator and value type: the one place it
+// is decided, for the CLI, the Python module and the library's own calls alike. sequential where
+// automatic_on_host; else from what the device computes cheaply (the maximum depth; the level
+// widths once the level structure exists):
 //   min, max   levels when its sweep costs few launches next to the size of the tree
 //              (levels_preferred), else the sequential CPU pass (a path of a million levels
 //              would need a million launches; the Euler tour cannot do min and max);
