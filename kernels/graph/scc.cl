@@ -88,7 +88,8 @@ kernel void scc_propagate(global const int* src, global const int* dst, const in
   }
 }
 
-// counters[1]: vertices left unassigned; counters[2]: components found.
+// counters[1]: set when a vertex is left unassigned (a flag: every writer stores 1);
+// counters[2]: components found.
 kernel void scc_settle(global int* label, global int* group, global const int* vin,
                        global const int* vout, const uint n, volatile global uint* counters) {
   local wg_append_tile tile;
@@ -105,8 +106,8 @@ kernel void scc_settle(global int* label, global int* group, global const int* v
         left = 1;
       }
     }
-    wg_append(found, &counters[2], &tile);  // counts: no lists behind them
-    wg_append(left, &counters[1], &tile);
+    if (left) counters[1] = 1;
+    wg_append(found, &counters[2], &tile);  // a count: no list behind it
   }
 }
 
