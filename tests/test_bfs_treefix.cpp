@@ -61,7 +61,8 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
 TEST_CASE("bfs treefix: integer rootfix and leaffix equal the reference on every shape") {
   auto& rt = test::runtime();
   for (const auto& [name, parent] : shapes()) {
-    CAPTURE(name);
+    const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
+    CAPTURE(name_shown);
     const DeviceChildLists csr = upload_child_lists(rt, parent);
     const auto w = weights_for<std::int32_t>(parent.size(), parent.size() + 7);
     const auto dw = DeviceArray<std::int32_t>::upload(rt, w);
@@ -88,7 +89,8 @@ TEST_CASE("bfs treefix: float sums are bit for bit those of levels, in both prec
             "random 4099", generate::shuffle_labels(generate::random_recursive(4099, 9), 9)},
         {"caterpillar 1000", generate::caterpillar(1000, 500)},
         {"star 100003", generate::star(100003)}}) {
-    CAPTURE(name);
+    const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
+    CAPTURE(name_shown);
     const DeviceChildLists csr = upload_child_lists(rt, parent);
     const LevelStructure levels(rt, parent);
     // weights of mixed magnitudes and signs, -0 among them: every rounding shows

@@ -141,7 +141,8 @@ TEST_CASE("a csc matrix taken as it lies holds the transpose; its undirected gra
 TEST_CASE("symmetrisation on the device equals the host's, on every graph family") {
   auto& rt = test::runtime();
   for (const auto& [name, graph] : test::graph_families()) {
-    CAPTURE(name);
+    const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
+    CAPTURE(name_shown);
     // The arcs with u < v only: a directed graph whose undirected graph is the family's.
     std::vector<vertex_t> from, to;
     for (std::size_t v = 0; v < graph.vertices(); ++v)
@@ -169,7 +170,8 @@ TEST_CASE("the device's keyed arc sums are the host's, bit for bit, at both offs
   auto& rt = test::runtime();
   const detail::ArcKey key = detail::ArcKey::fresh();
   for (const auto& [name, graph] : test::graph_families()) {
-    CAPTURE(name);
+    const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
+    CAPTURE(name_shown);
     // The graph, and its arcs u < v alone (not symmetric unless it has no arc).
     std::vector<vertex_t> from, to;
     for (std::size_t v = 0; v < graph.vertices(); ++v)

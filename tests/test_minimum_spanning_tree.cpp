@@ -189,7 +189,8 @@ std::vector<std::pair<std::string, Entries>> weighted_graphs() {
 
 TEST_CASE("minimum spanning forests equal Kruskal's in the same order, for every weight type") {
   for (const auto& [name, e] : weighted_graphs()) {
-    CAPTURE(name);
+    const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
+    CAPTURE(name_shown);
     check_every_layout<double>(e);
     const bool finite = std::all_of(e.value.begin(), e.value.end(), [](double w) { return std::isfinite(w); });
     if (finite) {

@@ -585,8 +585,10 @@ TEST_CASE("phylo: unifrac matches its definitions on every shape, the same bits 
                       : 0;
     std::fill(counts.begin() + 5 * columns.size(), counts.begin() + 6 * columns.size(), 0);
     for (auto [weighted, normalized] : {std::pair{false, false}, {true, false}, {true, true}}) {
-      CAPTURE(weighted);
-      CAPTURE(normalized);
+      const auto weighted_shown = weighted;  // CAPTURE copies no structured binding (C++17)
+      CAPTURE(weighted_shown);
+      const auto normalized_shown = normalized;  // CAPTURE copies no structured binding (C++17)
+      CAPTURE(normalized_shown);
       UnifracOptions options;
       options.weighted = weighted;
       options.normalized = normalized;

@@ -169,7 +169,8 @@ TEST_CASE("the thesis' Car tree (Figs. 2.5, 2.6): its linear layout and similari
   //     w * D = 0.3 * 0.5: 0.15.
   for (const auto& [p, against_2006, against_no_category] :
        {std::tuple{weighted, 0.7, 0.925}, std::tuple{thesis, 0.7, 0.15}}) {
-    CAPTURE(to_string(p.definition));
+    const std::string definition = to_string(p.definition);  // (a binding cannot be captured)
+    CAPTURE(definition);
     CHECK(tree_similarity_reference(car, car, p) == 1.0);
     CHECK(tree_similarity_reference(car, car_2006, p) == doctest::Approx(against_2006));
     CHECK(tree_similarity_reference(car, no_category, p) == doctest::Approx(against_no_category));

@@ -156,7 +156,8 @@ std::vector<test::NamedGraph> directed_families() {
 TEST_CASE("strong components on the device equal Tarjan's on every directed shape") {
   auto& rt = test::runtime();
   for (const auto& [name, graph] : directed_families()) {
-    CAPTURE(name);
+    const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
+    CAPTURE(name_shown);
     const std::vector<vertex_t> expected = tarjan_labels(graph);
     for (OffsetWidth width : {OffsetWidth::fit, OffsetWidth::wide}) {
       StrongComponents scc = strong_components(rt, DeviceGraph(rt, graph, nullptr, width));
