@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/pending_files.hpp"
+#include "treefix/core/detail/pending_files.hpp"
 #include "treefix/core/error.hpp"
 
 namespace treefix {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "primitives/permute_rows.hpp"
+#include "treefix/primitives/detail/permute_rows.hpp"
 #include "spatial/morton.hpp"
 #include "spatial/real_type.hpp"
 #include "spatial/spatial_tuning.hpp"

@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "primitives/permute_rows.hpp"
+#include "treefix/primitives/detail/permute_rows.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/spatial/ropes.hpp"
 
