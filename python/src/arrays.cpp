@@ -168,4 +168,10 @@ std::string shape_text(const py::array& array) {
   return text + (array.ndim() == 1 ? ",)" : ")");
 }
 
+const py::module_& numpy() {
+  // Never released: a static py::object would be released after the interpreter has ended.
+  static const py::module_& module = *new py::module_(py::module_::import("numpy"));
+  return module;
+}
+
 }  // namespace treefix::python

@@ -24,6 +24,9 @@ namespace treefix::python {
 namespace py = pybind11;
 
 // numpy.ascontiguousarray(obj, dtype): no copy when obj already is such an array.
+// The numpy module, imported once and kept for the process.
+const py::module_& numpy();
+
 py::array contiguous(py::handle obj, const py::dtype& dtype);
 // np.asarray(obj), refusing what holds no numbers (TypeError naming `what`).
 py::array numeric_array(py::handle obj, const std::string& what);

@@ -11,12 +11,6 @@
 namespace treefix::python {
 namespace {
 
-const py::module_& numpy() {
-  // Never released: a static py::object would be released after the interpreter has ended.
-  static const py::module_& module = *new py::module_(py::module_::import("numpy"));
-  return module;
-}
-
 std::string shape_of(py::handle shape) { return py::str(shape).cast<std::string>(); }
 
 void require_square(py::ssize_t rows, py::ssize_t cols, py::handle shape) {

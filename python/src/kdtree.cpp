@@ -17,7 +17,6 @@ namespace {
 
 constexpr int kMaxDimensions = 16;  // what the kernels take
 
-py::module_ numpy() { return py::module_::import("numpy"); }
 
 // numpy.asarray(obj), refusing complex numbers as scipy.spatial.KDTree does.
 py::array real_array(py::handle obj) {

@@ -14,7 +14,6 @@
 namespace treefix::python {
 namespace {
 
-py::module_ numpy() { return py::module_::import("numpy"); }
 
 // Whether two arrays of `count` doubles hold the same bits (compared on every host core).
 bool same_bytes(const void* a, const void* b, std::size_t count) {

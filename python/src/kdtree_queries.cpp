@@ -20,7 +20,6 @@
 namespace treefix::python {
 namespace {
 
-py::module_ numpy() { return py::module_::import("numpy"); }
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "arrays.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
 
@@ -14,7 +15,6 @@ namespace {
 
 constexpr std::size_t kQueriesPerPiece = 1024;
 
-py::module_ numpy() { return py::module_::import("numpy"); }
 
 // Python's cycle collector paused while a result of many containers is built: every 700 new
 // lists or tuples would otherwise start a collection that walks the young objects, and the
