@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "narrow_tour.hpp"
 #include "pair_queries.hpp"
@@ -23,6 +25,13 @@ PathLengths::PathLengths(Runtime& runtime, DeviceTree& tree, const DeviceArray<d
                      std::to_string(n_) + " vertices");
   const DeviceEulerTour& tour = detail::narrow_tour(tree, "path lengths of", profile);
   const detail::ExactFormat format = detail::fitted_exact_format(runtime, weights, profile);
+  if (format.nonfinite) {  // a distance through an infinite branch has no meaning: refused
+    const std::vector<double> lengths = weights.download(runtime, profile);
+    const auto bad = std::find_if(lengths.begin(), lengths.end(),
+                                  [](double length) { return !std::isfinite(length); });
+    throw InputError("branch length " + std::to_string(*bad) + " of vertex " +
+                     std::to_string(bad - lengths.begin()) + " is not finite");
+  }
   const std::size_t events = 2 * n_;
   const detail::ScanPlan plan =
       detail::plan_scan(runtime, "phylo/path_length.cl",

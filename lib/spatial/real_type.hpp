@@ -9,6 +9,13 @@
 
 namespace treefix::detail {
 
+// Whether the device rounds float division and square roots correctly when asked to (OpenCL's
+// -cl-fp32-correctly-rounded-divide-sqrt may be given only then).
+inline bool fp32_sqrt_correctly_rounded(const Runtime& runtime) {
+  return (runtime.device().getInfo<CL_DEVICE_SINGLE_FP_CONFIG>() &
+          CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+}
+
 template <class Real>
 std::string real_options(const Runtime& runtime, const char* what) {
   static_assert(std::is_same_v<Real, float> || std::is_same_v<Real, double>,
@@ -20,7 +27,10 @@ std::string real_options(const Runtime& runtime, const char* what) {
                   "it");
     return "-DREAL=double -DREAL_DOUBLE";
   } else {
-    return "-DREAL=float";
+    // Distances are square roots: correctly rounded where the device offers it (OpenCL's default
+    // float sqrt may be 3 ulp off; NVIDIA's is), so that float results are the host's bits.
+    const bool exact_sqrt = fp32_sqrt_correctly_rounded(runtime);
+    return exact_sqrt ? "-DREAL=float -cl-fp32-correctly-rounded-divide-sqrt" : "-DREAL=float";
   }
 }
 

@@ -65,8 +65,10 @@ missing or failing device RuntimeError. Ctrl-C stops a long call within a fracti
   treefix::set_interrupt_check(&check_python_signals);
   compile_warning = PyErr_NewExceptionWithDoc(
       "treefix.CompileWarning",
-      "Said once, when this process first compiles kernel programs (seconds on a CPU device); "
-      "treefix.warmup() compiles them all ahead.",
+      "Said once, when this process first compiles kernel programs.\n\n"
+      "A compilation takes seconds on a CPU device; the programs are kept in the disk cache for\n"
+      "later processes. treefix.warmup() compiles them all ahead; silence the warning with\n"
+      "warnings.simplefilter(\"ignore\", treefix.CompileWarning).",
       PyExc_UserWarning, nullptr);
   m.add_object("CompileWarning", py::handle(compile_warning));
   treefix::set_compile_notice(&warn_compiling);

@@ -78,6 +78,7 @@ class Tree {
     has_names_ = names.has_value();
   }
   TreeView view() {
+    if (!tree_) runtime_or_default(std::nullopt);  // no device: raises the reason
     TreeView view;
     view.runtime = box_;
     view.tree = tree_.get();
@@ -271,7 +272,7 @@ Tree make_labelled_tree(py::handle parents, py::handle lengths, py::handle names
   std::optional<NodeNames> given_names;
   if (!lengths.is_none()) given_lengths = lengths_argument(lengths, n);
   if (!names.is_none()) given_names = names_argument(names, n);
-  Tree tree(runtime_or_default(runtime), std::move(parent));
+  Tree tree(runtime_or_any(runtime), std::move(parent));
   tree.set_labels(std::move(given_lengths), std::move(given_names));
   return tree;
 }

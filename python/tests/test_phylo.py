@@ -274,12 +274,12 @@ def test_write_newick_round_trips_names_and_lengths_exactly(rt):
     tree = treefix.Tree([-1, 0, 0, 1, 1, 0], lengths=lengths, names=names, runtime=rt)
     back = treefix.Tree.from_newick_string(tree.write_newick(), runtime=rt)
     order = tree.preorder()
-    assert back.names == [names[v] for v in order]
+    assert back.names == tuple(names[v] for v in order)
     assert back.lengths.tobytes() == lengths[order].tobytes()
     dendropy = pytest.importorskip("dendropy")
     theirs = dendropy.Tree.get(data=tree.write_newick(), schema="newick",
                                preserve_underscores=True)
-    assert [label(nd) for nd in theirs.preorder_node_iter()] == back.names
+    assert tuple(label(nd) for nd in theirs.preorder_node_iter()) == back.names
 
 
 def test_write_newick_to_a_file(rt, tmp_path):

@@ -110,7 +110,7 @@ def test_ten_thousand_mixed_calls_stay_flat_and_right(rt):
             got_d, got_i = tree.query(queries, k=min(4, len(idx[0]) if idx.ndim > 1 else 1))
             np.testing.assert_allclose(got_d, d, rtol=1e-5, atol=1e-6)
         else:
-            np.testing.assert_array_equal(tree.query_ball_point(queries, 0.1), counts)
+            np.testing.assert_array_equal(tree.query_ball_point(queries, 0.1, return_length=True), counts)
 
     rss = {}
     for i in range(CALLS):
