@@ -47,12 +47,14 @@ INTERRUPTED = """
 
 @pytest.mark.parametrize("kind", ["batch", "nbody"])
 def test_ctrl_c_stops_a_long_call_within_a_second_and_the_runtime_goes_on(kind):
-    if kind == "batch":  # a long batch of device rootfixes
+    if kind == "batch":  # a long batch of level-by-level rootfixes on a path: a launch a level,
+        # 10^5 a row, so that it is long on any device (a GPU runs an Euler-tour batch in ms)
         setup = ("parent = np.r_[-1, np.arange(100000)]; tree = treefix.Tree(parent, runtime=rt)\n"
-                 "    w = np.ones((400, len(parent)), dtype=np.float32)")
-        call = "small = tree.rootfix(w[:2], algorithm='euler')"
-        long_call = "tree.rootfix(w, algorithm='euler')"
-        check = "bool(small[1][-1] == len(parent))"
+                 "    w = np.ones((400, len(parent)), dtype=np.float32)\n"
+                 "    short = treefix.Tree(parent[:100], runtime=rt)")
+        call = "small = short.rootfix(w[:2, :100], algorithm='levels')"
+        long_call = "tree.rootfix(w, algorithm='levels')"
+        check = "bool(small[1][-1] == 100)"
     else:  # many n-body steps
         setup = ("rng = np.random.default_rng(1)\n"
                  "    bodies = np.c_[np.ones(3000), rng.random((3000, 3)), np.zeros((3000, 3))]\n"
