@@ -15,7 +15,7 @@ step() { echo "[$((SECONDS - start)) s] $*" | tee -a "$out/steps.txt"; }
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   clinfo -l 2>&1
   "$python" -c 'import sys, numpy, scipy; print(sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__)'
-  git log -1 --format='commit %H %cd' 2>/dev/null || true
+  echo "commit ${COMMIT:-$(git rev-parse HEAD 2>/dev/null)} (COMMIT= overrides: a copied tree may carry another .git)"
   date -u; } > "$out/device.txt" 2>&1
 pybind11_dir=$("$python" -m pybind11 --cmakedir 2>/dev/null)
 { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_TESTS=ON \
