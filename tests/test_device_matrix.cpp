@@ -52,6 +52,18 @@ std::vector<std::int64_t> widened(const std::vector<std::int32_t>& v) {
   return std::vector<std::int64_t>(v.begin(), v.end());
 }
 
+// The arcs u -> v with u < v alone: a directed graph whose undirected graph is `graph`'s.
+Csr upper_half(const Csr& graph) {
+  std::vector<vertex_t> from, to;
+  for (std::size_t v = 0; v < graph.vertices(); ++v)
+    for (auto a = graph.row_offset[v]; a < graph.row_offset[v + 1]; ++a)
+      if (graph.column[a] > static_cast<vertex_t>(v)) {
+        from.push_back(static_cast<vertex_t>(v));
+        to.push_back(graph.column[a]);
+      }
+  return csr_from_edges(graph.vertices(), from, to, false);
+}
+
 }  // namespace
 
 TEST_CASE("matrices of every layout and index width become the host's CSR on the device") {
@@ -143,15 +155,7 @@ TEST_CASE("symmetrisation on the device equals the host's, on every graph family
   for (const auto& [name, graph] : test::graph_families()) {
     const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
     CAPTURE(name_shown);
-    // The arcs with u < v only: a directed graph whose undirected graph is the family's.
-    std::vector<vertex_t> from, to;
-    for (std::size_t v = 0; v < graph.vertices(); ++v)
-      for (auto a = graph.row_offset[v]; a < graph.row_offset[v + 1]; ++a)
-        if (graph.column[a] > static_cast<vertex_t>(v)) {
-          from.push_back(static_cast<vertex_t>(v));
-          to.push_back(graph.column[a]);
-        }
-    const Csr half = csr_from_edges(graph.vertices(), from, to, false);
+    const Csr half = upper_half(graph);
     const DeviceGraph on_device = pattern_graph(rt, upload_matrix(rt, host_matrix_of(half, name)));
     CHECK(on_device.undirected() == (half.edges() == 0));
     const DeviceGraph both = undirected_graph(rt, on_device);
@@ -173,14 +177,7 @@ TEST_CASE("the device's keyed arc sums are the host's, bit for bit, at both offs
     const auto name_shown = name;  // CAPTURE copies no structured binding (C++17)
     CAPTURE(name_shown);
     // The graph, and its arcs u < v alone (not symmetric unless it has no arc).
-    std::vector<vertex_t> from, to;
-    for (std::size_t v = 0; v < graph.vertices(); ++v)
-      for (auto a = graph.row_offset[v]; a < graph.row_offset[v + 1]; ++a)
-        if (graph.column[a] > static_cast<vertex_t>(v)) {
-          from.push_back(static_cast<vertex_t>(v));
-          to.push_back(graph.column[a]);
-        }
-    const Csr half = csr_from_edges(graph.vertices(), from, to, false);
+    const Csr half = upper_half(graph);
     for (const Csr* g : {&graph, &half})
       for (const OffsetWidth width : {OffsetWidth::fit, OffsetWidth::wide}) {
         const DeviceGraph on_device(rt, *g, nullptr, width);
