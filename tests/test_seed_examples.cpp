@@ -178,9 +178,9 @@ TEST_CASE("the thesis' Car tree (Figs. 2.5, 2.6): its linear layout and similari
     Interner shared;
     const auto reference_forest = build_semantic_forest({car}, shared);
     const auto trees = build_semantic_forest({car, car_2006, no_category}, shared);
-    for (const auto& got : {similarity_cpu(reference_forest, trees, p), std::vector<double>([&] {
-                              auto f =
-                                  similarity_device(test::runtime(), reference_forest, trees, p);
+    for (const auto& got : {similarity_cpu(reference_forest, trees, p), std::vector<double>([&, params = p] {
+                              auto f = similarity_device(test::runtime(), reference_forest,
+                                                         trees, params);
                               return std::vector<double>(f.begin(), f.end());
                             }())}) {
       REQUIRE(got.size() == 3);
