@@ -2,7 +2,8 @@
 // rows built from routed arcs and from an edge stream, the one entry per algorithm (which in a
 // world of one runs the single-device path), and the partitioned kernels themselves run on the
 // whole graph (detail::partitioned_bfs, detail::partitioned_components) against the host
-// references. Several ranks: tests/cli/distributed.sh (mpirun -np 1, 2, 3).
+// references. Several ranks: test_partitioned_ranks.cpp under mpiexec
+// -n 2 and -n 3 (CTest), and the commands in tests/cli/distributed.sh.
 #ifdef TREEFIX_HAVE_MPI
 #include <doctest/doctest.h>
 
@@ -10,6 +11,7 @@
 
 #include "fixture.hpp"
 #include "graph_families.hpp"
+#include "process_world.hpp"
 #include "scratch_directory.hpp"
 #include "treefix/distributed/bfs.hpp"
 #include "treefix/distributed/connectivity.hpp"
@@ -18,10 +20,8 @@
 namespace treefix::test {
 namespace {
 
-World& world_of_one() {
-  static World world;
-  return world;
-}
+// These cases run in a world of one (the whole suite is not started by mpiexec).
+World& world_of_one() { return process_world(); }
 
 }  // namespace
 
