@@ -68,10 +68,11 @@ struct RowBlock {
 };
 void check_and_normalize(Csr& rows, const std::string& what, const RowBlock& block);
 
-// Whether every arc has its reverse (rows without duplicates, as csr_from_edges leaves them): 64
-// arcs at random looked up first (a missing reverse answers at once), then one streaming pass on
-// all host cores comparing keyed hash sums of the arcs and of their reverses, with a fresh random
-// key per call (a non-symmetric graph passes with probability ~2^-128).
+// Whether every arc has its reverse, for rows sorted and without duplicates (as csr_from_edges
+// leaves them; the lookups below need sorted rows): 64 arcs at random looked up first (a missing
+// reverse answers at once), then one streaming pass on all host cores comparing keyed hash sums
+// of the arcs and of their reverses, with a fresh random key per call (a non-symmetric graph
+// passes with probability ~2^-128).
 bool has_reverse_arcs(const Csr& graph);
 
 // An order-independent hash of the graph's arcs (a sum of their keyed mixes, mod 2^64, plus the
