@@ -1,7 +1,7 @@
 """SciPy's own tests of the csgraph functions treefix offers, run on treefix.
 
-The test modules scipy/sparse/csgraph/tests/test_traversal.py, test_connected_components.py and
-test_spanning_tree.py of the installed SciPy are loaded with scipy.sparse.csgraph's
+The test modules test_traversal, test_connected_components and test_spanning_tree of the
+installed SciPy's scipy.sparse.csgraph.tests are loaded with scipy.sparse.csgraph's
 breadth_first_order, breadth_first_tree, connected_components and minimum_spanning_tree bound to
 treefix's (both `from scipy.sparse.csgraph import f` and `csgraph.f` reach treefix), and each of
 their tests runs here. Tests of functions treefix does not offer are listed in NOT_OFFERED and

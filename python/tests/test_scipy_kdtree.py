@@ -1,6 +1,6 @@
 """SciPy's own kd-tree tests, run on treefix.KDTree.
 
-The installed SciPy's scipy/spatial/tests/test_kdtree.py is loaded with its names KDTree and
+The installed SciPy's test module scipy.spatial.tests.test_kdtree is loaded with its names KDTree and
 cKDTree (and cKDTreeNode, the class of a tree's nodes) bound to treefix's, so that every test it
 has for the two classes runs on treefix.KDTree. The tests that cannot pass are marked xfail
 (strict) with the reason; docs/python.md lists them. Where the installed SciPy ships no tests,
@@ -19,7 +19,7 @@ import treefix
 scipy_spatial = pytest.importorskip("scipy.spatial")
 SOURCE = os.path.join(os.path.dirname(scipy_spatial.__file__), "tests", "test_kdtree.py")
 if not os.path.exists(SOURCE):
-    pytest.skip("the installed SciPy has no scipy/spatial/tests/test_kdtree.py (Debian's "
+    pytest.skip("the installed SciPy has no test module scipy.spatial.tests.test_kdtree (Debian's "
                 "python3-scipy ships it)", allow_module_level=True)
 
 # Tests that check what only scipy.spatial.KDTree, SciPy's Python subclass of cKDTree, does
