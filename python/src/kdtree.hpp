@@ -16,6 +16,8 @@
 
 namespace treefix::python {
 
+struct HostLists;  // kdtree_results.hpp
+
 class KDTree {
  public:
   KDTree(RuntimeHandle box, py::handle data, py::ssize_t leafsize, bool compact_nodes,
@@ -64,6 +66,10 @@ class KDTree {
   }
 
  private:
+  // The pairs within request's radius as host lists, each row sorted: this tree's points against
+  // `other`'s, or against its own (other null: query_pairs); empty rows when a tree is empty.
+  HostLists sorted_pairs(const KDTree* other, const RadiusQuery& request);
+
   RuntimeHandle box_;
   py::array data_, maxes_, mins_;
   py::object boxsize_ = py::none();

@@ -122,6 +122,26 @@ py::object KDTree::query_ball_point(py::handle x, py::handle r, double p, double
   return std::move(result);
 }
 
+HostLists KDTree::sorted_pairs(const KDTree* other, const RadiusQuery& request) {
+  HostLists lists;
+  on_device(device(), [&](Runtime& runtime) {
+    if (!tree_ || (other && !other->tree_)) {
+      lists.offset.assign(n_ + 1, 0);
+      return;
+    }
+    if (!other) {
+      lists = fetch_lists(runtime, pairs_within(runtime, *tree_, QuerySource<double>{}, request));
+      return;
+    }
+    QuerySource<double> mine;
+    mine.tree = tree_.get();
+    lists = fetch_lists(runtime, pairs_within(runtime, *other->tree_, mine, request));
+  });
+  py::gil_scoped_release release;
+  sort_lists(lists, 0);
+  return lists;
+}
+
 py::list KDTree::query_ball_tree(KDTree& other, double r, double p, double eps) {
   check_same_dimension(*this, other, "query_ball_tree");
   check_p(p);
@@ -132,20 +152,7 @@ py::list KDTree::query_ball_tree(KDTree& other, double r, double p, double eps) 
   request.eps = eps;
   request.metric = metric_of(p);
   if (!(r >= 0)) throw py::value_error("r must be >= 0, not " + std::to_string(r));
-  HostLists lists;
-  on_device(device(), [&](Runtime& runtime) {
-    if (!tree_ || !other.tree_) {
-      lists.offset.assign(n_ + 1, 0);
-      return;
-    }
-    QuerySource<double> mine;
-    mine.tree = tree_.get();
-    lists = fetch_lists(runtime, pairs_within(runtime, *other.tree_, mine, request));
-  });
-  {
-    py::gil_scoped_release release;
-    sort_lists(lists, 0);
-  }
+  HostLists lists = sorted_pairs(&other, request);
   return list_of_lists(lists, other.index_objects());
 }
 
@@ -161,18 +168,7 @@ py::object KDTree::query_pairs(double r, double p, double eps, const std::string
   request.widen_by_eps = true;
   request.greater_only = true;
   request.metric = metric_of(p);
-  HostLists lists;
-  on_device(device(), [&](Runtime& runtime) {
-    if (!tree_) {
-      lists.offset.assign(n_ + 1, 0);
-      return;
-    }
-    lists = fetch_lists(runtime, pairs_within(runtime, *tree_, QuerySource<double>{}, request));
-  });
-  {
-    py::gil_scoped_release release;
-    sort_lists(lists, 0);
-  }
+  HostLists lists = sorted_pairs(nullptr, request);
   if (output_type == "ndarray") return pair_array(lists, 0);
   return pair_set(lists, index_objects());
 }
@@ -273,20 +269,7 @@ py::object KDTree::sparse_distance_matrix(KDTree& other, double max_distance, do
   request.radius = {max_distance};
   request.distances = true;
   request.metric = metric_of(p);
-  HostLists lists;
-  on_device(device(), [&](Runtime& runtime) {
-    if (!tree_ || !other.tree_) {
-      lists.offset.assign(n_ + 1, 0);
-      return;
-    }
-    QuerySource<double> mine;
-    mine.tree = tree_.get();
-    lists = fetch_lists(runtime, pairs_within(runtime, *other.tree_, mine, request));
-  });
-  {
-    py::gil_scoped_release release;
-    sort_lists(lists, 0);
-  }
+  HostLists lists = sorted_pairs(&other, request);
   return sparse_result(lists, n(), other.n(), output_type, index_objects(), other.index_objects(),
                        0);
 }
