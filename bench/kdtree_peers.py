@@ -24,33 +24,20 @@ Usage: PYTHONPATH=build/python python3 bench/kdtree_peers.py --csv OUT.csv
 import argparse
 import lzma
 import os
-import statistics
 import subprocess
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common  # noqa: E402
+from peer_common import timed  # noqa: E402
 
 COLUMNS = ["device", "driver", "date", "commit", "host_threads", "case", "points", "detail",
            "implementation", "median_ms", "min_ms", "runs", "speedup_of_treefix", "status"]
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SCAN = os.path.join(os.path.dirname(REPO), "shared", "data", "pcl_kinect_office1.xyz.xz")
 
-
-def timed(call, repeats, warmup):
-    """Wall milliseconds of call() per run: the median and the minimum after warm-up runs."""
-    times, result = [], None
-    for run in range(warmup + repeats):
-        result = None  # the previous result is freed before the next call, as in a loop
-        start = time.perf_counter()
-        result = call()
-        elapsed = (time.perf_counter() - start) * 1e3
-        if run >= warmup:
-            times.append(elapsed)
-    return statistics.median(times), min(times), result
 
 
 def load_scan(path):

@@ -1,9 +1,12 @@
 """What the peer scripts (cupy_treefix.py, ckdtree_peer.py) share: the arguments every one takes
 (a dump directory that treefix-bench wrote, --csv, --repeats, --warmup), the date of a run as the
-suites write it, and the CSV writer (one header row, then the rows)."""
+suites write it, the CSV writer (one header row, then the rows), and the wall-clock timer of the
+Python peers (kdtree_peers.py, phylo_peers.py)."""
 import argparse
 import csv
 import datetime
+import statistics
+import time
 
 
 def parser(doc, dump_help, repeats, warmup):
@@ -35,3 +38,17 @@ def write_csv(path, columns, rows):
         writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+
+
+def timed(call, repeats, warmup):
+    """Wall milliseconds of call(): the median and the minimum of `repeats` runs after `warmup`
+    runs, and the last result. The previous result is freed before each call, as in a loop."""
+    times, result = [], None
+    for run in range(warmup + repeats):
+        result = None
+        start = time.perf_counter()
+        result = call()
+        elapsed = (time.perf_counter() - start) * 1e3
+        if run >= warmup:
+            times.append(elapsed)
+    return statistics.median(times), min(times), result

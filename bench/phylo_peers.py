@@ -36,7 +36,6 @@ import csv
 import argparse
 import math
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -45,23 +44,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common  # noqa: E402
+from peer_common import timed  # noqa: E402
 
 COLUMNS = ["device", "driver", "date", "commit", "suite", "case", "n", "implementation",
            "median_ms", "min_ms", "runs", "speedup_of_treefix", "status", "note"]
 PEERS = ["dendropy", "ete3", "biopython", "skbio"]
 
-
-def timed(call, repeats, warmup):
-    """Wall milliseconds of call(): the median and the minimum of `repeats` runs after `warmup`
-    runs, and the last result."""
-    times, result = [], None
-    for run in range(warmup + repeats):
-        start = time.perf_counter()
-        result = call()
-        elapsed = (time.perf_counter() - start) * 1e3
-        if run >= warmup:
-            times.append(elapsed)
-    return statistics.median(times), min(times), result
 
 
 def once(call):

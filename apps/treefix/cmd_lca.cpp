@@ -79,9 +79,7 @@ void run_lca(const LcaArgs& args, PhaseTimes& phases) {
   std::vector<vertex_t> u, v;
   phases.measure("read pairs", [&] { read_pairs(args, tree, u, v); });
   std::vector<double> weights;
-  if (args.distance)
-    weights = args.weights.empty() ? branch_lengths_of(tree)
-                                   : read_weights<double>(args.weights, tree.parent.size());
+  if (args.distance) weights = branch_lengths_of(tree, args.weights);
   Runtime& runtime =
       phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(args.device); });
   DeviceTree device_tree = phases.measure("prepare", [&] {

@@ -169,9 +169,7 @@ void run_unifrac(const UnifracArgs& args, PhaseTimes& phases) {
   const TreeInput tree = phases.measure("read", [&] { return read_tree_input(args.tree, read); });
   const TreeVertices vertices(tree);
   CountTable table = phases.measure("read counts", [&] { return read_counts(args, vertices); });
-  const std::vector<double> lengths = args.weights.empty()
-                                          ? branch_lengths_of(tree)
-                                          : read_weights<double>(args.weights, tree.parent.size());
+  const std::vector<double> lengths = branch_lengths_of(tree, args.weights);
   Runtime& runtime =
       phases.measure("device setup", [&]() -> Runtime& { return kept_runtime(args.device); });
   DeviceTree device_tree = phases.measure("prepare", [&] {

@@ -50,7 +50,8 @@ std::vector<vertex_t> read_vertices(const std::string& path, const TreeVertices&
   return out;
 }
 
-std::vector<double> branch_lengths_of(const TreeInput& tree) {
+std::vector<double> branch_lengths_of(const TreeInput& tree, const std::string& weights_file) {
+  if (!weights_file.empty()) return read_weights<double>(weights_file, tree.parent.size());
   if (tree.has_lengths) return tree.lengths;
   std::vector<double> edges(tree.parent.size());
   for (std::size_t v = 0; v < edges.size(); ++v) edges[v] = tree.parent[v] < 0 ? 0.0 : 1.0;

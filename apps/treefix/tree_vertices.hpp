@@ -29,8 +29,9 @@ class TreeVertices {
 // cores, in file order.
 std::vector<vertex_t> read_vertices(const std::string& path, const TreeVertices& vertices);
 
-// The tree's branch lengths, or edge counts for a tree without them (1 for every vertex but a
-// root): what the phylogenetic commands weigh paths by.
-std::vector<double> branch_lengths_of(const TreeInput& tree);
+// What the phylogenetic commands weigh paths by: the n values of `weights_file` (--weights) when
+// one is named, else the tree's branch lengths, or edge counts for a tree without them (1 for
+// every vertex but a root).
+std::vector<double> branch_lengths_of(const TreeInput& tree, const std::string& weights_file = "");
 
 }  // namespace treefix::cli
