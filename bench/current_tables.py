@@ -96,11 +96,11 @@ def plain(rows, columns, digits=3):
 
 # suite: (folder, file, what the table shows, how to make it from the rows)
 SUITES = [
-    ("paper", "h200-2026-11-26-seeds", "paper-shapes.csv",
+    ("paper", "h200-2026-11-28-seeds", "paper-shapes.csv",
      "float rootfix compute ms at the largest size of each shape, per algorithm",
      lambda rows: pivot(largest([r for r in rows if r["status"] == "ok"]), ("shape", "n"),
                         "algorithm", "compute_ms")),
-    ("accuracy", "h200-2026-11-26-seeds", "accuracy-ours.csv",
+    ("accuracy", "h200-2026-11-28-seeds", "accuracy-ours.csv",
      "max relative error at condition number 10^10, per setting and algorithm",
      lambda rows: pivot([r for r in rows if r["condition_target"] in ("1e+10", "10000000000")],
                         ("fix", "shape"), "algorithm", "max_rel_error")),
