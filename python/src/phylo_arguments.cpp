@@ -237,10 +237,26 @@ std::vector<double> lengths_argument(py::handle lengths, std::size_t n) {
     throw InputError("lengths of " + shape_text(array) + " for a tree of " + std::to_string(n) +
                      " vertices: expected (" + std::to_string(n) + ",)");
   auto values = contiguous_as<double>(array);
-  std::vector<double> out(values.data(), values.data() + n);
-  for (std::size_t v = 0; v < n; ++v)
-    if (!std::isfinite(out[v]))
-      throw InputError("lengths: the length of vertex " + std::to_string(v) + " is not finite");
+  const double* data = values.data();
+  std::vector<double> out(n);
+  // Copied and checked on every host core (on one core, 2^24 lengths added 115 ms to Tree()); the
+  // first non-finite length in vertex order is the one reported, whichever slice finds it.
+  std::atomic<std::size_t> first_bad{n};
+  {
+    py::gil_scoped_release release;
+    for_slices(n, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t v = begin; v < end; ++v) {
+        if (!std::isfinite(data[v])) {
+          std::size_t seen = first_bad.load();
+          while (v < seen && !first_bad.compare_exchange_weak(seen, v)) {
+          }
+        }
+        out[v] = data[v];
+      }
+    });
+  }
+  if (const std::size_t v = first_bad.load(); v < n)
+    throw InputError("lengths: the length of vertex " + std::to_string(v) + " is not finite");
   return out;
 }
 
