@@ -18,10 +18,14 @@ const Knob<std::size_t> rst_bfs_levels_per_log2 = declare<std::size_t>(
 
 // PR-RST: jump-table levels built and walked per launch (1: one pointer jump per launch, the
 // portable form; m levels: 2^m - 1 dependent reads per work-item). On PoCL 2 levels per launch
-// was 6-43% faster in wall time on five graphs. On an NVIDIA H200 (bench/results/
-// h200-2026-11-26-seeds, rooting.csv) 3 levels gave the fastest kernels on all eight graphs
-// (0.55-0.91 of 1 level) and beat 1 level in wall time on seven; other GPUs keep the portable 1
-// until measured.
+// took 6-43% less wall time than 1 on five graphs (bench/results/pocl-2026-11-26-seeds,
+// pr-levels.csv, m = 1, 2, 3). NVIDIA GPUs take 3: an H200 run that swept m = 1, 2, 3
+// (bench/results/h200-2026-11-26-seeds, rooting.csv) had 3 fastest in kernels on all eight graphs.
+// A later H200 run that also swept 5 (bench/results/h200-2026-11-28-seeds, rooting.csv,
+// --pr-levels 1,2,3,5) had 5 fastest in kernels on seven of the eight graphs, with 3 taking
+// 1.02-1.22x 5's kernel time there; on the eighth, a shuffled 2^20 path, 3 was fastest and 5
+// took 1.22x its time. The NVIDIA value below is still 3. Other GPUs keep the portable 1 until
+// measured.
 const Knob<std::size_t> pr_levels_per_launch = declare<std::size_t>(
     TuningRow("graph", "pr_levels_per_launch", "PR-RST: pointer-jump levels per launch")
         .defaults(2, 1)

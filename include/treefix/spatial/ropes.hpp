@@ -49,9 +49,13 @@ struct TraversalPieces {
   std::string options;        // build options
   bool guided = false;        // several call sets: lockstep takes the majority's
   std::size_t arg_bytes = 0;  // sizeof(ROPE_ARG_T) when the pieces carry a stack argument
-  // Neighbouring items need nearly the same nodes (lockstep's measured work expansion on sorted
-  // items stays near 1: Barnes-Hut 1.4, against 3.4-3.5 for the 3-D kd-tree queries on an
-  // H200): what `automatic` takes lockstep for (choose_variant).
+  // Neighbouring items need nearly the same nodes: what `automatic` takes lockstep for
+  // (choose_variant). Measured on an H200 (bench/results/h200-2026-11-28-seeds), sorted items:
+  // lockstep's work expansion is 1.3-1.7 for Barnes-Hut (10^5 and 10^6 bodies), where lockstep
+  // ran 1.7-2.7x faster than independent; for the point queries (correlation, kNN and NN on the
+  // kd-tree, NN on the vp-tree) it is 2.1-3.5 on 3-D points, 1.9-2.1 on clustered 2-D points and
+  // 4.0-7.2 on 7-D points, and lockstep was slower than independent on every one of these sets
+  // (on 2*10^5 7-D points by 4% for correlation, 10% for kNN, 30x for NN and 146x for VP).
   bool coherent = false;
 };
 
@@ -80,7 +84,10 @@ std::size_t lockstep_width(const Runtime& runtime);
 // 2·10^4 points, 0.002 for 10^6), shuffled ones about 1, and a window that holds a tenth of points
 // from elsewhere about 0.1: beyond that, lockstep carries every group through the paths of its
 // strays (docs/design/spatial.md, "The auto rule"). Fewer than two windows of items: not measured
-// (not sorted).
+// (not sorted). Measured on an H200 (bench/results/h200-2026-11-28-seeds), items in Morton order:
+// 0.0018-0.0019 for 10^6 bodies, 0.0061 for 10^5 bodies, 0.0093 for 10^5 uniform 3-D points,
+// 0.0000 for 2*10^5 clustered 2-D points, 0.57 for 2*10^5 uniform 7-D points (in 7-D Morton
+// order leaves neighbours far apart); the same items unsorted, 0.95-1.23.
 struct NeighbourSpread {
   bool measured = false;
   double neighbours = 0, anywhere = 0;  // median spreads
@@ -99,7 +106,8 @@ NeighbourSpread neighbour_spread(Runtime& runtime, const cl::Buffer& coord, std:
 
 // Resolves `automatic` for a traversal (sorted: whether the library sorted the items); the rule
 // and the measurements behind it are in docs/design/spatial.md and
-// bench/results/h100-2026-11-23-spatial.
+// bench/results/h100-2026-11-23-spatial; at the sizes of Goldfarb, Jo and Kulkarni's inputs, in
+// bench/results/h200-2026-11-28-seeds (docs/seeds.md, G4-G6, G14).
 Variant choose_variant(const Runtime& runtime, Variant wish, const TraversalPieces& pieces,
                        bool sorted);
 // The same, with the items' order tested by `sample` (a neighbour_spread of the items) when the
