@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "treefix/core/runtime.hpp"
 
@@ -12,6 +13,10 @@ namespace treefix {
 
 namespace {
 std::atomic<InterruptCheck> installed{nullptr};
+
+// How long wait_interruptibly polls the queue's marker before it sleeps until the marker's
+// callback: a short wait then costs no callback's latency, a long one no core.
+constexpr std::chrono::microseconds kPollBeforeSleeping{2000};
 
 // The marker's completion, shared by the waiting thread and the OpenCL callback (which may come
 // after the waiter has left, interrupted).
@@ -51,6 +56,14 @@ void wait_interruptibly(Runtime& runtime) {
     runtime.queue().enqueueMarkerWithWaitList(nullptr, &marker);
     runtime.queue().flush();
   });
+  // Short waits are polled first: most downloads follow a few short kernels (a loop reading one
+  // flag a step reads many times), and an event callback comes from the driver's own thread, at
+  // the driver's pace. Longer waits sleep until the callback, passing interruption points.
+  const auto poll_until = std::chrono::steady_clock::now() + kPollBeforeSleeping;
+  while (marker.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() > CL_COMPLETE) {
+    if (std::chrono::steady_clock::now() >= poll_until) break;
+    std::this_thread::yield();
+  }
   if (marker.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>() <= CL_COMPLETE) return;
   auto completion = std::make_shared<Completion>();
   auto* for_callback = new std::shared_ptr<Completion>(completion);
