@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the time of build + query(k) goes for treefix.KDTree on one point set: the build alone,
-the query of a kept tree alone, and the floor of the bytes moved over the host link (CuPy copies
-of the same bytes, when CuPy is installed). From the repository root, with the module on
+the query of a kept tree alone, and beside them CuPy's copies of the same bytes over the host
+link (pageable host memory, when CuPy is installed: a reference, not a floor). From the repository root, with the module on
 PYTHONPATH:
 
     python3 bench/kdtree_phases.py --csv OUT.csv [--points FILE.xyz[.xz] | --uniform N] [--k 8]
@@ -9,28 +9,11 @@ PYTHONPATH:
 import argparse
 import csv
 import lzma
-import statistics
 import sys
-import time
 
 import numpy as np
 
-
-def timed(call, repeats, warmup=1, sync=None):
-    """Median and minimum wall milliseconds of `call` over `repeats` runs after `warmup`."""
-    result = None
-    for _ in range(warmup):
-        result = call()
-        if sync:
-            sync()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = call()
-        if sync:
-            sync()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times), min(times), result
+from peer_common import timed
 
 
 def load_points(path):
@@ -68,24 +51,27 @@ def main():
     print("# %s, %s: %d points, medians of %d runs after one warm-up"
           % (rt, label, len(points), args.repeats))
     ms, low, _ = timed(lambda: treefix.KDTree(points, runtime=rt).query(points, k=args.k),
-                       args.repeats)
+                       args.repeats, 1)
     add("build + query(k=%d)" % args.k, ms, low)
-    ms, low, tree = timed(lambda: treefix.KDTree(points, runtime=rt), args.repeats)
+    ms, low, tree = timed(lambda: treefix.KDTree(points, runtime=rt), args.repeats, 1)
     add("build alone", ms, low, "%.1f MB of float64 up" % (points.nbytes / 1e6))
-    ms, low, (d, i) = timed(lambda: tree.query(points, k=args.k), args.repeats)
+    ms, low, (d, i) = timed(lambda: tree.query(points, k=args.k), args.repeats, 1)
     add("query(k=%d) of the kept tree" % args.k, ms, low,
         "%.1f MB up, %.1f MB down" % (points.nbytes / 1e6, (d.nbytes + i.nbytes) / 1e6))
     if cupy is not None:
-        sync = cupy.cuda.Device().synchronize
-        ms, low, _ = timed(lambda: cupy.asarray(points), args.repeats, sync=sync)
-        add("floor: CuPy upload of the points", ms, low)
+        def synced(result):  # CuPy copies return before the device has finished
+            cupy.cuda.Device().synchronize()
+            return result
+        ms, low, _ = timed(lambda: synced(cupy.asarray(points)), args.repeats, 1)
+        add("CuPy's pageable copy: upload of the points", ms, low)
         on_device = (cupy.asarray(d), cupy.asarray(i))
-        ms, low, _ = timed(lambda: [cupy.asnumpy(a) for a in on_device], args.repeats)
-        add("floor: CuPy download of distances, indices", ms, low)
-        ms, low, _ = timed(lambda: cupy.zeros(1).get(), args.repeats)
-        add("floor: one launch and a blocking 8-byte read", ms, low)
+        ms, low, _ = timed(lambda: [cupy.asnumpy(a) for a in on_device], args.repeats, 1)
+        add("CuPy's pageable copy: download of distances, indices", ms, low)
+        ms, low, _ = timed(lambda: cupy.zeros(1).get(), args.repeats, 1)
+        add("CuPy: one launch and a blocking 8-byte read", ms, low)
     with open(args.csv, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["points", "n", "step", "median_ms", "min_ms", "note"])
+        fields = ["points", "n", "step", "median_ms", "min_ms", "note"]
+        writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
     return 0
