@@ -7,13 +7,12 @@ PYTHONPATH:
     python3 bench/kdtree_phases.py --csv OUT.csv [--points FILE.xyz[.xz] | --uniform N] [--k 8]
 """
 import argparse
-import csv
 import lzma
 import sys
 
 import numpy as np
 
-from peer_common import timed
+from peer_common import host_link_copies, timed, write_csv
 
 
 def load_points(path):
@@ -33,10 +32,7 @@ def main():
     args = arguments.parse_args()
     import treefix
     rt = treefix.Runtime()
-    try:
-        import cupy
-    except ImportError:  # floors are then left out
-        cupy = None
+    copies = host_link_copies()
     if args.points:
         points, label = load_points(args.points), args.points.rsplit("/", 1)[-1]
     else:
@@ -58,22 +54,14 @@ def main():
     ms, low, (d, i) = timed(lambda: tree.query(points, k=args.k), args.repeats, 1)
     add("query(k=%d) of the kept tree" % args.k, ms, low,
         "%.1f MB up, %.1f MB down" % (points.nbytes / 1e6, (d.nbytes + i.nbytes) / 1e6))
-    if cupy is not None:
-        def synced(result):  # CuPy copies return before the device has finished
-            cupy.cuda.Device().synchronize()
-            return result
-        ms, low, _ = timed(lambda: synced(cupy.asarray(points)), args.repeats, 1)
+    if copies is not None:
+        up, down = copies
+        ms, low, _ = timed(lambda: up(points), args.repeats, 1)
         add("CuPy's pageable copy: upload of the points", ms, low)
-        on_device = (cupy.asarray(d), cupy.asarray(i))
-        ms, low, _ = timed(lambda: [cupy.asnumpy(a) for a in on_device], args.repeats, 1)
+        on_device = (up(d), up(i))
+        ms, low, _ = timed(lambda: down(on_device), args.repeats, 1)
         add("CuPy's pageable copy: download of distances, indices", ms, low)
-        ms, low, _ = timed(lambda: cupy.zeros(1).get(), args.repeats, 1)
-        add("CuPy: one launch and a blocking 8-byte read", ms, low)
-    with open(args.csv, "w", newline="") as f:
-        fields = ["points", "n", "step", "median_ms", "min_ms", "note"]
-        writer = csv.DictWriter(f, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, ["points", "n", "step", "median_ms", "min_ms", "note"], rows)
     return 0
 
 

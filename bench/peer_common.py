@@ -1,7 +1,8 @@
 """What the peer scripts (cupy_treefix.py, ckdtree_peer.py) share: the arguments every one takes
 (a dump directory that treefix-bench wrote, --csv, --repeats, --warmup), the date of a run as the
-suites write it, the CSV writer (one header row, then the rows), and the wall-clock timer of the
-Python peers (kdtree_peers.py, phylo_peers.py)."""
+suites write it, the CSV writer (one header row, then the rows), the wall-clock timer of the
+Python peers (kdtree_peers.py, phylo_peers.py), and CuPy's copies over the host link as a reference
+beside them (kdtree_phases.py, phylo_surgery_phases.py)."""
 import argparse
 import csv
 import datetime
@@ -52,3 +53,20 @@ def timed(call, repeats, warmup):
         if run >= warmup:
             times.append(elapsed)
     return statistics.median(times), min(times), result
+
+
+def host_link_copies():
+    """Two timers' bodies over CuPy, when it is installed (else None): up(array) copies a NumPy
+    array to the device and waits for the copy, down(arrays) copies device arrays back. Pageable
+    host memory, as NumPy's: a reference beside a library's own transfers, not a floor."""
+    try:
+        import cupy
+    except ImportError:
+        return None
+
+    def up(array):
+        on_device = cupy.asarray(array)
+        cupy.cuda.Device().synchronize()  # the copy may return before the device has finished
+        return on_device
+
+    return up, lambda arrays: [cupy.asnumpy(a) for a in arrays]

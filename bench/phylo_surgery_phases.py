@@ -11,12 +11,11 @@ bytes. From the repository root, with the module on PYTHONPATH:
     python3 bench/phylo_surgery_phases.py --csv OUT.csv [--log-n 24] [--repeats 5]
 """
 import argparse
-import csv
 import sys
 
 import numpy as np
 
-from peer_common import timed
+from peer_common import host_link_copies, timed, write_csv
 
 
 def main():
@@ -27,10 +26,7 @@ def main():
     args = arguments.parse_args()
     import treefix
     rt = treefix.Runtime()
-    try:
-        import cupy
-    except ImportError:  # floors are then left out
-        cupy = None
+    copies = host_link_copies()
     rows = []
 
     def add(step, ms, low, note=""):
@@ -49,16 +45,16 @@ def main():
                           args.repeats, 1)
     add("Tree(int32 parents, lengths=float64)", ms, low,
         "%d MB up" % ((parents.nbytes + lengths.nbytes) >> 20))
-    if cupy is not None:
-        def synced(result):  # CuPy copies return before the device has finished
-            cupy.cuda.Device().synchronize()
-            return result
-        ms, low, _ = timed(lambda: synced(cupy.asarray(parents)), args.repeats, 1)
-        add("CuPy's pageable copy: upload of the parents", ms, low, "%d MB" % (parents.nbytes >> 20))
-        ms, low, _ = timed(lambda: synced(cupy.asarray(lengths)), args.repeats, 1)
-        add("CuPy's pageable copy: upload of the lengths", ms, low, "%d MB" % (lengths.nbytes >> 20))
-        on_device = (cupy.asarray(parents), cupy.asarray(lengths), cupy.asarray(parents))
-        ms, low, _ = timed(lambda: [cupy.asnumpy(a) for a in on_device], args.repeats, 1)
+    if copies is not None:
+        up, down = copies
+        ms, low, _ = timed(lambda: up(parents), args.repeats, 1)
+        add("CuPy's pageable copy: upload of the parents", ms, low,
+            "%d MB" % (parents.nbytes >> 20))
+        ms, low, _ = timed(lambda: up(lengths), args.repeats, 1)
+        add("CuPy's pageable copy: upload of the lengths", ms, low,
+            "%d MB" % (lengths.nbytes >> 20))
+        on_device = (up(parents), up(lengths), up(parents))
+        ms, low, _ = timed(lambda: down(on_device), args.repeats, 1)
         add("CuPy's pageable copy: download of parents, lengths, origins", ms, low,
             "%d MB" % (sum(a.nbytes for a in on_device) >> 20))
         del on_device
@@ -77,10 +73,7 @@ def main():
         add(name + ": of which the new Tree", ms_tree, low_tree,
             "Tree(parents, lengths=) of the result")
         del edited, origin
-    with open(args.csv, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=["step", "median_ms", "min_ms", "note"])
-        writer.writeheader()
-        writer.writerows(rows)
+    write_csv(args.csv, ["step", "median_ms", "min_ms", "note"], rows)
     return 0
 
 
