@@ -1,7 +1,6 @@
 // NumPy conversions shared by the bindings (arrays.hpp).
 #include "arrays.hpp"
 
-#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -77,23 +76,20 @@ std::vector<std::int32_t> int32_vector(py::handle obj, const std::string& what) 
   }
   auto in = contiguous_as<std::int64_t>(array);  // every other integer kind converts exactly
   const std::int64_t* data = in.data();
-  std::atomic<std::size_t> first_bad{n};
+  FirstFlagged bad(n);
   {
     py::gil_scoped_release release;
     for_slices(n, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
         const std::int64_t x = data[i];
         if (x < std::numeric_limits<std::int32_t>::min() ||
-            x > std::numeric_limits<std::int32_t>::max()) {
-          std::size_t seen = first_bad.load();
-          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-          }
-        }
+            x > std::numeric_limits<std::int32_t>::max())
+          bad.flag(i);
         values[i] = static_cast<std::int32_t>(x);
       }
     });
   }
-  if (const std::size_t i = first_bad.load(); i < n)
+  if (const std::size_t i = bad.first(); i < n)
     throw InputError(what + ": element " + std::to_string(i) + " (" + std::to_string(data[i]) +
                      ") is outside the 32-bit vertex ids");
   return values;
@@ -122,22 +118,18 @@ PointColumns columns_of(const py::array_t<float>& rows, const std::string& what)
   py::gil_scoped_release release;
   // Rows (x, y, z) to columns: the device reads each coordinate as one array. The first
   // non-finite value in row order is the one reported, whichever slice finds it.
-  std::atomic<std::size_t> first_bad{n * dim};
+  FirstFlagged bad(n * dim);
   for_slices(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i)
       for (std::size_t k = 0; k < dim; ++k) {
         const float value = data[i * dim + k];
-        if (!std::isfinite(value)) {
-          std::size_t seen = first_bad.load();
-          while (i * dim + k < seen && !first_bad.compare_exchange_weak(seen, i * dim + k)) {
-          }
-        }
+        if (!std::isfinite(value)) bad.flag(i * dim + k);
         coord[k * n + i] = value;
       }
   });
-  if (first_bad.load() < n * dim)  // (unwinding takes the GIL back)
-    throw InputError(what + ": element [" + std::to_string(first_bad / dim) + ", " +
-                     std::to_string(first_bad % dim) + "] is not a finite float");
+  if (const std::size_t e = bad.first(); e < n * dim)  // (unwinding takes the GIL back)
+    throw InputError(what + ": element [" + std::to_string(e / dim) + ", " +
+                     std::to_string(e % dim) + "] is not a finite float");
   return points;
 }
 

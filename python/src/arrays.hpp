@@ -11,6 +11,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -62,6 +63,23 @@ PointColumns columns_of(const py::array_t<float>& rows, const std::string& what)
 // body(begin, end) over slices of [0, n) on every host core (for the O(n) passes on results:
 // one call per slice, not per element).
 void for_slices(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body);
+
+// The first element, in index order, that a check run on slices in parallel flags: each slice
+// calls flag(i) for the elements it refuses; first() is the smallest of them (`none` when no
+// element was), whichever slice found it, so that the error names the same element every run.
+class FirstFlagged {
+ public:
+  explicit FirstFlagged(std::size_t none) : first_(none) {}
+  void flag(std::size_t i) {
+    std::size_t seen = first_.load();
+    while (i < seen && !first_.compare_exchange_weak(seen, i)) {
+    }
+  }
+  std::size_t first() const { return first_.load(); }
+
+ private:
+  std::atomic<std::size_t> first_;
+};
 
 // A path given as str or os.PathLike (os.fspath), as the library's std::string.
 std::string path_text(py::handle path);

@@ -1,7 +1,6 @@
 // Arguments of the phylogenetic methods, and the cache a Tree keeps (phylo_arguments.hpp).
 #include "phylo_arguments.hpp"
 
-#include <atomic>
 #include <cmath>
 #include <limits>
 
@@ -157,25 +156,22 @@ Vertices vertices_argument(const TreeView& view, py::object obj, const std::stri
   const std::int64_t* in = wide.data();
   const std::size_t count = static_cast<std::size_t>(wide.size());
   std::vector<vertex_t> ids(count);
-  std::atomic<std::size_t> first_bad{count};
+  FirstFlagged bad(count);
   {
     py::gil_scoped_release release;
     for_slices(count, [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
         const std::int64_t x = in[i];
         // out of int32: a vertex no tree has, reported by the device with its place
-        if (x < std::numeric_limits<vertex_t>::min() || x > std::numeric_limits<vertex_t>::max()) {
-          std::size_t seen = first_bad.load();
-          while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-          }
-        }
+        if (x < std::numeric_limits<vertex_t>::min() || x > std::numeric_limits<vertex_t>::max())
+          bad.flag(i);
         ids[i] = static_cast<vertex_t>(x);
       }
     });
   }
-  if (first_bad.load() < count)
-    throw InputError(what + ": element " + std::to_string(first_bad.load()) + " (" +
-                     std::to_string(in[first_bad.load()]) + ") is not a vertex of the tree (" +
+  if (const std::size_t i = bad.first(); i < count)
+    throw InputError(what + ": element " + std::to_string(i) + " (" +
+                     std::to_string(in[i]) + ") is not a vertex of the tree (" +
                      std::to_string(view.tree->size()) + " vertices)");
   own(std::move(ids));
   return v;
@@ -241,21 +237,17 @@ std::vector<double> lengths_argument(py::handle lengths, std::size_t n) {
   std::vector<double> out(n);
   // Copied and checked on every host core (on one core, 2^24 lengths added 115 ms to Tree()); the
   // first non-finite length in vertex order is the one reported, whichever slice finds it.
-  std::atomic<std::size_t> first_bad{n};
+  FirstFlagged bad(n);
   {
     py::gil_scoped_release release;
     for_slices(n, [&](std::size_t begin, std::size_t end) {
       for (std::size_t v = begin; v < end; ++v) {
-        if (!std::isfinite(data[v])) {
-          std::size_t seen = first_bad.load();
-          while (v < seen && !first_bad.compare_exchange_weak(seen, v)) {
-          }
-        }
+        if (!std::isfinite(data[v])) bad.flag(v);
         out[v] = data[v];
       }
     });
   }
-  if (const std::size_t v = first_bad.load(); v < n)
+  if (const std::size_t v = bad.first(); v < n)
     throw InputError("lengths: the length of vertex " + std::to_string(v) + " is not finite");
   return out;
 }
