@@ -43,6 +43,11 @@ def test_accelerations_against_a_direct_sum(rt):
         treefix.accelerations(positions, -masses, runtime=rt)
     with pytest.raises(ValueError, match="masses"):
         treefix.accelerations(positions, masses[:5], runtime=rt)
+    # checked on every host core: the first non-finite coordinate in row order is named
+    many = rng.standard_normal((300007, 3))
+    many[[123457, 200000], [2, 0]] = [np.nan, np.inf]
+    with pytest.raises(ValueError, match=r"positions: element \[123457, 2\] is not a finite"):
+        treefix.accelerations(many, np.ones(len(many)), runtime=rt)
 
 
 def test_nbody_leapfrog_step(rt):
