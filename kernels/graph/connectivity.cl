@@ -55,13 +55,12 @@
 // next arc).
 int cc_union(global int* parent, global int* hook, global int* hook_source, int rv, int rw,
              int edge, int source) {
-  int joined;
-  const int hooked = uf_hook(parent, rv, rw, &joined);
-  if (hooked >= 0) {
-    hook[hooked] = edge;
-    hook_source[hooked] = source;
+  const int2 link = uf_hook(parent, rv, rw);  // (hooked root or -1, ancestor of the joined root)
+  if (link.x >= 0) {
+    hook[link.x] = edge;
+    hook_source[link.x] = source;
   }
-  return joined;
+  return link.y;
 }
 
 void cc_link(global int* parent, global int* hook, global int* hook_source, int u, int v,

@@ -74,8 +74,7 @@ kernel void mst_hook(global const int* best, global const int* rank_src, global 
       const int r = best[c];
       const int cu = comp[rank_src[r]], cv = comp[rank_dst[r]];
       const int d = cu == c ? cv : cu;
-      int joined;
-      if ((best[d] != r || c > d) && uf_hook(parent, c, d, &joined) >= 0) {
+      if ((best[d] != r || c > d) && uf_hook(parent, c, d).x >= 0) {
         linked = 1;
         entry = rank_entry[r];
       }
