@@ -362,3 +362,39 @@ TEST_CASE("bfs: a small frontier with too many arcs is handed to the multi-group
     CHECK(r.levels == 6);
   }
 }
+
+TEST_CASE("bfs: a frontier of a few long rows is shared by teams of work-groups") {
+  // The source reaches 3 hubs of 1,007..3,007 leaves and 40 vertices of 2..41 leaves: one tile
+  // of long and short rows on the second level; the leaves share some neighbours (repeat claims).
+  // Every level goes to the multi-group kernel (no one-group levels, no huge-row list), whose
+  // groups (1, 2, 7, 64) then split into teams of 1..64 per tile.
+  std::vector<vertex_t> s, t;
+  vertex_t next = 1;
+  std::vector<vertex_t> leaves;
+  auto join = [&](vertex_t a, vertex_t b) { s.push_back(a), t.push_back(b); };
+  for (vertex_t hub = 0; hub < 43; ++hub) {
+    const vertex_t v = next++;
+    join(0, v);
+    const vertex_t fan = hub < 3 ? 1000 * (hub + 1) + 7 : 2 + hub - 3;
+    for (vertex_t i = 0; i < fan; ++i) {
+      leaves.push_back(next);
+      join(v, next++);
+    }
+  }
+  for (std::size_t i = 0; i + 17 < leaves.size(); i += 13) join(leaves[i], leaves[i + 17]);
+  const Csr g = csr_from_edges(static_cast<std::size_t>(next), s, t, true);
+  test::ScopedTuning tuning;
+  tuning->set("bfs_small_frontier", 1);  // one vertex of one arc at most: never here
+  tuning->set("bfs_small_arcs", 1);
+  tuning->set("bfs_grid_barrier", false);
+  for (std::size_t groups : {1, 2, 7, 64}) {
+    CAPTURE(groups);
+    BfsOptions options;
+    options.groups = groups;
+    options.huge_degree = std::size_t{1} << 30;
+    for (bool beamer : {false, true}) {
+      options.direction_optimizing = beamer;
+      CHECK(check_bfs(g, 0, options).levels == 3);
+    }
+  }
+}

@@ -22,6 +22,7 @@
 //     and each work-item then takes one arc of the tile's concatenated rows (binary search of the
 //     scan for the owning row), so a tile costs ceil(arcs / WG_SIZE) rounds whatever the mix;
 //   - rows of WG_SIZE .. huge_degree-1 arcs: the whole work-group sweeps them, one at a time.
+// A slice of fewer tiles than groups gives each tile a team of groups that share its arcs.
 // A neighbour is claimed by atomic_cmpxchg on its depth (-1 -> depth + 1); the winner writes its
 // parent, so every parent is a neighbour one level up. New vertices are gathered in local memory
 // and appended with one global atomic per work-group round. Traffic per level: the slice, its row
@@ -96,15 +97,23 @@ void expand_arc(EDGE_T e, EDGE_T end, int v, global const int* column, global in
   append_found(found, u, queue, counters, huge, row_offset, huge_degree, l, arcs);
 }
 
-// Top-down expansion of the tiles first_tile, first_tile + tile_step, ... of queue[begin, end).
-void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_depth,
+// Top-down expansion of queue[begin, end), its tiles shared among `groups` work-groups, this one
+// being `group`. With at least as many tiles as groups, each group takes whole tiles. With fewer
+// (a frontier of a few long rows, as the level after a hub's: a thousand vertices may hold
+// millions of arcs), a team of groups / tiles groups shares each tile, each member taking every
+// team-th round of WG_SIZE arcs of its rows, so that every group has arcs to claim rather than a
+// few groups all of them.
+void expand_tiles(int group, int groups, int begin, int end, int next_depth,
                   global const EDGE_T* row_offset, global const int* column, global int* depth,
                   global int* parent, global int* queue, global int* counters, global int* huge,
                   EDGE_T huge_degree, local bfs_local* l, uint* arcs) {
   const int lid = get_local_id(0);
   const int count = end - begin;
   const int tiles = (count + WG_SIZE - 1) / WG_SIZE;
-  for (int tile = first_tile; tile < tiles; tile += tile_step) {
+  if (tiles == 0) return;
+  const int team = max(1, groups / tiles);
+  const int member = group % team;
+  for (int tile = group / team; tile < tiles; tile += groups / team) {
     EDGE_T first, degree;
     const int v = csr_row_of(queue, begin, count, tile * WG_SIZE + lid, row_offset, &first, &degree);
     // Rows of WG_SIZE .. huge_degree-1 arcs: the group sweeps them one at a time.
@@ -125,7 +134,8 @@ void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_de
       if (owner < 0) break;
       const EDGE_T row_end = l->big_end;
       const int row_vertex = l->big_vertex;
-      for (EDGE_T base = l->big_begin; base < row_end; base += WG_SIZE)
+      for (EDGE_T base = l->big_begin + (EDGE_T)member * WG_SIZE; base < row_end;
+           base += (EDGE_T)team * WG_SIZE)
         expand_arc(base + lid, row_end, row_vertex, column, depth, parent, next_depth, queue,
                    counters, huge, row_offset, huge_degree, l, arcs);
     }
@@ -137,7 +147,7 @@ void expand_tiles(int first_tile, int tile_step, int begin, int end, int next_de
     l->row_begin[lid] = first;
     l->row_vertex[lid] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint base = 0; base < total; base += WG_SIZE) {
+    for (uint base = (uint)member * WG_SIZE; base < total; base += (uint)team * WG_SIZE) {
       const uint rank = base + lid;
       bool found = false;
       int u = -1;
