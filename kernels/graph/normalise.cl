@@ -24,27 +24,21 @@
 // are int (below 2^31, the radix sort's limit).
 #include "graph/arc_rows.clh"
 
-kernel void offsets_from_int(global const int* in, global EDGE_T* row_offset, const int count,
-                             const EDGE_T entries, global int* bad) {
-  const int i = get_global_id(0);
-  if (i >= count) return;
-  const long x = in[i];
-  if (x < 0 || x > (long)entries || (i == 0 && x != 0) || (i == count - 1 && x != (long)entries) ||
-      (i > 0 && (long)in[i - 1] > x))
-    bad[0] = 1;
-  row_offset[i] = (EDGE_T)x;
-}
-
-kernel void offsets_from_long(global const long* in, global EDGE_T* row_offset, const int count,
-                              const EDGE_T entries, global int* bad) {
-  const int i = get_global_id(0);
-  if (i >= count) return;
-  const long x = in[i];
-  if (x < 0 || x > (long)entries || (i == 0 && x != 0) || (i == count - 1 && x != (long)entries) ||
-      (i > 0 && in[i - 1] > x))
-    bad[0] = 1;
-  row_offset[i] = (EDGE_T)x;
-}
+// row_offset[i] = in[i] (int or long row offsets as the caller's array holds them), flagging
+// offsets outside 0 .. entries, a first one not 0, a last one not `entries`, or a decrease.
+#define OFFSETS_FROM(NAME, IN_T)                                                                 \
+  kernel void NAME(global const IN_T* in, global EDGE_T* row_offset, const int count,            \
+                   const EDGE_T entries, global int* bad) {                                      \
+    const int i = get_global_id(0);                                                              \
+    if (i >= count) return;                                                                      \
+    const long x = in[i];                                                                        \
+    if (x < 0 || x > (long)entries || (i == 0 && x != 0) ||                                      \
+        (i == count - 1 && x != (long)entries) || (i > 0 && (long)in[i - 1] > x))                \
+      bad[0] = 1;                                                                                \
+    row_offset[i] = (EDGE_T)x;                                                                   \
+  }
+OFFSETS_FROM(offsets_from_int, int)
+OFFSETS_FROM(offsets_from_long, long)
 
 // out[base + i] = in[i] for i < count (a chunk of at most 2^31 - 1 ids).
 kernel void ids_from_long(global const long* in, global int* out, const EDGE_T base,

@@ -373,27 +373,15 @@ std::vector<T> host_treefix(Runtime& runtime, const ParentArray& parent,
 }  // namespace
 
 template <class T>
-std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                       const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, nullptr, options, Fix::root);
+std::vector<T> treefix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
+                       Fix fix, const TreefixOptions& options) {
+  return host_treefix<T>(runtime, parent, weights, nullptr, options, fix);
 }
 
 template <class T>
-std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
-                       const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, &weights, options, Fix::root);
-}
-
-template <class T>
-std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                       const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, nullptr, options, Fix::leaf);
-}
-
-template <class T>
-std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
-                       const TreefixOptions& options) {
-  return host_treefix<T>(runtime, parent, weights, &weights, options, Fix::leaf);
+std::vector<T> treefix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
+                       Fix fix, const TreefixOptions& options) {
+  return host_treefix<T>(runtime, parent, weights, &weights, options, fix);
 }
 
 void warm_up(Runtime& runtime, ValueType type, const TreefixOptions& options) {
@@ -473,13 +461,9 @@ std::vector<WarmUpTask> treefix_warm_up_tasks() {
                            Fix, const TreefixOptions&);                                   \
   template void treefix<T>(Runtime&, DeviceTree&, const T*, T*, std::size_t, Fix,         \
                            const TreefixOptions&);                                        \
-  template std::vector<T> rootfix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
-                                     const TreefixOptions&);                              \
-  template std::vector<T> leaffix<T>(Runtime&, const ParentArray&, const std::vector<T>&, \
-                                     const TreefixOptions&);                              \
-  template std::vector<T> rootfix<T>(Runtime&, const ParentArray&, std::vector<T>&&,      \
-                                     const TreefixOptions&);                              \
-  template std::vector<T> leaffix<T>(Runtime&, const ParentArray&, std::vector<T>&&,      \
+  template std::vector<T> treefix<T>(Runtime&, const ParentArray&, const std::vector<T>&, Fix, \
+                                     const TreefixOptions&);                                   \
+  template std::vector<T> treefix<T>(Runtime&, const ParentArray&, std::vector<T>&&, Fix,      \
                                      const TreefixOptions&);
 TREEFIX_INSTANTIATE(std::int32_t)
 TREEFIX_INSTANTIATE(std::int64_t)

@@ -25,6 +25,7 @@
 //   treefix::rootfix(rt, tree, w, r, {treefix::Op::sum});
 #include <cstddef>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
@@ -149,21 +150,35 @@ template <class T>
 void treefix(Runtime& runtime, DeviceTree& tree, const T* weights, T* result, std::size_t rows,
              Fix fix, const TreefixOptions& options = {});
 
-// Host convenience: upload, validate and prepare (a DeviceTree), compute, download.
+// Host convenience: upload, validate and prepare (a DeviceTree), compute, download. With the
+// weights moved in, the result comes back in their storage, so the call takes no new host memory
+// (treefix_files' path: its weights are read for the one call).
+template <class T>
+std::vector<T> treefix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
+                       Fix fix, const TreefixOptions& options = {});
+template <class T>
+std::vector<T> treefix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
+                       Fix fix, const TreefixOptions& options = {});
 template <class T>
 std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                       const TreefixOptions& options = {});
+                       const TreefixOptions& options = {}) {
+  return treefix(runtime, parent, weights, Fix::root, options);
+}
 template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, const std::vector<T>& weights,
-                       const TreefixOptions& options = {});
-// The same with the weights moved in: the result comes back in their storage, so the call takes
-// no new host memory (treefix_files' path: its weights are read for the one call).
+                       const TreefixOptions& options = {}) {
+  return treefix(runtime, parent, weights, Fix::leaf, options);
+}
 template <class T>
 std::vector<T> rootfix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
-                       const TreefixOptions& options = {});
+                       const TreefixOptions& options = {}) {
+  return treefix(runtime, parent, std::move(weights), Fix::root, options);
+}
 template <class T>
 std::vector<T> leaffix(Runtime& runtime, const ParentArray& parent, std::vector<T>&& weights,
-                       const TreefixOptions& options = {});
+                       const TreefixOptions& options = {}) {
+  return treefix(runtime, parent, std::move(weights), Fix::leaf, options);
+}
 
 // Builds (or loads from the disk cache) every program that rootfix and leaffix with these options
 // and value type need, by running both on a tiny tree, so that the first call on real data pays
