@@ -158,7 +158,8 @@ py::array heights(const TreeView& view, py::handle weights) {
 }
 
 // An edited tree as a new Tree, labelled as the old one was (and its origins when asked).
-py::object edited_tree(const TreeView& view, EditedTree edited, bool return_origin) {
+py::object edited_tree(const TreeView& view, const EditedTree& on_device, bool return_origin) {
+  HostEditedTree edited = on_tree(view, [&](Runtime& runtime) { return on_device.download(runtime); });
   std::optional<std::vector<double>> lengths;
   std::optional<NodeNames> names;
   if (view.lengths) lengths = std::move(edited.lengths);
@@ -178,7 +179,7 @@ py::object prune(const TreeView& view, py::handle keep, bool return_origin) {
     const Paths paths = path_lengths(view, runtime, Weights{});
     return treefix::prune(runtime, *view.tree, index, *paths.paths, kept);
   });
-  return edited_tree(view, std::move(edited), return_origin);
+  return edited_tree(view, edited, return_origin);
 }
 
 py::object reroot(const TreeView& view, py::handle vertex, bool edge, py::handle distance,
@@ -192,14 +193,14 @@ py::object reroot(const TreeView& view, py::handle vertex, bool edge, py::handle
   EditedTree edited = on_tree(view, [&](Runtime& runtime) {
     return treefix::reroot(runtime, *view.tree, default_lengths(view, runtime), x.data[0], options);
   });
-  return edited_tree(view, std::move(edited), return_origin);
+  return edited_tree(view, edited, return_origin);
 }
 
 py::object ladderize(const TreeView& view, bool ascending, bool return_origin) {
   EditedTree edited = on_tree(view, [&](Runtime& runtime) {
     return treefix::ladderize(runtime, *view.tree, default_lengths(view, runtime), ascending);
   });
-  return edited_tree(view, std::move(edited), return_origin);
+  return edited_tree(view, edited, return_origin);
 }
 
 py::object write_newick_text(const TreeView& view, py::handle path) {

@@ -35,10 +35,22 @@
 
 namespace treefix {
 
-struct EditedTree {
+// The three arrays of an edited tree, on the host.
+struct HostEditedTree {
   ParentArray parent;            // numbered in the new tree's pre-order
   std::vector<double> lengths;   // branch lengths
   std::vector<vertex_t> origin;  // the old vertex of each new one; -1 for a new root on an edge
+};
+
+// An edited tree, left on the device: a forest by construction, so that a DeviceTree takes its
+// parent array as it is (DeviceTree(runtime, edited.parent, ParentCheck::known_forest): no
+// upload, no validation pass). Host copies are made only when asked for.
+struct EditedTree {
+  DeviceArray<vertex_t> parent;   // numbered in the new tree's pre-order
+  DeviceArray<double> lengths;    // branch lengths
+  DeviceArray<vertex_t> origin;   // the old vertex of each new one; -1 for a new root on an edge
+  std::size_t size() const { return parent.size(); }
+  HostEditedTree download(Runtime& runtime) const;  // all three (blocking)
 };
 
 // The subtree induced by `keep` (vertex ids, any order, repeats allowed). lengths: the old tree's
