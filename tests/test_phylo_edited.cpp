@@ -3,6 +3,7 @@
 // without a round trip through the host, against the same trees built from host arrays.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <random>
@@ -154,5 +155,21 @@ TEST_CASE("tree surgery: an edited tree is a new tree as it is (reroot, prune, r
         lengths = edited.lengths;
       }
     }
+  }
+}
+
+TEST_CASE("branch lengths checked on the device name the first vertex that is not finite") {
+  Runtime& rt = test::runtime();
+  check_finite_lengths(rt, DeviceArray<double>(rt, 0), "lengths");  // nothing to check
+  for (std::size_t n : {std::size_t(1), std::size_t(257), std::size_t(4099)}) {
+    CAPTURE(n);
+    std::vector<double> lengths(n, 0.25);
+    check_finite_lengths(rt, DeviceArray<double>::upload(rt, lengths), "lengths");
+    const std::size_t last = n - 1, middle = n / 2;
+    lengths[last] = -INFINITY;
+    lengths[middle] = NAN;  // the first in id order is named, whichever work-item finds it
+    CHECK(message_of([&] {
+            check_finite_lengths(rt, DeviceArray<double>::upload(rt, lengths), "lengths");
+          }) == "lengths: the length of vertex " + std::to_string(middle) + " is not finite");
   }
 }

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "treefix/core/interrupt.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/treefix/reference.hpp"
 #include "treefix/treefix_tuning.hpp"
 
@@ -61,6 +62,13 @@ const ParentArray& DeviceTree::parent() const {
   if (!parent_)
     parent_ = std::make_shared<const ParentArray>(device_parent_.download(*runtime_));
   return *parent_;
+}
+
+void DeviceTree::copy_parent_to(vertex_t* out) const {
+  if (parent_)
+    parallel_memcpy(out, parent_->data(), n_ * sizeof(vertex_t));
+  else
+    device_parent_.read_into(*runtime_, out, n_);
 }
 
 void DeviceTree::prepare(const DeviceTreeOptions& options) {

@@ -109,6 +109,9 @@ class DeviceTree {
   // caller that shares the Runtime between threads holds its lock, as for any device call).
   const ParentArray& parent() const;
   bool parent_on_host() const { return parent_ != nullptr; }
+  // The parent array into host memory (n values): from the host copy, or straight from the
+  // device, keeping none.
+  void copy_parent_to(vertex_t* out) const;
   // Whether the device form (parent array, child lists, tour) exists yet.
   bool on_device() const { return on_device_; }
   // The device form, made on first use when the constructor validated on the host.
