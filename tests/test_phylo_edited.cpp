@@ -173,3 +173,15 @@ TEST_CASE("branch lengths checked on the device name the first vertex that is no
           }) == "lengths: the length of vertex " + std::to_string(middle) + " is not finite");
   }
 }
+
+TEST_CASE("edge count lengths: 1 on every branch, 0 at the roots, made on the device") {
+  Runtime& rt = test::runtime();
+  for (const ParentArray& parent :
+       {ParentArray{}, ParentArray{-1}, ParentArray(7, -1), generate::random_forest(1009, 17, 7)}) {
+    CAPTURE(parent.size());
+    DeviceTree tree(rt, DeviceArray<vertex_t>::upload(rt, parent), ParentCheck::known_forest);
+    std::vector<double> expected(parent.size());
+    for (std::size_t v = 0; v < parent.size(); ++v) expected[v] = parent[v] < 0 ? 0.0 : 1.0;
+    CHECK(edge_count_lengths(rt, tree).download(rt) == expected);
+  }
+}

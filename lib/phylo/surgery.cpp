@@ -216,6 +216,15 @@ EditedTree ladderize(Runtime& runtime, DeviceTree& tree, const DeviceArray<doubl
   return ladderized;
 }
 
+DeviceArray<double> edge_count_lengths(Runtime& runtime, DeviceTree& tree, Profile* profile) {
+  const std::size_t n = tree.size();
+  DeviceArray<double> lengths(runtime, n, "edge counts");
+  if (n == 0) return lengths;
+  Kernels kernels = surgery(runtime, profile, "edge counts");
+  kernels.run("edge_count_lengths", kernels.items(n), tree.device_parent(), cl_uint(n), lengths);
+  return lengths;
+}
+
 HostEditedTree EditedTree::download(Runtime& runtime) const {
   HostEditedTree host;  // pages mapped ahead (large pages where allowed), as downloads do
   host.parent = parent.download(runtime);

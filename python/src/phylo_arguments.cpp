@@ -8,6 +8,7 @@
 #include "arrays.hpp"
 #include "treefix/core/error.hpp"
 #include "treefix/core/parallel.hpp"
+#include "treefix/phylo/surgery.hpp"
 #include "treefix/phylo/traversal.hpp"
 
 namespace treefix::python {
@@ -20,15 +21,6 @@ TreeView view_of(py::handle self) {
   return view;
 }
 
-std::vector<double> default_weights(const TreeView& view) {
-  const ParentArray& parent = view.tree->parent();
-  std::vector<double> w(parent.size());
-  for_slices(parent.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t v = begin; v < end; ++v) w[v] = parent[v] < 0 ? 0.0 : 1.0;
-  });
-  return w;
-}
-
 const LcaIndex& lca_index(const TreeView& view, Runtime& runtime) {
   PhyloCache& cache = cache_of(view);
   if (!cache.lca) cache.lca = std::make_unique<LcaIndex>(runtime, *view.tree);
@@ -39,8 +31,8 @@ const DeviceArray<double>& default_lengths(const TreeView& view, Runtime& runtim
   if (view.lengths) return view.lengths->device(runtime);
   PhyloCache& cache = cache_of(view);
   if (!cache.lengths)
-    cache.lengths = std::make_unique<DeviceArray<double>>(
-        DeviceArray<double>::upload(runtime, default_weights(view), nullptr, "branch lengths"));
+    cache.lengths =
+        std::make_unique<DeviceArray<double>>(edge_count_lengths(runtime, *view.tree));
   return *cache.lengths;
 }
 

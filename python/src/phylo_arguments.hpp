@@ -37,11 +37,9 @@ struct PhyloCache {
 TreeView view_of(py::handle self);
 PhyloCache& cache_of(const TreeView& view);
 
-// The weights of a tree without branch lengths: edge counts (1 for every vertex but a root).
-std::vector<double> default_weights(const TreeView& view);
-
 // Made on first use and kept (on the device thread: the runtime's lock held, no GIL). The default
-// lengths are the tree's branch lengths, else edge counts.
+// lengths are the tree's branch lengths, else edge counts (1 for every vertex but a root,
+// made on the device: edge_count_lengths).
 const LcaIndex& lca_index(const TreeView& view, Runtime& runtime);
 const DeviceArray<double>& default_lengths(const TreeView& view, Runtime& runtime);
 const std::vector<vertex_t>& tip_list(const TreeView& view, Runtime& runtime);

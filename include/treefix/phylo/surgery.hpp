@@ -73,6 +73,11 @@ EditedTree reroot(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>&
 EditedTree ladderize(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& lengths,
                      bool ascending = true, Profile* profile = nullptr);
 
+// The lengths a tree without branch lengths is edited and measured by: 1 for every branch, 0 at
+// the roots (so that path lengths count edges), made on the device from its parent array.
+DeviceArray<double> edge_count_lengths(Runtime& runtime, DeviceTree& tree,
+                                       Profile* profile = nullptr);
+
 // The names of an edited tree's vertices, from the old tree's names through the origins ("" for
 // a new vertex).
 NodeNames names_of(const NodeNames& names, const std::vector<vertex_t>& origin);
