@@ -106,7 +106,8 @@ TEST_CASE("device tree from a device parent array: validated as a host array, or
   }
 }
 
-TEST_CASE("tree surgery: an edited tree is a new tree as it is (reroot, prune, reroot, ladderize)") {
+TEST_CASE(
+    "tree surgery: an edited tree is a new tree as it is (reroot, prune, reroot, ladderize)") {
   Runtime& rt = test::runtime();
   std::mt19937_64 rng(31);
   for (bool on_host : kOnHost) {

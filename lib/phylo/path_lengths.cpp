@@ -27,7 +27,8 @@ PathLengths::PathLengths(Runtime& runtime, DeviceTree& tree, const DeviceArray<d
   const detail::ExactFormat format = detail::fitted_exact_format(runtime, weights, profile);
   if (format.nonfinite) {  // a distance through an infinite branch has no meaning: refused
     const std::size_t bad = format.first_nonfinite;
-    throw InputError("branch length " + std::to_string(read_value<double>(runtime, weights.buffer(), bad)) +
+    throw InputError("branch length " +
+                     std::to_string(read_value<double>(runtime, weights.buffer(), bad)) +
                      " of vertex " + std::to_string(bad) + " is not finite");
   }
   const std::size_t events = 2 * n_;

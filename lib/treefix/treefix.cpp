@@ -59,8 +59,7 @@ bool automatic_on_host(const Runtime& runtime) {
 }
 
 const ParentArray& DeviceTree::parent() const {
-  if (!parent_)
-    parent_ = std::make_shared<const ParentArray>(device_parent_.download(*runtime_));
+  if (!parent_) parent_ = std::make_shared<const ParentArray>(device_parent_.download(*runtime_));
   return *parent_;
 }
 

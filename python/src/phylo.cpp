@@ -234,8 +234,7 @@ py::object write_newick_text(const TreeView& view, py::handle path) {
   }
   const std::string file = path_text(path);
   py::gil_scoped_release release;
-  write_output(file,
-               [&](std::ostream& out) { write_newick(out, *parent, view.names, lengths); });
+  write_output(file, [&](std::ostream& out) { write_newick(out, *parent, view.names, lengths); });
   return py::none();
 }
 

@@ -31,8 +31,7 @@ const DeviceArray<double>& default_lengths(const TreeView& view, Runtime& runtim
   if (view.lengths) return view.lengths->device(runtime);
   PhyloCache& cache = cache_of(view);
   if (!cache.lengths)
-    cache.lengths =
-        std::make_unique<DeviceArray<double>>(edge_count_lengths(runtime, *view.tree));
+    cache.lengths = std::make_unique<DeviceArray<double>>(edge_count_lengths(runtime, *view.tree));
   return *cache.lengths;
 }
 
@@ -250,8 +249,7 @@ std::vector<double> lengths_argument(py::handle lengths, std::size_t n) {
   return out;
 }
 
-DeviceArray<double> device_lengths_argument(Runtime& runtime, const double* values,
-                                            std::size_t n) {
+DeviceArray<double> device_lengths_argument(Runtime& runtime, const double* values, std::size_t n) {
   DeviceArray<double> lengths(runtime, n, "branch lengths");
   lengths.write_from(runtime, values, n);
   check_finite_lengths(runtime, lengths, "lengths");  // the same message as the host's check

@@ -26,10 +26,10 @@ class BranchLengths {
   explicit BranchLengths(DeviceArray<double> values);
   std::size_t size() const { return size_; }
   bool on_host() const { return on_host_; }
-  const std::vector<double>& host(Runtime& runtime);      // a download on first call
-  const std::vector<double>& host() const;                // on_host() only
-  const DeviceArray<double>& device(Runtime& runtime);    // an upload on first call
-  void read_into(Runtime* runtime, double* out) const;    // runtime: null when on_host()
+  const std::vector<double>& host(Runtime& runtime);    // a download on first call
+  const std::vector<double>& host() const;              // on_host() only
+  const DeviceArray<double>& device(Runtime& runtime);  // an upload on first call
+  void read_into(Runtime* runtime, double* out) const;  // runtime: null when on_host()
 
  private:
   std::size_t size_ = 0;
@@ -52,8 +52,7 @@ TreeView tree_view(py::handle tree);
 // A new treefix.Tree on `runtime` from a tree already on the device (tree surgery's: its parent
 // array, lengths and the new tree stay there), with branch lengths and names when given.
 py::object make_tree_object(RuntimeHandle runtime, std::unique_ptr<DeviceTree> tree,
-                            std::unique_ptr<BranchLengths> lengths,
-                            std::optional<NodeNames> names);
+                            std::unique_ptr<BranchLengths> lengths, std::optional<NodeNames> names);
 
 // Tree(..., lengths=, names=): n finite float64 lengths; n names (str, or None for unnamed).
 // ValueError naming the element otherwise. With a runtime the lengths go straight from the

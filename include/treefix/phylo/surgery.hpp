@@ -46,9 +46,9 @@ struct HostEditedTree {
 // parent array as it is (DeviceTree(runtime, edited.parent, ParentCheck::known_forest): no
 // upload, no validation pass). Host copies are made only when asked for.
 struct EditedTree {
-  DeviceArray<vertex_t> parent;   // numbered in the new tree's pre-order
-  DeviceArray<double> lengths;    // branch lengths
-  DeviceArray<vertex_t> origin;   // the old vertex of each new one; -1 for a new root on an edge
+  DeviceArray<vertex_t> parent;  // numbered in the new tree's pre-order
+  DeviceArray<double> lengths;   // branch lengths
+  DeviceArray<vertex_t> origin;  // the old vertex of each new one; -1 for a new root on an edge
   std::size_t size() const { return parent.size(); }
   HostEditedTree download(Runtime& runtime) const;  // all three (blocking)
 };
