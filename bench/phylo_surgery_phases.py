@@ -71,7 +71,7 @@ def main():
         ms_tree, low_tree, _ = timed(
             lambda: treefix.Tree(edited_parents, lengths=edited_lengths, runtime=rt),
             args.repeats, 1)
-        add(name + ": a Tree(parents, lengths=) of its result", ms_tree, low_tree,
+        add(name + ": its result as Tree(parents, lengths=)", ms_tree, low_tree,
             "upload, validation and tour of the same tree, for comparison")
         del edited, origin
     write_csv(args.csv, ["step", "median_ms", "min_ms", "note"], rows)
