@@ -186,10 +186,10 @@ class Tree {
     if (!lengths_) return py::none();
     py::array_t<double> out(static_cast<py::ssize_t>(lengths_->size()));
     double* target = out.mutable_data();
-    if (lengths_->on_host())
-      lengths_->read_into(nullptr, target);
-    else
+    if (box_)  // under the lock: another thread may be making the host copy
       on_device(*box_, [&](Runtime& runtime) { lengths_->read_into(&runtime, target); });
+    else
+      lengths_->read_into(nullptr, target);
     return std::move(out);
   }
 
@@ -265,10 +265,10 @@ class Tree {
   }
 
   // The parent array on the host: the tree's own without a device, else the device tree's copy
-  // (downloaded on first call for a tree made on the device). With the GIL held.
+  // (downloaded on first call for a tree made on the device, under the runtime's lock). With the
+  // GIL held.
   const ParentArray& host_parent() {
     if (!tree_) return *host_parent_;
-    if (tree_->parent_on_host()) return tree_->parent();
     return on_device(*box_, [&](Runtime&) -> const ParentArray& { return tree_->parent(); });
   }
 
