@@ -2,10 +2,11 @@
 """Where the time of Tree(parents), reroot and prune goes on a large tree, beside CuPy's copies of
 the bytes they move over the host link (pageable host memory, when CuPy is installed).
 
-Tree surgery returns a new Tree: the edited parent array, lengths and origins are computed on the
-device, come back to the host, and the new Tree is made from them (upload, validation, tour). This
-script times each whole call and a new Tree made from NumPy copies of the call's result (which
-also pays the copies the call itself moves without), and CuPy's pageable copies of the same
+Tree surgery returns a new Tree that stays on the device: the edited parent array and lengths are
+made there and the new tree is toured there (no upload, no validation); only the origins come back
+(return_origin=True). This script times each whole call and, for comparison, a new Tree made from
+NumPy copies of the call's result (an upload, a validation and a tour), and CuPy's pageable copies
+of the same
 bytes. From the repository root, with the module on PYTHONPATH:
 
     python3 bench/phylo_surgery_phases.py --csv OUT.csv [--log-n 24] [--repeats 5]
@@ -70,8 +71,8 @@ def main():
         ms_tree, low_tree, _ = timed(
             lambda: treefix.Tree(edited_parents, lengths=edited_lengths, runtime=rt),
             args.repeats, 1)
-        add(name + ": of which the new Tree", ms_tree, low_tree,
-            "Tree(parents, lengths=) of the result")
+        add(name + ": its result as Tree(parents, lengths=)", ms_tree, low_tree,
+            "upload, validation and tour of the same tree, for comparison")
         del edited, origin
     write_csv(args.csv, ["step", "median_ms", "min_ms", "note"], rows)
     return 0

@@ -291,7 +291,7 @@ std::vector<vertex_t> host_pre_rank(const ParentArray& parent) {
 }
 
 // Each new vertex's parent, told as old vertices: origin[parent[i]] (or -1).
-std::vector<vertex_t> parents_as_old(const EditedTree& t) {
+std::vector<vertex_t> parents_as_old(const HostEditedTree& t) {
   std::vector<vertex_t> p(t.parent.size());
   for (std::size_t i = 0; i < p.size(); ++i) p[i] = t.parent[i] < 0 ? -1 : t.origin[t.parent[i]];
   return p;
@@ -324,7 +324,7 @@ TEST_CASE("phylo: prune keeps the induced subtree with merged branches and root 
         if (std::uniform_int_distribution<int>(0, 2)(rng) == 0 || trial == 2) keep.push_back(t);
       if (keep.empty()) keep.push_back(tip_list[0]);
       if (trial == 1) keep.push_back(keep[0]);  // repeats are fine
-      const EditedTree pruned = prune(rt, tree, index, lengths, keep);
+      const HostEditedTree pruned = prune(rt, tree, index, lengths, keep).download(rt);
       // reference: kept vertices and the branch points of their union of root paths
       std::vector<int> below(n, 0), kept(n, 0);
       for (vertex_t v : keep) kept[v] = 1;
@@ -397,7 +397,7 @@ TEST_CASE("phylo: reroot at a vertex and on an edge turns the root path over") {
         RerootOptions options;
         options.on_edge = on_edge;
         options.suppress_unifurcations = suppress;
-        const EditedTree t = reroot(rt, tree, weights, x, options);
+        const HostEditedTree t = reroot(rt, tree, weights, x, options).download(rt);
         // reference, in old ids (n: the new root on the edge)
         std::vector<vertex_t> expect_parent(parent.begin(), parent.end());
         std::vector<double> expect_length = w;
@@ -474,7 +474,7 @@ TEST_CASE("phylo: ladderize orders children by subtree size, stably") {
     std::iota(w.begin(), w.end(), 0.5);
     auto weights = DeviceArray<double>::upload(rt, w);
     for (bool ascending : {true, false}) {
-      const EditedTree t = ladderize(rt, tree, weights, ascending);
+      const HostEditedTree t = ladderize(rt, tree, weights, ascending).download(rt);
       // reference: child lists stably sorted by subtree size, then a depth-first numbering
       ChildLists lists = child_lists(parent);
       std::vector<std::int64_t> size(n, 1);

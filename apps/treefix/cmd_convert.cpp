@@ -153,7 +153,7 @@ void edit_tree(const ConvertArgs& args, ConvertedTree& tree, PhaseTimes& phases)
       DeviceTree device_tree(runtime, tree.parent);
       const auto device_lengths = DeviceArray<double>::upload(runtime, lengths);
       const TreeVertices vertices(tree.parent.size(), tree.names);
-      EditedTree edited = edit(device_tree, device_lengths, vertices);
+      HostEditedTree edited = edit(device_tree, device_lengths, vertices).download(runtime);
       if (named) tree.names = names_of(tree.names, edited.origin);
       tree.parent = std::move(edited.parent);
       lengths = std::move(edited.lengths);

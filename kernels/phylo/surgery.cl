@@ -20,6 +20,7 @@
 //   ladder_size_keys, ladder_parent_keys: sort keys of the ladderized child order.
 //   ladder_offsets:   each vertex's place among its siblings after the sort, as pre-order steps.
 //   relabel_emit:     the new tree by a new id of every vertex (ladderize).
+//   edge_count_lengths: 1.0 for every vertex with a parent, 0.0 for a root (as bit patterns).
 #include "phylo/lca.clh"
 
 kernel void surgery_mark(global const int* list, const uint count, global int* flag) {
@@ -149,4 +150,11 @@ kernel void relabel_emit(global const int* new_id, global const int* parent,
   out_parent[i] = p >= 0 ? new_id[p] : -1;
   out_length[i] = length[v];
   out_origin[i] = (int)v;
+}
+
+// The lengths of a tree without any, by which path lengths count edges: 1.0 (its IEEE pattern)
+// on every branch, 0.0 at a root.
+kernel void edge_count_lengths(global const int* parent, const uint n, global ulong* length) {
+  const uint v = get_global_id(0);
+  if (v < n) length[v] = parent[v] >= 0 ? 0x3FF0000000000000UL : 0UL;
 }

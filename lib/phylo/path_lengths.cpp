@@ -26,11 +26,10 @@ PathLengths::PathLengths(Runtime& runtime, DeviceTree& tree, const DeviceArray<d
   const DeviceEulerTour& tour = detail::narrow_tour(tree, "path lengths of", profile);
   const detail::ExactFormat format = detail::fitted_exact_format(runtime, weights, profile);
   if (format.nonfinite) {  // a distance through an infinite branch has no meaning: refused
-    const std::vector<double> lengths = weights.download(runtime, profile);
-    const auto bad = std::find_if(lengths.begin(), lengths.end(),
-                                  [](double length) { return !std::isfinite(length); });
-    throw InputError("branch length " + std::to_string(*bad) + " of vertex " +
-                     std::to_string(bad - lengths.begin()) + " is not finite");
+    const std::size_t bad = format.first_nonfinite;
+    throw InputError("branch length " +
+                     std::to_string(read_value<double>(runtime, weights.buffer(), bad)) +
+                     " of vertex " + std::to_string(bad) + " is not finite");
   }
   const std::size_t events = 2 * n_;
   const detail::ScanPlan plan =
@@ -48,6 +47,15 @@ PathLengths::PathLengths(Runtime& runtime, DeviceTree& tree, const DeviceArray<d
                           weights, prefix_);
                    },
                    {profile, "path lengths"});
+}
+
+void check_finite_lengths(Runtime& runtime, const DeviceArray<double>& lengths,
+                          const std::string& what) {
+  if (lengths.empty()) return;
+  const detail::ExactFormat format = detail::fitted_exact_format(runtime, lengths, nullptr);
+  if (format.nonfinite)
+    throw InputError(what + ": the length of vertex " + std::to_string(format.first_nonfinite) +
+                     " is not finite");
 }
 
 Kernels PathLengths::kernels(Runtime& runtime, const char* phase) const {

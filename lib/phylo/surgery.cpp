@@ -29,17 +29,13 @@ const DeviceEulerTour& narrow_tour(DeviceTree& tree, Profile* profile) {
   return detail::narrow_tour(tree, "tree surgery on", profile);
 }
 
-// The m vertices of an edited tree from device arrays (lengths as doubles).
-EditedTree download(Runtime& runtime, const cl::Buffer& parent, const cl::Buffer& lengths,
-                    const cl::Buffer& origin, std::size_t m) {
-  EditedTree edited;  // pages mapped ahead (large pages where allowed), as downloads do
-  edited.parent = prefaulted_vector<vertex_t>(m);
-  edited.lengths = prefaulted_vector<double>(m);
-  edited.origin = prefaulted_vector<vertex_t>(m);
-  if (m == 0) return edited;
-  detail::read_buffer(runtime, parent, edited.parent.data(), m * sizeof(vertex_t), nullptr);
-  detail::read_buffer(runtime, lengths, edited.lengths.data(), m * sizeof(double), nullptr);
-  detail::read_buffer(runtime, origin, edited.origin.data(), m * sizeof(vertex_t), nullptr);
+// The m vertices of an edited tree, as the kernels write them (lengths as doubles).
+EditedTree edited_arrays(Runtime& runtime, std::size_t m, const char* what) {
+  const std::string name(what);
+  EditedTree edited;
+  edited.parent = DeviceArray<vertex_t>(runtime, m, name + " parents");
+  edited.lengths = DeviceArray<double>(runtime, m, name + " lengths");
+  edited.origin = DeviceArray<vertex_t>(runtime, m, name + " origins");
   return edited;
 }
 
@@ -81,16 +77,16 @@ EditedTree prune(Runtime& runtime, DeviceTree& tree, const LcaIndex& index,
   detail::gather_ints(runtime, tour.pre_order(), flag, n, by_rank, profile);
   const std::size_t m =
       detail::compact(runtime, by_rank, n, node, position, &tour.pre_order(), profile);
-  cl::Buffer new_parent = runtime.allocate(m * sizeof(cl_int), "pruned parents");
+  EditedTree pruned = edited_arrays(runtime, m, "pruned");
   cl::Buffer ancestor = runtime.allocate(m * sizeof(cl_int), "pruned branch tops");
-  cl::Buffer new_length = runtime.allocate(m * sizeof(double), "pruned lengths");
   kernels.run_bound("prune_parents", kernels.items(m), [&](KernelArgs& args) {
     args(node, cl_uint(m));
     index.bind(args);
-    args(position, new_parent, ancestor);
+    args(position, pruned.parent, ancestor);
   });
-  lengths.differences(runtime, node, ancestor, m, new_length);
-  return download(runtime, new_parent, new_length, node, m);
+  lengths.differences(runtime, node, ancestor, m, pruned.lengths.buffer());
+  copy(runtime, node, pruned.origin.buffer(), m * sizeof(cl_int));  // the kept vertices, in order
+  return pruned;
 }
 
 EditedTree reroot(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& lengths,
@@ -100,9 +96,10 @@ EditedTree reroot(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>&
   if (lengths.size() != n)
     throw InputError(std::to_string(lengths.size()) + " branch lengths for a tree of " +
                      std::to_string(n) + " vertices");
-  const ParentArray& parent = tree.parent();
+  const cl::Buffer& parent = tree.device_parent().buffer();  // two values read, not the array
   const bool on_edge = options.on_edge;
-  if (on_edge && parent[x] < 0)
+  const vertex_t parent_of_x = read_value<cl_int>(runtime, parent, x);
+  if (on_edge && parent_of_x < 0)
     throw InputError("reroot: vertex " + std::to_string(x) +
                      " is a root: it has no branch to put a new root on");
   const DeviceEulerTour& tour = narrow_tour(tree, profile);
@@ -113,7 +110,7 @@ EditedTree reroot(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>&
   if (on_edge && !(distance >= 0 && distance <= branch))
     throw InputError("reroot: distance " + std::to_string(distance) + " is not on the branch of " +
                      "vertex " + std::to_string(x) + " (length " + std::to_string(branch) + ")");
-  const vertex_t y = on_edge ? parent[x] : x;  // the pivot: its root path turns over
+  const vertex_t y = on_edge ? parent_of_x : x;  // the pivot: its root path turns over
   const auto new_root = static_cast<vertex_t>(n);
   Kernels kernels = surgery(runtime, profile, "reroot");
   // parents and lengths, with room for a new root (vertex n)
@@ -174,13 +171,11 @@ EditedTree reroot(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>&
        "reroot");
   const cl_int root_rank = on_edge ? read_value<cl_int>(runtime, scanned, first) : 0;
   const std::size_t m = n + (on_edge ? 1 : 0) - (removed >= 0 ? 1 : 0);
-  cl::Buffer out_parent = runtime.allocate(m * sizeof(cl_int), "rerooted tree");
-  cl::Buffer out_length = runtime.allocate(m * sizeof(double), "rerooted lengths");
-  cl::Buffer out_origin = runtime.allocate(m * sizeof(cl_int), "rerooted origins");
+  EditedTree rerooted = edited_arrays(runtime, m, "rerooted");
   kernels.run("reroot_emit", kernels.items(n + 1), cl_uint(n), cl_int(on_edge), first,
-              cl_int(removed), root_rank, place, scanned, new_parent, new_length, out_parent,
-              out_length, out_origin);
-  return download(runtime, out_parent, out_length, out_origin, m);
+              cl_int(removed), root_rank, place, scanned, new_parent, new_length, rerooted.parent,
+              rerooted.lengths, rerooted.origin);
+  return rerooted;
 }
 
 EditedTree ladderize(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& lengths,
@@ -189,7 +184,7 @@ EditedTree ladderize(Runtime& runtime, DeviceTree& tree, const DeviceArray<doubl
   if (lengths.size() != n)
     throw InputError(std::to_string(lengths.size()) + " branch lengths for a tree of " +
                      std::to_string(n) + " vertices");
-  if (n == 0) return {};
+  if (n == 0) return edited_arrays(runtime, 0, "ladderized");
   const DeviceEulerTour& tour = narrow_tour(tree, profile);
   Kernels kernels = surgery(runtime, profile, "ladderize");
   // the vertices grouped by parent, each group ordered by (size, pre-order): two stable sorts
@@ -215,12 +210,27 @@ EditedTree ladderize(Runtime& runtime, DeviceTree& tree, const DeviceArray<doubl
   TreefixOptions sums;
   sums.profile = profile;
   rootfix(runtime, tree, offset, new_id, sums);
-  cl::Buffer out_parent = runtime.allocate(n * sizeof(cl_int), "ladderized tree");
-  cl::Buffer out_length = runtime.allocate(n * sizeof(double), "ladderized lengths");
-  cl::Buffer out_origin = runtime.allocate(n * sizeof(cl_int), "ladderized origins");
+  EditedTree ladderized = edited_arrays(runtime, n, "ladderized");
   kernels.run("relabel_emit", kernels.items(n), new_id, tree.device_parent(), lengths.buffer(),
-              cl_uint(n), out_parent, out_length, out_origin);
-  return download(runtime, out_parent, out_length, out_origin, n);
+              cl_uint(n), ladderized.parent, ladderized.lengths, ladderized.origin);
+  return ladderized;
+}
+
+DeviceArray<double> edge_count_lengths(Runtime& runtime, DeviceTree& tree, Profile* profile) {
+  const std::size_t n = tree.size();
+  DeviceArray<double> lengths(runtime, n, "edge counts");
+  if (n == 0) return lengths;
+  Kernels kernels = surgery(runtime, profile, "edge counts");
+  kernels.run("edge_count_lengths", kernels.items(n), tree.device_parent(), cl_uint(n), lengths);
+  return lengths;
+}
+
+HostEditedTree EditedTree::download(Runtime& runtime) const {
+  HostEditedTree host;  // pages mapped ahead (large pages where allowed), as downloads do
+  host.parent = parent.download(runtime);
+  host.lengths = lengths.download(runtime);
+  host.origin = origin.download(runtime);
+  return host;
 }
 
 NodeNames names_of(const NodeNames& names, const std::vector<vertex_t>& origin) {

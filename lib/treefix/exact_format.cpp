@@ -54,6 +54,7 @@ ExactFormat fitted_exact_format(Runtime& runtime, const DeviceArray<T>& weights,
   read_buffer(runtime, range, found, sizeof found, profile);
   ExactFormat format;
   format.nonfinite = static_cast<cl_uint>(found[3]) != UINT_MAX;
+  if (format.nonfinite) format.first_nonfinite = static_cast<cl_uint>(found[3]);
   format.zero_sign = found[2] != 0;
   if (found[0] == INT_MAX) {  // every weight is zero
     format.count = 1;

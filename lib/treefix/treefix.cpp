@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "treefix/core/interrupt.hpp"
+#include "treefix/core/parallel.hpp"
 #include "treefix/treefix/reference.hpp"
 #include "treefix/treefix_tuning.hpp"
 
@@ -41,7 +42,15 @@ DeviceTree::DeviceTree(Runtime& runtime, ParentArray parent, const DeviceTreeOpt
 
 DeviceTree::DeviceTree(Runtime& runtime, std::shared_ptr<const ParentArray> parent,
                        const DeviceTreeOptions& options)
-    : runtime_(&runtime), parent_(std::move(parent)) {
+    : runtime_(&runtime), n_(parent->size()), parent_(std::move(parent)) {
+  prepare(options);
+}
+
+DeviceTree::DeviceTree(Runtime& runtime, DeviceArray<vertex_t> parent, ParentCheck check,
+                       const DeviceTreeOptions& options)
+    : runtime_(&runtime), n_(parent.size()), device_parent_(std::move(parent)) {
+  parent_uploaded_ = true;
+  known_forest_ = check == ParentCheck::known_forest;
   prepare(options);
 }
 
@@ -49,36 +58,55 @@ bool automatic_on_host(const Runtime& runtime) {
   return runtime.tuning()[knobs::automatic_on_host];
 }
 
+const ParentArray& DeviceTree::parent() const {
+  if (!parent_) parent_ = std::make_shared<const ParentArray>(device_parent_.download(*runtime_));
+  return *parent_;
+}
+
+void DeviceTree::copy_parent_to(vertex_t* out) const {
+  if (parent_)
+    parallel_memcpy(out, parent_->data(), n_ * sizeof(vertex_t));
+  else
+    device_parent_.read_into(*runtime_, out, n_);
+}
+
 void DeviceTree::prepare(const DeviceTreeOptions& options) {
   if (!automatic_on_host(*runtime_)) return prepare_on_device(options);
-  // The sequential pass's own order is the validation (tree.hpp), kept for the first rootfix;
-  // the device form waits for a call that asks for a device algorithm.
+  // The device form waits for a call that asks for a device algorithm.
   prepare_later_ = options;
   prepare_later_.profile = nullptr;
   prepare_later_.phases = nullptr;
+  if (known_forest_) return;  // the sequential pass's order is made by its first call
+  // The sequential pass's own order is the validation (tree.hpp), kept for the first rootfix.
   root_order_ = options.phases ? options.phases->measure(
-                                     "validate", [&] { return parent_first_order(*parent_); })
-                               : parent_first_order(*parent_);
+                                     "validate", [&] { return parent_first_order(parent()); })
+                               : parent_first_order(parent());
+  known_forest_ = true;
 }
 
 void DeviceTree::prepare_on_device(const DeviceTreeOptions& options) {
   Runtime& runtime = *runtime_;
-  const std::size_t n = parent_->size();
-  if (DeviceEulerTour::needs_wide_positions(n)) {
-    // 2n positions beyond int32: validated and toured on the host (n > 2^30).
-    timed(runtime, options.phases, "validate", [&] { validate_parent_array(*parent_); });
+  const std::size_t n = n_;
+  const auto upload = [&] {
+    if (parent_uploaded_) return;
     device_parent_ = timed(runtime, options.phases, "upload", [&] {
       return DeviceArray<vertex_t>::upload(runtime, *parent_, options.profile, "parent array");
     });
+    parent_uploaded_ = true;
+  };
+  if (DeviceEulerTour::needs_wide_positions(n)) {
+    // 2n positions beyond int32: validated and toured on the host (n > 2^30).
+    if (!known_forest_)
+      timed(runtime, options.phases, "validate", [&] { validate_parent_array(parent()); });
+    known_forest_ = true;
+    upload();
     euler_ = timed(runtime, options.phases, "prepare", [&] {
-      return DeviceEulerTour(runtime, build_euler_tour(*parent_), options.profile, options.layout);
+      return DeviceEulerTour(runtime, build_euler_tour(parent()), options.profile, options.layout);
     });
     on_device_ = true;
     return;
   }
-  device_parent_ = timed(runtime, options.phases, "upload", [&] {
-    return DeviceArray<vertex_t>::upload(runtime, *parent_, options.profile, "parent array");
-  });
+  upload();
   // Validation is the tour's construction up to its check (a range check first); the map and
   // layout after it are the preparation proper (the tour reports both phases).
   TourOptions tour;
@@ -87,12 +115,14 @@ void DeviceTree::prepare_on_device(const DeviceTreeOptions& options) {
   tour.children = &children_;
   tour.list_rank = options.list_rank;
   tour.phases = options.phases;
+  tour.known_forest = known_forest_;
   try {
     euler_ = device_euler_tour(runtime, device_parent_.buffer(), n, tour);
   } catch (const InputError&) {
-    validate_parent_array(*parent_);  // the host's message names the same vertex
+    validate_parent_array(parent());  // the host's message names the same vertex
     throw;
   }
+  known_forest_ = true;
   on_device_ = true;  // not before: an interrupted preparation is made again by the next call
 }
 
@@ -108,8 +138,8 @@ const DeviceChildLists& DeviceTree::children() {
 
 const std::vector<vertex_t>& DeviceTree::host_order(Fix fix) {
   std::vector<vertex_t>& order = fix == Fix::root ? root_order_ : leaf_order_;
-  if (order.empty() && !parent_->empty())
-    order = fix == Fix::root ? parent_first_order(*parent_) : level_order(*parent_);
+  if (order.empty() && n_ > 0)
+    order = fix == Fix::root ? parent_first_order(parent()) : level_order(parent());
   return order;
 }
 
@@ -126,7 +156,7 @@ const LevelStructure& DeviceTree::levels(Profile* profile) {
   if (!levels_) {
     euler_tour(profile);  // the device form the structure is built from
     if (euler_.wide_positions())
-      levels_ = std::make_unique<LevelStructure>(*runtime_, *parent_, profile,
+      levels_ = std::make_unique<LevelStructure>(*runtime_, parent(), profile,
                                                  LevelStructure::Build::host);
     else
       levels_ =

@@ -157,18 +157,32 @@ py::array heights(const TreeView& view, py::handle weights) {
   return std::move(out);
 }
 
-// An edited tree as a new Tree, labelled as the old one was (and its origins when asked).
+// An edited tree as a new Tree, labelled as the old one was (and its origins when asked): its
+// parent array and lengths stay on the device, a known forest (no upload, no validation); the
+// origins come back only for the names or the caller.
 py::object edited_tree(const TreeView& view, EditedTree edited, bool return_origin) {
-  std::optional<std::vector<double>> lengths;
+  const std::size_t m = edited.size();
+  py::array_t<std::int32_t> origin(static_cast<py::ssize_t>(return_origin ? m : 0));
+  std::int32_t* origin_out = origin.mutable_data();
+  std::vector<vertex_t> host_origin;
+  std::unique_ptr<DeviceTree> tree = on_tree(view, [&](Runtime& runtime) {
+    if (view.names)
+      host_origin = edited.origin.download(runtime);
+    else if (return_origin)
+      edited.origin.read_into(runtime, origin_out, m);
+    return std::make_unique<DeviceTree>(runtime, edited.parent, ParentCheck::known_forest);
+  });
   std::optional<NodeNames> names;
-  if (view.lengths) lengths = std::move(edited.lengths);
-  if (view.names) names = names_of(*view.names, edited.origin);
-  py::array_t<std::int32_t> origin(static_cast<py::ssize_t>(edited.origin.size()),
-                                   edited.origin.data());
-  py::object tree = make_tree_object(view.runtime, std::move(edited.parent), std::move(lengths),
-                                     std::move(names));
-  if (return_origin) return py::make_tuple(tree, origin);
-  return tree;
+  if (view.names) {
+    names = names_of(*view.names, host_origin);
+    if (return_origin) std::copy(host_origin.begin(), host_origin.end(), origin_out);
+  }
+  std::unique_ptr<BranchLengths> lengths;
+  if (view.lengths) lengths = std::make_unique<BranchLengths>(std::move(edited.lengths));
+  py::object made =
+      make_tree_object(view.runtime, std::move(tree), std::move(lengths), std::move(names));
+  if (return_origin) return py::make_tuple(made, origin);
+  return made;
 }
 
 py::object prune(const TreeView& view, py::handle keep, bool return_origin) {
@@ -203,19 +217,24 @@ py::object ladderize(const TreeView& view, bool ascending, bool return_origin) {
 }
 
 py::object write_newick_text(const TreeView& view, py::handle path) {
-  const ParentArray& parent = view.tree->parent();
+  // the host forms, downloaded (and kept) where the tree was made on the device
+  const ParentArray* parent = nullptr;
+  const std::vector<double>* lengths = nullptr;
+  on_tree(view, [&](Runtime& runtime) {
+    parent = &view.tree->parent();
+    if (view.lengths) lengths = &view.lengths->host(runtime);
+  });
   if (path.is_none()) {
     std::ostringstream text;
     {
       py::gil_scoped_release release;
-      write_newick(text, parent, view.names, view.lengths);
+      write_newick(text, *parent, view.names, lengths);
     }
     return py::str(text.str());
   }
   const std::string file = path_text(path);
   py::gil_scoped_release release;
-  write_output(file,
-               [&](std::ostream& out) { write_newick(out, parent, view.names, view.lengths); });
+  write_output(file, [&](std::ostream& out) { write_newick(out, *parent, view.names, lengths); });
   return py::none();
 }
 

@@ -3,9 +3,12 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "arrays.hpp"
 #include "treefix/core/error.hpp"
+#include "treefix/core/parallel.hpp"
+#include "treefix/phylo/surgery.hpp"
 #include "treefix/phylo/traversal.hpp"
 
 namespace treefix::python {
@@ -18,16 +21,6 @@ TreeView view_of(py::handle self) {
   return view;
 }
 
-std::vector<double> default_weights(const TreeView& view) {
-  if (view.lengths) return *view.lengths;
-  const ParentArray& parent = view.tree->parent();
-  std::vector<double> w(parent.size());
-  for_slices(parent.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t v = begin; v < end; ++v) w[v] = parent[v] < 0 ? 0.0 : 1.0;
-  });
-  return w;
-}
-
 const LcaIndex& lca_index(const TreeView& view, Runtime& runtime) {
   PhyloCache& cache = cache_of(view);
   if (!cache.lca) cache.lca = std::make_unique<LcaIndex>(runtime, *view.tree);
@@ -35,10 +28,10 @@ const LcaIndex& lca_index(const TreeView& view, Runtime& runtime) {
 }
 
 const DeviceArray<double>& default_lengths(const TreeView& view, Runtime& runtime) {
+  if (view.lengths) return view.lengths->device(runtime);
   PhyloCache& cache = cache_of(view);
   if (!cache.lengths)
-    cache.lengths = std::make_unique<DeviceArray<double>>(
-        DeviceArray<double>::upload(runtime, default_weights(view), nullptr, "branch lengths"));
+    cache.lengths = std::make_unique<DeviceArray<double>>(edge_count_lengths(runtime, *view.tree));
   return *cache.lengths;
 }
 
@@ -227,12 +220,16 @@ py::array_t<std::int64_t> counts_argument(py::handle counts) {
   return contiguous_as<std::int64_t>(array);
 }
 
-std::vector<double> lengths_argument(py::handle lengths, std::size_t n) {
+py::array_t<double> lengths_values(py::handle lengths, std::size_t n) {
   py::array array = numeric_array(lengths, "lengths");
   if (array.ndim() != 1 || static_cast<std::size_t>(array.shape(0)) != n)
     throw InputError("lengths of " + shape_text(array) + " for a tree of " + std::to_string(n) +
                      " vertices: expected (" + std::to_string(n) + ",)");
-  auto values = contiguous_as<double>(array);
+  return contiguous_as<double>(array);  // float64 C-contiguous: the caller's array, no copy
+}
+
+std::vector<double> lengths_argument(py::handle lengths, std::size_t n) {
+  auto values = lengths_values(lengths, n);
   const double* data = values.data();
   std::vector<double> out(n);
   // Copied and checked on every host core (on one core, 2^24 lengths added 115 ms to Tree()); the
@@ -250,6 +247,51 @@ std::vector<double> lengths_argument(py::handle lengths, std::size_t n) {
   if (const std::size_t v = bad.first(); v < n)
     throw InputError("lengths: the length of vertex " + std::to_string(v) + " is not finite");
   return out;
+}
+
+DeviceArray<double> device_lengths_argument(Runtime& runtime, const double* values, std::size_t n) {
+  DeviceArray<double> lengths(runtime, n, "branch lengths");
+  lengths.write_from(runtime, values, n);
+  check_finite_lengths(runtime, lengths, "lengths");  // the same message as the host's check
+  return lengths;
+}
+
+// --- branch lengths on the host or the device --------------------------------------------------
+
+BranchLengths::BranchLengths(std::vector<double> values)
+    : size_(values.size()), on_host_(true), host_(std::move(values)) {}
+
+BranchLengths::BranchLengths(DeviceArray<double> values)
+    : size_(values.size()), on_device_(true), device_(std::move(values)) {}
+
+const std::vector<double>& BranchLengths::host(Runtime& runtime) {
+  if (!on_host_) {
+    host_ = device_.download(runtime);
+    on_host_ = true;
+  }
+  return host_;
+}
+
+const std::vector<double>& BranchLengths::host() const {
+  if (!on_host_) throw std::logic_error("BranchLengths::host: the lengths are on the device");
+  return host_;
+}
+
+const DeviceArray<double>& BranchLengths::device(Runtime& runtime) {
+  if (!on_device_) {
+    device_ = DeviceArray<double>::upload(runtime, host_, nullptr, "branch lengths");
+    on_device_ = true;
+  }
+  return device_;
+}
+
+void BranchLengths::read_into(Runtime* runtime, double* out) const {
+  if (on_host_) {
+    parallel_memcpy(out, host_.data(), size_ * sizeof(double));
+    return;
+  }
+  if (!runtime) throw std::logic_error("BranchLengths::read_into: the lengths are on the device");
+  device_.read_into(*runtime, out, size_);
 }
 
 NodeNames names_argument(py::handle names, std::size_t n) {

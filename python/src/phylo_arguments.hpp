@@ -23,7 +23,7 @@ namespace treefix::python {
 // What a Tree keeps for these methods, made on first use.
 struct PhyloCache {
   std::unique_ptr<LcaIndex> lca;
-  std::unique_ptr<DeviceArray<double>> lengths;  // the default weights on the device
+  std::unique_ptr<DeviceArray<double>> lengths;  // edge counts on the device (no branch lengths)
   std::unique_ptr<PathLengths> paths;            // ... and their path lengths
   std::vector<vertex_t> tips;
   bool have_tips = false;
@@ -37,10 +37,9 @@ struct PhyloCache {
 TreeView view_of(py::handle self);
 PhyloCache& cache_of(const TreeView& view);
 
-// The default weights: the tree's branch lengths, or edge counts (1 for every vertex but a root).
-std::vector<double> default_weights(const TreeView& view);
-
-// Made on first use and kept (on the device thread: the runtime's lock held, no GIL).
+// Made on first use and kept (on the device thread: the runtime's lock held, no GIL). The default
+// lengths are the tree's branch lengths, else edge counts (1 for every vertex but a root,
+// made on the device: edge_count_lengths).
 const LcaIndex& lca_index(const TreeView& view, Runtime& runtime);
 const DeviceArray<double>& default_lengths(const TreeView& view, Runtime& runtime);
 const std::vector<vertex_t>& tip_list(const TreeView& view, Runtime& runtime);

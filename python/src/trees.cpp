@@ -39,51 +39,55 @@ class Tree {
  public:
   // Validated once: on the device, or on the host where the device's form can wait (a CPU device:
   // DeviceTree) or there is no device at all (box null), where only host work is possible.
-  Tree(RuntimeHandle box, ParentArray parent)
-      : box_(std::move(box)), parent_(std::make_shared<const ParentArray>(std::move(parent))) {
+  Tree(RuntimeHandle box, ParentArray parent) : box_(std::move(box)) {
+    auto shared = std::make_shared<const ParentArray>(std::move(parent));
     if (box_) {
       on_device(*box_, [&](Runtime& runtime) {
-        tree_ = std::make_unique<DeviceTree>(runtime, parent_);
+        tree_ = std::make_unique<DeviceTree>(runtime, std::move(shared));
       });
     } else {
       py::gil_scoped_release release;
-      validate_parent_array(*parent_);
+      validate_parent_array(*shared);
+      host_parent_ = std::move(shared);
     }
   }
+  // A tree made on the device (its parent array uploaded there, or made there by tree surgery).
+  Tree(RuntimeHandle box, std::unique_ptr<DeviceTree> tree)
+      : box_(std::move(box)), tree_(std::move(tree)) {}
   Tree(Tree&&) = default;
   ~Tree() {
     // A forked child cannot release device memory (the driver stayed in the parent): left.
-    if (tree_ && forked_after_device_setup()) static_cast<void>(tree_.release());
+    if (forked_after_device_setup()) {
+      static_cast<void>(tree_.release());
+      static_cast<void>(lengths_.release());
+    }
   }
 
   static Tree from_newick(NewickTree&& newick, RuntimeHandle box) {
     Tree tree(std::move(box), std::move(newick.parent));
-    tree.lengths_ = std::move(newick.length);
+    tree.lengths_ = std::make_unique<BranchLengths>(std::move(newick.length));
     tree.names_ = std::move(newick.names);
-    tree.newick_ = true;
-    tree.has_lengths_ = tree.has_names_ = true;
+    tree.has_names_ = true;
     return tree;
   }
 
-  std::size_t n() const { return parent_->size(); }
+  std::size_t n() const { return tree_ ? tree_->size() : host_parent_->size(); }
   // The runtime, or RuntimeError saying why there is none (no OpenCL device).
   RuntimeHandle runtime() const { return box_ ? box_ : runtime_or_default(std::nullopt); }
 
   // --- what the phylogenetic methods see (tree_view.hpp, phylo.cpp) ---
-  void set_labels(std::optional<std::vector<double>> lengths, std::optional<NodeNames> names) {
-    if (lengths) lengths_ = std::move(*lengths);
-    if (names) names_ = std::move(*names);
-    newick_ = lengths.has_value() || names.has_value();
-    has_lengths_ = lengths.has_value();
+  void set_labels(std::unique_ptr<BranchLengths> lengths, std::optional<NodeNames> names) {
+    lengths_ = std::move(lengths);
     has_names_ = names.has_value();
+    if (names) names_ = std::move(*names);
   }
   TreeView view() {
     if (!tree_) runtime_or_default(std::nullopt);  // no device: raises the reason
     TreeView view;
     view.runtime = box_;
     view.tree = tree_.get();
-    view.lengths = newick_ && has_lengths_ ? &lengths_ : nullptr;
-    view.names = newick_ && has_names_ ? &names_ : nullptr;
+    view.lengths = lengths_.get();
+    view.names = has_names_ ? &names_ : nullptr;
     view.cache = &phylo_;
     return view;
   }
@@ -133,32 +137,38 @@ class Tree {
   py::array preorder() {
     py::array_t<std::int32_t> order(static_cast<py::ssize_t>(n()));
     std::int32_t* target = order.mutable_data();
-    const auto on_host = [&] {
-      const std::vector<vertex_t> found = treefix::preorder(*parent_);
-      std::copy(found.begin(), found.end(), target);
-    };
-    if (box_ && tree_->on_device())
+    if (box_ && tree_->on_device()) {
       on_device(*box_, [&](Runtime& runtime) {
         if (n() == 0) return;
         detail::read_buffer(runtime, tree_->euler_tour().pre_order(), target,
                             n() * sizeof(std::int32_t), nullptr);
       });
-    else {
+    } else {
+      const ParentArray& parent = host_parent();
       py::gil_scoped_release release;
-      on_host();
+      const std::vector<vertex_t> found = treefix::preorder(parent);
+      std::copy(found.begin(), found.end(), target);
     }
     return std::move(order);
   }
 
-  py::array parents() const {
-    const ParentArray& parent = *parent_;
-    return py::array_t<std::int32_t>(static_cast<py::ssize_t>(parent.size()), parent.data());
+  // A copy: from the host array where there is one, else straight from the device (no host copy
+  // kept for a tree that was made there).
+  py::array parents() {
+    py::array_t<std::int32_t> out(static_cast<py::ssize_t>(n()));
+    std::int32_t* target = out.mutable_data();
+    if (!tree_) {
+      std::copy(host_parent_->begin(), host_parent_->end(), target);
+      return std::move(out);
+    }
+    on_device(*box_, [&](Runtime&) { tree_->copy_parent_to(target); });
+    return std::move(out);
   }
 
   // A tuple, made once: it cannot be changed, so every read may share it (a list handed out
   // would let the caller change the tree's names).
   py::object names() {
-    if (!newick_ || !has_names_) return py::none();
+    if (!has_names_) return py::none();
     if (names_tuple_) return names_tuple_;
     py::tuple names(names_.size());
     for (std::size_t v = 0; v < names_.size(); ++v) {
@@ -171,9 +181,16 @@ class Tree {
     return names_tuple_;
   }
 
-  py::object lengths() const {
-    if (!newick_ || !has_lengths_) return py::none();
-    return py::array_t<double>(static_cast<py::ssize_t>(lengths_.size()), lengths_.data());
+  // A copy, from the host or straight from the device (no host copy kept).
+  py::object lengths() {
+    if (!lengths_) return py::none();
+    py::array_t<double> out(static_cast<py::ssize_t>(lengths_->size()));
+    double* target = out.mutable_data();
+    if (box_)  // under the lock: another thread may be making the host copy
+      on_device(*box_, [&](Runtime& runtime) { lengths_->read_into(&runtime, target); });
+    else
+      lengths_->read_into(nullptr, target);
+    return std::move(out);
   }
 
   // Pickling: the host form (parents, and a Newick tree's names and lengths); a loaded tree is
@@ -192,12 +209,11 @@ class Tree {
         tree.names_.add();
         tree.names_.append(tree.names_.size() - 1, bytes);
       }
-      tree.has_names_ = tree.newick_ = true;
+      tree.has_names_ = true;
     }
-    if (!state[2].is_none()) {
-      tree.lengths_ = contiguous_as<double>(state[2]).cast<std::vector<double>>();
-      tree.has_lengths_ = tree.newick_ = true;
-    }
+    if (!state[2].is_none())
+      tree.lengths_ = std::make_unique<BranchLengths>(
+          contiguous_as<double>(state[2]).cast<std::vector<double>>());
     return tree;
   }
 
@@ -214,7 +230,7 @@ class Tree {
   template <class T>
   void host_fix(const T* weights, T* result, std::size_t rows, Fix fix,
                 const TreefixOptions& options) {
-    const ParentArray& parent = *parent_;
+    const ParentArray& parent = *host_parent_;
     const std::vector<vertex_t> order =
         fix == Fix::root ? parent_first_order(parent) : level_order(parent);
     std::vector<T> w(n());
@@ -248,33 +264,82 @@ class Tree {
     return {target, false};
   }
 
+  // The parent array on the host: the tree's own without a device, else the device tree's copy
+  // (downloaded on first call for a tree made on the device, under the runtime's lock). With the
+  // GIL held.
+  const ParentArray& host_parent() {
+    if (!tree_) return *host_parent_;
+    return on_device(*box_, [&](Runtime&) -> const ParentArray& { return tree_->parent(); });
+  }
+
   RuntimeHandle box_;  // null: no OpenCL device (host work only)
-  std::shared_ptr<const ParentArray> parent_;
-  std::unique_ptr<DeviceTree> tree_;  // null without a device
-  bool newick_ = false;
-  std::vector<double> lengths_;
+  std::shared_ptr<const ParentArray> host_parent_;  // without a device only
+  std::unique_ptr<DeviceTree> tree_;                // null without a device
+  std::unique_ptr<BranchLengths> lengths_;          // null: no branch lengths
   NodeNames names_;
   py::object names_tuple_;
-  bool has_lengths_ = false, has_names_ = false;  // which labels a tree from parents was given
+  bool has_names_ = false;
   std::shared_ptr<PhyloCache> phylo_;
 };
 
-Tree make_tree(py::handle parents, const std::optional<RuntimeHandle>& runtime) {
-  ParentArray parent = int32_vector(parents, "parents");
-  return Tree(runtime_or_any(runtime), std::move(parent));
+// The parents as an int32 array to send to the device as it lies: a 1-D NumPy int32 array
+// (made C-contiguous), when the runtime validates on the device. Anything else (int64 values,
+// lists, a CPU device that validates on the host) takes int32_vector's host copy.
+std::optional<py::array_t<std::int32_t>> parents_to_upload(py::handle parents,
+                                                           const RuntimeHandle& box) {
+  if (!box || automatic_on_host(box->runtime) || !py::isinstance<py::array>(parents))
+    return std::nullopt;
+  const auto array = py::reinterpret_borrow<py::array>(parents);
+  if (array.ndim() != 1 || array.dtype().kind() != 'i' || array.dtype().itemsize() != 4)
+    return std::nullopt;
+  return contiguous_as<std::int32_t>(array);
 }
 
+// Tree(parents, lengths=, names=): the arguments checked in the order the messages name them
+// (the parents' type, the lengths, the names, then the forest). With a device, a NumPy int32
+// parent array and the lengths go there straight from the caller's memory, and are checked there.
 Tree make_labelled_tree(py::handle parents, py::handle lengths, py::handle names,
                         const std::optional<RuntimeHandle>& runtime) {
-  ParentArray parent = int32_vector(parents, "parents");
-  const std::size_t n = parent.size();
-  std::optional<std::vector<double>> given_lengths;
+  RuntimeHandle box = runtime_or_any(runtime);
+  const std::optional<py::array_t<std::int32_t>> ids = parents_to_upload(parents, box);
+  ParentArray parent;
+  if (!ids) parent = int32_vector(parents, "parents");
+  const std::size_t n = ids ? static_cast<std::size_t>(ids->size()) : parent.size();
+  std::optional<py::array_t<double>> length_values;
+  std::unique_ptr<BranchLengths> given_lengths;
+  if (!lengths.is_none() && box)
+    length_values = lengths_values(lengths, n);
+  else if (!lengths.is_none())
+    given_lengths = std::make_unique<BranchLengths>(lengths_argument(lengths, n));
+  DeviceArray<vertex_t> device_parent;
+  if (box && (ids || length_values))
+    on_device(*box, [&](Runtime& runtime) {
+      if (ids) {
+        device_parent = DeviceArray<vertex_t>(runtime, n, "parent array");
+        device_parent.write_from(runtime, ids->data(), n);
+      }
+      if (length_values)
+        given_lengths = std::make_unique<BranchLengths>(
+            device_lengths_argument(runtime, length_values->data(), n));
+    });
   std::optional<NodeNames> given_names;
-  if (!lengths.is_none()) given_lengths = lengths_argument(lengths, n);
   if (!names.is_none()) given_names = names_argument(names, n);
-  Tree tree(runtime_or_any(runtime), std::move(parent));
-  tree.set_labels(std::move(given_lengths), std::move(given_names));
-  return tree;
+  std::optional<Tree> tree;
+  if (ids) {
+    std::unique_ptr<DeviceTree> made;
+    on_device(*box, [&](Runtime& runtime) {
+      made = std::make_unique<DeviceTree>(runtime, std::move(device_parent), ParentCheck::validate);
+    });
+    tree.emplace(std::move(box), std::move(made));
+  } else {
+    tree.emplace(std::move(box), std::move(parent));
+  }
+  tree->set_labels(std::move(given_lengths), std::move(given_names));
+  return std::move(*tree);
+}
+
+Tree make_tree(py::handle parents, const std::optional<RuntimeHandle>& runtime) {
+  return make_labelled_tree(parents, py::none(), py::none(), runtime);
 }
 
 const char* const kFixDoc = R"doc(
@@ -300,10 +365,10 @@ std::string fix_doc(const char* name, const char* what) {
 
 TreeView tree_view(py::handle tree) { return py::cast<Tree&>(tree).view(); }
 
-py::object make_tree_object(RuntimeHandle runtime, ParentArray parent,
-                            std::optional<std::vector<double>> lengths,
+py::object make_tree_object(RuntimeHandle runtime, std::unique_ptr<DeviceTree> device_tree,
+                            std::unique_ptr<BranchLengths> lengths,
                             std::optional<NodeNames> names) {
-  Tree tree(std::move(runtime), std::move(parent));
+  Tree tree(std::move(runtime), std::move(device_tree));
   tree.set_labels(std::move(lengths), std::move(names));
   return py::cast(std::move(tree));
 }

@@ -325,7 +325,7 @@ def test_bad_input_names_what_and_where(rt):
         tree.distance(0, 1, weights=[1.0, 2.0])
     with pytest.raises(ValueError, match="not finite"):
         tree.distance(0, 1, weights=[1.0, np.nan, 1, 1, 1])
-    # lengths are checked on every host core: the first bad vertex is named, whatever the slices
+    # lengths are checked on the device (or every host core): the first bad vertex is named
     many = treefix.generate("random", 300007, seed=2)
     bad = np.ones(len(many))
     bad[[123457, 200000, 299999]] = [np.nan, np.inf, -np.inf]

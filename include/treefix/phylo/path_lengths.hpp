@@ -19,6 +19,7 @@
 // two close tips deep in a tree loses nothing to the length of the path from the root.
 // Memory: one fixed-point value a vertex (8 to 128 bytes, by the weights' range).
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "treefix/core/device_array.hpp"
@@ -27,6 +28,13 @@
 #include "treefix/treefix/treefix.hpp"
 
 namespace treefix {
+
+// Branch lengths as a tree takes them: InputError "<what>: the length of vertex 17 is not
+// finite" for the first vertex (in id order) whose length is an infinity or a NaN. One reduction
+// on the device (the one that fits PathLengths' fixed-point format); nothing is read back but the
+// verdict.
+void check_finite_lengths(Runtime& runtime, const DeviceArray<double>& lengths,
+                          const std::string& what);
 
 class PathLengths {
  public:

@@ -35,10 +35,22 @@
 
 namespace treefix {
 
-struct EditedTree {
+// The three arrays of an edited tree, on the host.
+struct HostEditedTree {
   ParentArray parent;            // numbered in the new tree's pre-order
   std::vector<double> lengths;   // branch lengths
   std::vector<vertex_t> origin;  // the old vertex of each new one; -1 for a new root on an edge
+};
+
+// An edited tree, left on the device: a forest by construction, so that a DeviceTree takes its
+// parent array as it is (DeviceTree(runtime, edited.parent, ParentCheck::known_forest): no
+// upload, no validation pass). Host copies are made only when asked for.
+struct EditedTree {
+  DeviceArray<vertex_t> parent;  // numbered in the new tree's pre-order
+  DeviceArray<double> lengths;   // branch lengths
+  DeviceArray<vertex_t> origin;  // the old vertex of each new one; -1 for a new root on an edge
+  std::size_t size() const { return parent.size(); }
+  HostEditedTree download(Runtime& runtime) const;  // all three (blocking)
 };
 
 // The subtree induced by `keep` (vertex ids, any order, repeats allowed). lengths: the old tree's
@@ -60,6 +72,11 @@ EditedTree reroot(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>&
 // Children ordered by subtree size, smallest first (ascending) or largest first.
 EditedTree ladderize(Runtime& runtime, DeviceTree& tree, const DeviceArray<double>& lengths,
                      bool ascending = true, Profile* profile = nullptr);
+
+// The lengths a tree without branch lengths is edited and measured by: 1 for every branch, 0 at
+// the roots (so that path lengths count edges), made on the device from its parent array.
+DeviceArray<double> edge_count_lengths(Runtime& runtime, DeviceTree& tree,
+                                       Profile* profile = nullptr);
 
 // The names of an edited tree's vertices, from the old tree's names through the origins ("" for
 // a new vertex).

@@ -98,6 +98,9 @@ struct TourOptions {
   Profile* profile = nullptr;
   // Receives the child lists (CSR) that the tour is built from, when not null.
   DeviceChildLists* children = nullptr;
+  // The parent array is known to be a forest (validated before, or made as one): the range
+  // check's read-back and the check that the tour is whole are left out.
+  bool known_forest = false;
   // Wall time: "validate" up to the check that the tour is whole, "prepare" for the rest
   // (positions, map, layout).
   PhaseTimes* phases = nullptr;

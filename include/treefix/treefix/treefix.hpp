@@ -74,6 +74,12 @@ struct DeviceTreeOptions {
   ListRankOptions list_rank = {};
 };
 
+// How far a parent array given on the device is trusted (DeviceTree's constructor).
+enum class ParentCheck {
+  validate,      // checked as a host array is: InputError naming the first bad vertex
+  known_forest,  // a forest by construction (tree surgery's output): no validation pass at all
+};
+
 // A forest prepared for repeated treefix calls. The constructor validates the parent array once:
 // on the device (uploaded, a range check, then the Euler tour, whose construction detects cycles:
 // euler_tour.hpp), or on the host where `automatic` runs there (automatic_on_host: a CPU device),
@@ -81,6 +87,12 @@ struct DeviceTreeOptions {
 // validate_parent_array's message on a bad forest either way. The tour (with the child lists it
 // is built from) is kept for `euler`; the level structure for `levels` is built from it on first
 // use; the host orders of the sequential pass on theirs.
+//
+// A tree may also start on the device (a parent array uploaded by the caller, or made there by
+// tree surgery): then nothing is uploaded, and the host copy of the parent array is downloaded
+// only when something asks for it (parent(): the sequential pass, a Newick writer). On a CPU
+// device a known forest waits for its first call as a host array does; one to validate is
+// downloaded and validated on the host.
 class DeviceTree {
  public:
   DeviceTree(Runtime& runtime, ParentArray parent, const DeviceTreeOptions& options = {});
@@ -88,9 +100,19 @@ class DeviceTree {
   // while the tree exists.
   DeviceTree(Runtime& runtime, std::shared_ptr<const ParentArray> parent,
              const DeviceTreeOptions& options = {});
-  std::size_t size() const { return parent_->size(); }
+  // A parent array on the device (n int32 values; shared, never written): no upload, and no
+  // validation pass for a known forest.
+  DeviceTree(Runtime& runtime, DeviceArray<vertex_t> parent, ParentCheck check,
+             const DeviceTreeOptions& options = {});
+  std::size_t size() const { return n_; }
   Runtime& runtime() const { return *runtime_; }
-  const ParentArray& parent() const { return *parent_; }
+  // The host copy: for a tree that started on the device, downloaded on first call and kept (a
+  // caller that shares the Runtime between threads holds its lock, as for any device call).
+  const ParentArray& parent() const;
+  bool parent_on_host() const { return parent_ != nullptr; }
+  // The parent array into host memory (n values): from the host copy, or straight from the
+  // device, keeping none.
+  void copy_parent_to(vertex_t* out) const;
   // Whether the device form (parent array, child lists, tour) exists yet.
   bool on_device() const { return on_device_; }
   // The device form, made on first use when the constructor validated on the host.
@@ -113,9 +135,12 @@ class DeviceTree {
   void prepare(const DeviceTreeOptions& options);
   void prepare_on_device(const DeviceTreeOptions& options);
   Runtime* runtime_;
-  std::shared_ptr<const ParentArray> parent_;
+  std::size_t n_ = 0;
+  mutable std::shared_ptr<const ParentArray> parent_;  // null until asked for (device trees)
   DeviceTreeOptions prepare_later_;  // the layout and list ranking of a deferred device form
   bool on_device_ = false;
+  bool parent_uploaded_ = false;  // device_parent_ holds the array before the device form exists
+  bool known_forest_ = false;     // validated (on the host) or a forest by construction
   std::vector<vertex_t> root_order_, leaf_order_;
   DeviceArray<vertex_t> device_parent_;
   DeviceChildLists children_;

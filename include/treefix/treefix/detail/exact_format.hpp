@@ -21,6 +21,7 @@ struct ExactFormat {
   int lsb = 0;
   bool zero_sign = false;
   bool nonfinite = false;  // some weight is an infinity or a NaN (the format holds the others)
+  std::size_t first_nonfinite = 0;  // with nonfinite: the first such weight's index (< 2^32)
   std::string options() const;  // the -D options of exact_sum.clh
   std::size_t value_bytes() const;
 };
