@@ -3,7 +3,7 @@
 beside SciPy: graph_peers.py's traversal rows alone, for a call too short for the whole suite."""
 import sys
 
-sys.path.insert(0, "bench")
+sys.path.insert(0, "bench")  # run from the repository root
 import numpy as np  # noqa: E402
 import graph_peers as gp  # noqa: E402
 
