@@ -29,16 +29,9 @@ command -v nvidia-smi > /dev/null && note "$(nvidia-smi --query-gpu=name,driver_
 note "$("$python" -c 'import sys, numpy, scipy; print(sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__)')"
 note "part $part; $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null)"
 
-pybind11_dir=$("$python" -m pybind11 --cmakedir) || { note "no pybind11 for $python"; exit 1; }
-{ cmake -S . -B build-gpu-python -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_PYTHON=ON \
-    -DTREEFIX_BUILD_APPS=OFF -DTREEFIX_BUILD_TESTS=OFF -DPython3_EXECUTABLE="$python" \
-    -Dpybind11_DIR="$pybind11_dir" &&
-  cmake --build build-gpu-python -j"$(nproc)" --target treefix-python; } > "$out/python-build.log" 2>&1 ||
-  { tail -40 "$out/python-build.log"; note "module build failed"; exit 1; }
+source bench/lib/python_module.sh
+build_python_module "$out/python-build.log" || { note "module build failed"; exit 1; }
 note "module built at ${SECONDS}s"
-export TREEFIX_CACHE_DIR=${TREEFIX_CACHE_DIR:-$PWD/build-gpu/kernel-cache}
-mkdir -p "$TREEFIX_CACHE_DIR"
-export PYTHONPATH=$PWD/build-gpu-python/python${PYTHONPATH:+:$PYTHONPATH}
 
 data=${DATA:-}
 if [[ -z $data ]]; then

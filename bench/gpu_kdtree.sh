@@ -17,14 +17,8 @@ source bench/lib/gpu_env.sh
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   "$python" -c 'import sys, numpy, scipy; print(sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__)'
   nproc; } 2>&1 | tee "$out/kdtree-gpu.txt"
-pybind11_dir=$("$python" -m pybind11 --cmakedir) || { echo "no pybind11 for $python"; exit 1; }
-{ cmake -S . -B build-gpu-python -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_PYTHON=ON \
-    -DTREEFIX_BUILD_APPS=OFF -DTREEFIX_BUILD_TESTS=OFF -DPython3_EXECUTABLE="$python" -Dpybind11_DIR="$pybind11_dir" &&
-  cmake --build build-gpu-python -j"$(nproc)" --target treefix-python; } > "$out/kdtree-build.log" 2>&1 ||
-  { tail -40 "$out/kdtree-build.log"; exit 1; }
-export TREEFIX_CACHE_DIR=$PWD/build-gpu/kernel-cache
-mkdir -p "$TREEFIX_CACHE_DIR"
-export PYTHONPATH=$PWD/build-gpu-python/python${PYTHONPATH:+:$PYTHONPATH}
+source bench/lib/python_module.sh
+build_python_module "$out/kdtree-build.log" || exit 1
 case $phase in
   small)
     timeout 300 "$python" -m pytest -q -p no:cacheprovider -rxXfs python/tests/test_scipy_kdtree.py \

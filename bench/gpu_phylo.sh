@@ -16,25 +16,14 @@ set -uo pipefail
 out=${1:?output directory}
 mkdir -p "$out"
 python=${PYTHON:-$(command -v python3)}
-[[ -w /etc/OpenCL/vendors ]] && echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-if [[ -d .deps/root/usr ]]; then  # Debian packages the GPU image lacks, unpacked here (not committed)
-  export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr
-  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+source bench/lib/gpu_env.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/phylo-gpu.txt"
 for peer in dendropy ete3 Bio skbio; do
   "$python" -c "import $peer; print('$peer', getattr($peer, '__version__', '?'))" 2>/dev/null ||
     echo "$peer: not installed"
 done | tee -a "$out/phylo-gpu.txt"
-pybind11_dir=$("$python" -m pybind11 --cmakedir) || { echo "no pybind11 for $python"; exit 1; }
-{ cmake -S . -B build-gpu-python -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_PYTHON=ON \
-    -DTREEFIX_BUILD_APPS=OFF -DTREEFIX_BUILD_TESTS=OFF -DPython3_EXECUTABLE="$python" -Dpybind11_DIR="$pybind11_dir" &&
-  cmake --build build-gpu-python -j"$(nproc)" --target treefix-python; } > "$out/phylo-build.log" 2>&1 ||
-  { tail -40 "$out/phylo-build.log"; exit 1; }
-export TREEFIX_DEVICE=${TREEFIX_DEVICE:-nvidia}
-export TREEFIX_CACHE_DIR=$PWD/build-gpu/kernel-cache
-mkdir -p "$TREEFIX_CACHE_DIR"
-export PYTHONPATH=$PWD/build-gpu-python/python${PYTHONPATH:+:$PYTHONPATH}
+source bench/lib/python_module.sh
+build_python_module "$out/phylo-build.log" || exit 1
 timeout 120 "$python" -m pytest -q -p no:cacheprovider python/tests/test_phylo.py > "$out/phylo-tests-gpu.log" 2>&1
 echo "phylo tests on GPU: exit $?"; tail -3 "$out/phylo-tests-gpu.log"
 work=/tmp/phylo-peers-work  # the generated Newick trees, shared by the runs below
