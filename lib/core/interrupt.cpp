@@ -16,8 +16,9 @@ std::atomic<InterruptCheck> installed{nullptr};
 // How wait_interruptibly polls the queue's marker: spinning for its first kSpinBeforeSleeping
 // (most downloads follow a few short kernels), then sleeping between polls, each sleep twice the
 // last up to kLongestSleep. The marker's completion callback is not used: NVIDIA's driver calls
-// it several milliseconds late (a Python BFS of a road network took 20 ms waiting for it, 4 ms with a plain blocking read),
-// and the sleeps bound what a long wait adds to kLongestSleep while costing a core little.
+// it milliseconds late (a Python BFS of a road network took 20 ms waiting for it, 4 ms with a
+// plain blocking read), and the sleeps bound what a long wait adds to kLongestSleep while
+// costing a core little.
 constexpr std::chrono::microseconds kSpinBeforeSleeping{200};
 constexpr std::chrono::microseconds kFirstSleep{10};
 constexpr std::chrono::microseconds kLongestSleep{100};
