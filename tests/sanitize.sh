@@ -62,7 +62,7 @@ step() {  # step NAME COMMAND...: runs, times and records one step
 build_all() {
   # (CMake takes CMAKE_CXX_COMPILER_LAUNCHER=ccache from the environment, when set.)
   # -O1 (the level Clang's AddressSanitizer documentation names for reasonable speed): the build
-  # is the job's longest step, and on 2 cores -O1 compiles it in about 390 s against 410-530 s
+  # is the job's longest step, and on 2 cores -O1 compiles it in 360-390 s against 410-530 s
   # with the release flags, while the CLI scripts run as fast (their time is the kernels' and
   # process start-up's) and reports keep more of their inlined frames.
   mkdir -p "$build"
