@@ -10,12 +10,13 @@ out=${1:?output directory}
 mkdir -p "$out"
 python=${PYTHON:-$(command -v python3)}
 source bench/lib/gpu_env.sh
+source "$(dirname "$0")/lib/commit.sh"  # checkout_commit
 start=$SECONDS
 step() { echo "[$((SECONDS - start)) s] $*" | tee -a "$out/steps.txt"; }
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   clinfo -l 2>&1
   "$python" -c 'import sys, numpy, scipy; print(sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__)'
-  echo "commit ${COMMIT:-$(git rev-parse HEAD 2>/dev/null)} (COMMIT= overrides: a copied tree may carry another .git)"
+  echo "commit $(checkout_commit)"
   date -u; } > "$out/device.txt" 2>&1
 pybind11_dir=$("$python" -m pybind11 --cmakedir 2>/dev/null)
 { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DTREEFIX_BUILD_TESTS=ON \

@@ -19,6 +19,7 @@ scale=${2:-27}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 source bench/lib/gpu_env.sh
+source "$(dirname "$0")/lib/commit.sh"  # checkout_commit
 treefix=${TREEFIX:-build-gpu/apps/treefix}
 bench=${BENCH:-build-gpu/apps/treefix-bench}
 scratch=${SCRATCH:-/tmp/gpu_cc_wide}
@@ -33,7 +34,7 @@ mkdir -p "$scratch"
 trap 'rm -rf "$scratch"' EXIT
 export TREEFIX_CACHE_DIR=${TREEFIX_CACHE_DIR:-$(dirname "$treefix")/../kernel-cache}
 mkdir -p "$TREEFIX_CACHE_DIR"
-note "kronecker scale $scale; $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null)"
+note "kronecker scale $scale; $(nproc) cores; commit $(checkout_commit)"
 command -v nvidia-smi > /dev/null && note "$(nvidia-smi -L | head -1)"
 
 # 1. The graph, as a raw CSR binary (64-bit row offsets in the file whatever the size).

@@ -52,10 +52,11 @@ finish() {
 trap 'finish 1' INT TERM
 
 source "$(dirname "$0")/lib/mpi_env.sh"
+source "$(dirname "$0")/lib/commit.sh"  # checkout_commit
 [[ -n ${DEVICE:-} ]] || export TREEFIX_DEVICE=nvidia
 { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } \
   > "$out/device.txt" 2>&1
-{ date -u; nproc; git rev-parse HEAD 2> /dev/null; } >> "$out/device.txt"
+{ date -u; nproc; checkout_commit; } >> "$out/device.txt"
 
 # --- the two builds, side by side ---------------------------------------------------------------
 jobs=$(($(nproc) / 2 > 1 ? $(nproc) / 2 : 1))

@@ -23,11 +23,12 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 python=${PYTHON:-$(command -v python3)}
 source "$(dirname "$0")/lib/gpu_env.sh"
+source "$(dirname "$0")/lib/commit.sh"  # checkout_commit
 summary=$out/summary.txt
 note() { echo "$*" | tee -a "$summary"; }
 command -v nvidia-smi > /dev/null && note "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)"
 note "$("$python" -c 'import sys, numpy, scipy; print(sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__)')"
-note "part $part; $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null)"
+note "part $part; $(nproc) cores; commit $(checkout_commit)"
 
 source bench/lib/python_module.sh
 build_python_module "$out/python-build.log" || { note "module build failed"; exit 1; }

@@ -57,6 +57,7 @@ finish() {
 }
 
 source "$(dirname "$0")/lib/mpi_env.sh"
+source "$(dirname "$0")/lib/commit.sh"  # checkout_commit
 if [[ -n ${GPUS:-} ]]; then
   gpus=$GPUS
   echo "GPUS=$GPUS given" > "$out/gpus.txt"
@@ -64,7 +65,7 @@ else
   gpus=$(nvidia-smi -L | wc -l)
   { nvidia-smi -L; nvidia-smi topo -m; } > "$out/gpus.txt" 2>&1
 fi
-note "GPUs: $gpus; scale $scale; budget ${budget}s; $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null)"
+note "GPUs: $gpus; scale $scale; budget ${budget}s; $(nproc) cores; commit $(checkout_commit)"
 
 if [[ -n ${TREEFIX:-} ]]; then
   treefix=$(cd "$(dirname "$TREEFIX")" && pwd)/$(basename "$TREEFIX")

@@ -30,8 +30,9 @@ summary="$out/1-summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 
 source "$(dirname "$0")/lib/mpi_env.sh"
+source "$(dirname "$0")/lib/commit.sh"  # checkout_commit
 gpus=${GPUS:-$(nvidia-smi -L | wc -l)}
-note "GPUs: $gpus; scale $scale; $(nproc) cores; commit $(git rev-parse --short HEAD 2>/dev/null)"
+note "GPUs: $gpus; scale $scale; $(nproc) cores; commit $(checkout_commit)"
 
 tests=${TESTS:-}
 if [[ -n ${TREEFIX:-} ]]; then

@@ -19,6 +19,7 @@
 #                   and the build before spending device time; TREEFIX_DEVICE is then left as it is
 #   SEEDS_BUDGET_S  seconds after which no experiment starts (default 540)
 set -uo pipefail
+source "$(dirname "$0")/lib/commit.sh"  # checkout_commit
 out=${1:?output directory}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -53,7 +54,7 @@ else
 fi
 export TREEFIX_CACHE_DIR=$PWD/build-gpu/kernel-cache
 mkdir -p "$TREEFIX_CACHE_DIR"
-{ git rev-parse --short HEAD 2> /dev/null; date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null; } > "$out/device.txt"
+{ checkout_commit; date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2> /dev/null; } > "$out/device.txt"
 
 data=${SEEDS_DATA:-}
 if [[ -z $data ]]; then

@@ -40,7 +40,7 @@ from scipy.sparse import csgraph
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_common  # noqa: E402
-from python_peers import commit_of_checkout, rmat_arcs, timed  # noqa: E402
+from python_peers import rmat_arcs, timed  # noqa: E402
 
 # SciPy 1.11 took int64 index arrays in csgraph's traversals (gh-18716); before, its rows for
 # int64 matrices run on an int32 copy.
@@ -302,7 +302,7 @@ def main():
     rt = treefix.Runtime(args.device)
     info = rt.device
     header = {"device": info["name"], "driver": info["platform"] + " " + info["driver"],
-              "date": peer_common.utc_date(), "commit": commit_of_checkout(),
+              "date": peer_common.utc_date(), "commit": peer_common.checkout_commit(),
               "scipy": scipy.__version__}
     print("# device: %s | driver: %s | scipy %s | date: %s | commit: %s"
           % (header["device"], header["driver"], header["scipy"], header["date"],

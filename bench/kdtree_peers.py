@@ -25,7 +25,6 @@ Usage: PYTHONPATH=build/python python3 bench/kdtree_peers.py --csv OUT.csv
 import argparse
 import lzma
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -76,11 +75,7 @@ def main():
     from scipy.spatial import cKDTree
     rt = treefix.Runtime(args.device)
     info = rt.device
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, check=True, cwd=REPO).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = os.environ.get("TREEFIX_COMMIT", "unknown")
+    commit = peer_common.checkout_commit()
     header = {"device": info["name"], "driver": info["platform"] + " " + info["driver"],
               "date": peer_common.utc_date(), "commit": commit,
               "host_threads": os.cpu_count()}

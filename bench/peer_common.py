@@ -1,12 +1,14 @@
 """What the peer scripts (cupy_treefix.py, ckdtree_peer.py) share: the arguments every one takes
 (a dump directory that treefix-bench wrote, --csv, --repeats, --warmup), the date of a run as the
-suites write it, the CSV writer (one header row, then the rows), the wall-clock timer of the
-Python peers (kdtree_peers.py, phylo_peers.py), and CuPy's copies over the host link as a reference
-beside them (kdtree_phases.py, phylo_surgery_phases.py)."""
+suites write it, the commit a run measures, the CSV writer (one header row, then the rows), the
+wall-clock timer of the Python peers (kdtree_peers.py, phylo_peers.py), and CuPy's copies over
+the host link as a reference beside them (kdtree_phases.py, phylo_surgery_phases.py)."""
 import argparse
 import csv
 import datetime
+import os
 import statistics
+import subprocess
 import time
 
 
@@ -31,6 +33,25 @@ def parse(arguments):
 def utc_date():
     """Now, as the suites' CSV rows give it: "YYYY-MM-DD HH:MM UTC"."""
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def checkout_commit():
+    """The commit a run measures: $TREEFIX_COMMIT when set, else the checkout's HEAD (short), with
+    "+changes" when its tracked files differ from HEAD, else "unknown". A tree copied to another
+    machine may carry an older .git than its files: set TREEFIX_COMMIT there, or the marker shows
+    that HEAD is not what ran."""
+    named = os.environ.get("TREEFIX_COMMIT")
+    if named:
+        return named
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True, cwd=here).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    changed = subprocess.run(["git", "diff", "--quiet", "HEAD", "--"], capture_output=True,
+                             cwd=here).returncode != 0
+    return head + "+changes" if changed else head
 
 
 def write_csv(path, columns, rows):

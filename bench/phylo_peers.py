@@ -504,7 +504,7 @@ def main():
     info = rt.device
     header = {"device": "CPU peers only" if args.peers_only else info["name"],
               "driver": "" if args.peers_only else info["platform"] + " " + info["driver"],
-              "date": peer_common.utc_date(), "commit": commit_of_checkout()}
+              "date": peer_common.utc_date(), "commit": peer_common.checkout_commit()}
     print("# device: %s | driver: %s | date: %s | commit: %s"
           % (header["device"], header["driver"], header["date"], header["commit"]))
     print("%-9s %-52s %9s %-10s %11s %11s %9s  %s" % ("suite", "case", "n", "impl", "median ms",
@@ -544,16 +544,6 @@ def main():
     if "unifrac" in suites:
         bench_unifrac(treefix, rt, peers, args, add)
     peer_common.write_csv(args.csv, COLUMNS, rows)
-
-
-def commit_of_checkout():
-    import subprocess
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True,
-                              cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return os.environ.get("TREEFIX_COMMIT", "unknown")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ Usage: PYTHONPATH=build/python python3 bench/python_peers.py --csv OUT.csv
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -244,15 +243,6 @@ def bench_link(cp, args, add):
             ms, low, None, "ok")
 
 
-def commit_of_checkout():
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True,
-                              cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return os.environ.get("TREEFIX_COMMIT", "unknown")
-
-
 def main():
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--csv", required=True)
@@ -278,7 +268,7 @@ def main():
         cp = None
     info = rt.device
     header = {"device": info["name"], "driver": info["platform"] + " " + info["driver"],
-              "date": peer_common.utc_date(), "commit": commit_of_checkout()}
+              "date": peer_common.utc_date(), "commit": peer_common.checkout_commit()}
     print("# device: %s | driver: %s | date: %s | commit: %s"
           % (header["device"], header["driver"], header["date"], header["commit"]))
     print("%-8s %-24s %10s %-44s %10s %10s %8s  %s"
