@@ -140,11 +140,14 @@ fuzzers() {  # every target, `jobs` at a time (each target is one process)
   done
   wait
   cat "$build"/fuzz-*.summary
-  local summary
+  local summary status=0
   for summary in "$build"/fuzz-*.summary; do
-    if grep -q FAILED "$summary"; then failure_logs+=("$summary"); fi
+    if grep -q FAILED "$summary"; then
+      failure_logs+=("$summary")
+      status=1
+    fi
   done
-  ! grep -q FAILED "$build"/fuzz-*.summary
+  return $status
 }
 
 start=$SECONDS

@@ -1,23 +1,9 @@
 # Sourced by the GPU scripts: checkout_commit prints the commit a run measures, as
-# bench/peer_common.py's checkout_commit does: $TREEFIX_COMMIT when set, else the checkout's HEAD
-# (short) with "+changes" when its tracked files differ from HEAD, else "unknown". A tree copied
-# to the GPU machine may carry an older .git than its files: name the commit there with
-# TREEFIX_COMMIT=..., or the marker shows that HEAD is not what ran.
-# (absolute: the scripts change directory)
-checkout_commit_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# bench/peer_common.py's checkout_commit decides it ($TREEFIX_COMMIT when set, else HEAD marked
+# "+changes" when the files differ from it): a tree copied to the GPU machine may carry an older
+# .git than its files. (Any python3 will do: peer_common needs only the standard library.)
+checkout_commit_bench=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)  # absolute: scripts cd
 checkout_commit() {
-  if [[ -n ${TREEFIX_COMMIT:-} ]]; then
-    echo "$TREEFIX_COMMIT"
-    return
-  fi
-  local head
-  if ! head=$(git -C "$checkout_commit_dir" rev-parse --short HEAD 2> /dev/null); then
-    echo unknown
-    return
-  fi
-  if git -C "$checkout_commit_dir" diff --quiet HEAD -- 2> /dev/null; then
-    echo "$head"
-  else
-    echo "$head+changes"
-  fi
+  PYTHONPATH="$checkout_commit_bench" python3 -c \
+    'import peer_common; print(peer_common.checkout_commit())' 2> /dev/null || echo unknown
 }
